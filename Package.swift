@@ -1,0 +1,83 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "OpenResponses",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "openresponses", targets: ["openresponses"]),
+        .library(name: "ResponsesAPI", targets: ["ResponsesAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
+        .systemLibrary(
+            name: "CReadline",
+            pkgConfig: "readline",
+            providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
+        ),
+        // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
+        .target(name: "CTerminal"),
+        .target(
+            name: "ResponsesAPI",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Inspector",
+            dependencies: [
+                "ResponsesAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Workbench",
+            dependencies: ["ResponsesAPI", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "Console",
+            dependencies: ["ResponsesAPI", "Inspector", "Workbench", "CReadline", "CTerminal"]
+        ),
+        .executableTarget(
+            name: "openresponses",
+            dependencies: [
+                "Console", "ResponsesAPI", "Inspector", "Workbench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "ResponsesAPITests",
+            dependencies: ["ResponsesAPI", "TestSupport"]
+        ),
+        .testTarget(
+            name: "InspectorTests",
+            dependencies: ["Inspector", "ResponsesAPI", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,61 @@
+#include "CTerminal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t or_sigint_fd = -1;
+static struct sigaction or_previous_sigint;
+static int or_previous_saved = 0;
+
+static void or_sigint_handler(int signo) {
+    (void)signo;
+    int saved_errno = errno;
+    if (or_sigint_fd >= 0) {
+        char byte = 'i';
+        ssize_t ignored = write(or_sigint_fd, &byte, 1);
+        (void)ignored;
+    }
+    errno = saved_errno;
+}
+
+int or_install_sigint_pipe(int fd) {
+    or_sigint_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = or_sigint_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGINT, &action, or_previous_saved ? NULL : &or_previous_sigint) != 0) {
+        return -1;
+    }
+    or_previous_saved = 1;
+    return 0;
+}
+
+void or_restore_sigint(void) {
+    if (or_previous_saved) {
+        sigaction(SIGINT, &or_previous_sigint, NULL);
+        or_previous_saved = 0;
+    } else {
+        signal(SIGINT, SIG_DFL);
+    }
+    or_sigint_fd = -1;
+}
+
+static struct termios or_saved_termios;
+static int or_saved_termios_fd = -1;
+
+void or_save_terminal(int fd) {
+    if (isatty(fd) && tcgetattr(fd, &or_saved_termios) == 0) {
+        or_saved_termios_fd = fd;
+    }
+}
+
+void or_restore_terminal(void) {
+    if (or_saved_termios_fd >= 0) {
+        tcsetattr(or_saved_termios_fd, TCSANOW, &or_saved_termios);
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import ResponsesAPI
+import Workbench
+
+/// The options of `openresponses ask`.
+public struct AskOptions: Sendable {
+    public var prompt: String?
+    /// Text piped on stdin; appended to the prompt as context.
+    public var stdinText: String?
+    public var model: String?
+    public var preset: String?
+    public var instructions: String?
+    public var stream: Bool
+    public var printJSON: Bool
+
+    public init(
+        prompt: String?, stdinText: String?, model: String? = nil, preset: String? = nil,
+        instructions: String? = nil, stream: Bool = true, printJSON: Bool = false
+    ) {
+        self.prompt = prompt
+        self.stdinText = stdinText
+        self.model = model
+        self.preset = preset
+        self.instructions = instructions
+        self.stream = stream
+        self.printJSON = printJSON
+    }
+
+    /// The user's input: the prompt, then the piped text as context.
+    public var input: String? {
+        let prompt = prompt?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+        let piped = stdinText?.trimmingCharacters(in: .newlines).nonEmpty
+        switch (prompt, piped) {
+        case let (prompt?, piped?): return "\(prompt)\n\n\(piped)"
+        case let (prompt?, nil): return prompt
+        case let (nil, piped?): return piped
+        case (nil, nil): return nil
+        }
+    }
+}
+
+/// `openresponses ask`: one request, the answer on stdout as it arrives, a documented exit status.
+public struct AskRunner: Sendable {
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    public func run(_ options: AskOptions) async -> ExitStatus {
+        guard let input = options.input else {
+            context.diagnostics.write(
+                "error: ask needs a prompt: give it as arguments (openresponses ask \"...\") or pipe it on stdin\n")
+            return .usage
+        }
+        var settings = TurnSettings.defaults(environment: context.environment)
+        if let preset = options.preset {
+            do {
+                settings = try PresetLibrary(environment: context.environment).settings(fromPreset: preset, base: settings)
+            } catch {
+                context.diagnostics.write("error: \(error)\n")
+                return .usage
+            }
+        }
+        if let model = options.model { settings.model = model }
+        if let instructions = options.instructions { settings.instructions = instructions }
+        settings.stream = options.stream
+        let request = PayloadBuilder().build(settings: settings, conversation: nil, input: input)
+
+        let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
+        var renderer = TurnRenderer(output: sink)
+        let outcome = await TurnRunner(client: context.client).run(
+            request, context: .init(preset: settings.preset), renderer: &renderer)
+        renderer.finishLine()
+
+        if options.printJSON, let response = outcome.response {
+            context.output.write(response.json.prettyPrinted() + "\n")
+        }
+        report(outcome)
+        return outcome.exitStatus
+    }
+
+    private func report(_ outcome: TurnOutcome) {
+        if let error = outcome.error {
+            switch error.code {
+            case .cancelled: context.diagnostics.write("interrupted\n")
+            default: context.diagnostics.write("error: \(error)\n")
+            }
+            return
+        }
+        guard let response = outcome.response else { return }
+        switch response.status {
+        case .incomplete?:
+            context.diagnostics.write("incomplete: \(response.incompleteReason ?? "no reason given")\n")
+        case .failed?:
+            let message = response.error?.message ?? "the response failed"
+            context.diagnostics.write("error: \(response.error?.code.map { "\($0): " } ?? "")\(message)\n")
+        default:
+            break
+        }
+    }
+}
+
+/// Drops everything (the text of `ask --json`, which prints the response object instead).
+struct DiscardingOutput: OutputSink {
+    func write(_ text: String) {}
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Inspector
+import Logging
+import ResponsesAPI
+import Workbench
+
+/// Everything a command needs, built once: the environment, the client over the real transport, the
+/// inspector recording every exchange, and where output goes. Every effect goes through this value.
+public final class ConsoleContext: Sendable {
+    public let environment: AppEnvironment
+    public let configuration: Configuration
+    public let client: ResponsesClient
+    public let recorder: ExchangeRecorder?
+    public let output: any OutputSink
+    public let diagnostics: any OutputSink
+    private let transport: any HTTPTransport
+
+    public init(
+        environment: AppEnvironment, output: any OutputSink = FileDescriptorOutput.standardOutput,
+        diagnostics: any OutputSink = FileDescriptorOutput.standardError, record: Bool = true
+    ) {
+        self.environment = environment
+        self.output = output
+        self.diagnostics = diagnostics
+        let configuration = Configuration(environment: environment.variables)
+        self.configuration = configuration
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        self.transport = transport
+        var recorder: ExchangeRecorder? = nil
+        if record {
+            do {
+                _ = try environment.ensureDataDirectory()
+                let store = try InspectorStore.open(at: environment.inspectorPath)
+                try store.markInterruptedExchanges()
+                recorder = ExchangeRecorder(store: store)
+            } catch {
+                diagnostics.write(
+                    "warning: the inspector is off: cannot open \(environment.inspectorPath): \(error)\n")
+            }
+        }
+        self.recorder = recorder
+        self.client = ResponsesClient(
+            configuration: configuration, transport: transport, observer: recorder, now: environment.now)
+    }
+
+    /// Opens the inspector store for reading commands (`inspect ...`), without a client.
+    public static func openStore(environment: AppEnvironment) throws -> InspectorStore {
+        let path = environment.inspectorPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConsoleError("no inspector store yet at \(path): nothing has been recorded", exitStatus: .apiError)
+        }
+        return try InspectorStore.open(at: path)
+    }
+
+    /// Waits for the inspector to write what it holds, then releases the network client.
+    public func shutdown() async {
+        await recorder?.waitUntilIdle()
+        await transport.shutdown()
+    }
+}

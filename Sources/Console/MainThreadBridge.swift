@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Runs async work from the main thread and blocks it in `poll` until the work is done, so a Ctrl-C
+/// (a byte on the interrupt pipe) can cancel the work at once. The main thread stays the only one that
+/// touches readline and the terminal; the work runs on the concurrency pool.
+public struct MainThreadBridge: Sendable {
+    public let interrupt: InterruptPipe
+
+    public init(interrupt: InterruptPipe) {
+        self.interrupt = interrupt
+    }
+
+    /// Runs `operation`; Ctrl-C cancels its task (`onInterrupt` runs once, on this thread) and the call
+    /// still waits for the task to finish, so whatever it records is recorded.
+    public func run<T: Sendable>(
+        onInterrupt: () -> Void = {}, _ operation: @escaping @Sendable () async -> T
+    ) -> (value: T, interrupted: Bool) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { fatalError("cannot create a pipe (errno \(errno))") }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let result = Mutex<T?>(nil)
+        let doneFD = fds[1]
+        let task = Task.detached {
+            let value = await operation()
+            result.withLock { $0 = value }
+            var byte: UInt8 = 1
+            _ = write(doneFD, &byte, 1)
+        }
+        var interrupted = false
+        var polled = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
+                      pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0)]
+        while true {
+            polled[0].revents = 0
+            polled[1].revents = 0
+            if poll(&polled, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if polled[0].revents & Int16(POLLIN) != 0 { break }
+            if polled[1].revents & Int16(POLLIN) != 0 {
+                interrupt.drain()
+                if !interrupted {
+                    interrupted = true
+                    task.cancel()
+                    onInterrupt()
+                }
+            }
+        }
+        return (result.withLock { $0 }!, interrupted)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ResponsesAPI
+import Workbench
+
+/// The interactive console: plain lines are user turns chained with `previous_response_id`; lines
+/// starting with `/` are commands.
+public final class REPL {
+    let context: ConsoleContext
+    var settings: TurnSettings
+    var conversation: Conversation
+    let editor: LineEditor
+    let interrupt: InterruptPipe
+    let bridge: MainThreadBridge
+
+    public static let prompt = "> "
+
+    public init(context: ConsoleContext, settings: TurnSettings, interrupt: InterruptPipe) {
+        self.context = context
+        self.settings = settings
+        self.interrupt = interrupt
+        self.bridge = MainThreadBridge(interrupt: interrupt)
+        self.conversation = Conversation(sessionID: UUID().uuidString.lowercased())
+        self.editor = LineEditor(historyPath: context.environment.historyPath, interrupt: interrupt)
+    }
+
+    /// Runs until /quit or Ctrl-D; the terminal is restored on the way out.
+    public func run() -> ExitStatus {
+        defer { editor.restoreTerminal() }
+        if editor.isInteractive {
+            context.output.write(
+                "openresponses · \(settings.model) · \(context.configuration.baseURL)\n"
+                    + "Type a message; /help for commands, Ctrl-D to quit.\n")
+        }
+        while true {
+            switch editor.readLine(prompt: Self.prompt) {
+            case .endOfInput:
+                if editor.isInteractive { context.output.write("\n") }
+                return .success
+            case .interrupted:
+                continue
+            case .line(let line):
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { continue }
+                editor.remember(line)
+                if text.hasPrefix("/") {
+                    if case .quit = handleCommand(text) { return .success }
+                } else {
+                    runTurn(input: line)
+                }
+            }
+        }
+    }
+
+    enum CommandResult { case `continue`, quit }
+
+    func handleCommand(_ line: String) -> CommandResult {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        switch words.first.map(String.init) {
+        case "/quit", "/exit", "/q":
+            return .quit
+        case "/new":
+            conversation = Conversation(sessionID: UUID().uuidString.lowercased())
+            context.output.write("New conversation.\n")
+        case "/help":
+            context.output.write(Self.help)
+        case let other:
+            context.diagnostics.write("unknown command \(other ?? line); /help lists the commands\n")
+        }
+        return .continue
+    }
+
+    static let help = """
+        Type a message and press Enter to send it; each turn continues the conversation.
+          /new    start a new conversation
+          /help   show this help
+          /quit   leave (Ctrl-D works too)
+        Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.
+
+        """
+
+    func runTurn(input: String) {
+        let request = PayloadBuilder().build(settings: settings, conversation: conversation, input: input)
+        let client = context.client
+        let output = context.output
+        let exchangeContext = ExchangeContext(preset: settings.preset, session: conversation.sessionID)
+        let (outcome, _) = bridge.run {
+            var renderer = TurnRenderer(output: output)
+            let outcome = await TurnRunner(client: client).run(request, context: exchangeContext, renderer: &renderer)
+            renderer.finishLine()
+            return outcome
+        }
+        if let error = outcome.error {
+            if error.code == .cancelled {
+                context.diagnostics.write("[cancelled — the partial answer is kept]\n")
+            } else {
+                context.diagnostics.write("error: \(error)\n")
+            }
+            return
+        }
+        conversation.record(responseID: outcome.response?.id)
+        if outcome.response?.status == .incomplete {
+            context.diagnostics.write("[incomplete: \(outcome.response?.incompleteReason ?? "no reason given")]\n")
+        } else if outcome.response?.status == .failed {
+            context.diagnostics.write("error: \(outcome.response?.error?.message ?? "the response failed")\n")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import ResponsesAPI
+import Synchronization
+
+extension ExchangeRecorder {
+    /// The recording of one exchange. Callbacks only append to a buffer under a lock and hand full batches
+    /// to the exchange's writer task, which does all the database work in order.
+    final class Recording: ExchangeRecording {
+        enum Operation: Sendable {
+            case head(ExchangeResponseHead)
+            case events([RecordedEvent])
+            case body([UInt8])
+            case finish(ExchangeOutcome)
+        }
+
+        struct Pending {
+            var events: [RecordedEvent] = []
+            var bytes = 0
+            var total = 0
+        }
+
+        static let batchEvents = 256
+        static let batchBytes = 1 << 20
+
+        let id: Int64
+        private let pending = Mutex<Pending>(Pending())
+        private let operations: AsyncStream<Operation>.Continuation
+        private let writer: Task<Void, Never>
+        private let recorder: ExchangeRecorder
+
+        init(id: Int64, recorder: ExchangeRecorder, redactor: Redactor) {
+            self.id = id
+            self.recorder = recorder
+            let (stream, continuation) = AsyncStream.makeStream(of: Operation.self)
+            self.operations = continuation
+            let store = recorder.store
+            let logger = recorder.logger
+            self.writer = Task.detached {
+                for await operation in stream {
+                    do {
+                        try await Self.write(operation, id: id, store: store, redactor: redactor)
+                    } catch {
+                        logger.error("inspector: cannot write exchange \(id): \(error)")
+                    }
+                }
+            }
+        }
+
+        func didReceiveHead(_ head: ExchangeResponseHead) {
+            operations.yield(.head(head))
+        }
+
+        func didReceiveEvent(_ event: RecordedEvent) {
+            let batch = pending.withLock { state -> [RecordedEvent]? in
+                state.events.append(event)
+                state.bytes += event.data.count
+                state.total += 1
+                guard state.events.count >= Self.batchEvents || state.bytes >= Self.batchBytes else { return nil }
+                defer {
+                    state.events = []
+                    state.bytes = 0
+                }
+                return state.events
+            }
+            if let batch { operations.yield(.events(batch)) }
+        }
+
+        func didReceiveBody(_ body: [UInt8]) {
+            operations.yield(.body(body))
+        }
+
+        func didFinish(_ outcome: ExchangeOutcome) async {
+            let rest = pending.withLock { state -> [RecordedEvent] in
+                defer { state.events = [] }
+                return state.events
+            }
+            if !rest.isEmpty { operations.yield(.events(rest)) }
+            operations.yield(.finish(outcome))
+            operations.finish()
+            await writer.value
+            recorder.exchangeClosed()
+        }
+
+        private static func write(
+            _ operation: Operation, id: Int64, store: InspectorStore, redactor: Redactor
+        ) async throws {
+            switch operation {
+            case .head(let head):
+                let isStream = head.headers.contains {
+                    $0.0.lowercased() == "content-type" && $0.1.lowercased().contains("text/event-stream")
+                }
+                let requestID = head.headers.first { $0.0.lowercased() == "x-request-id" }?.1
+                try await store.writer.write { db in
+                    try db.execute(
+                        sql: """
+                            UPDATE exchange SET status = ?, response_headers = ?, ttfb_ms = ?, streamed = ?,
+                                                request_id = ? WHERE id = ?
+                            """,
+                        arguments: [
+                            head.status, ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
+                            head.timeToFirstByte.milliseconds, isStream, requestID, id,
+                        ])
+                }
+            case .events(let events):
+                let rows = events.map { ($0, ExchangeRecorder.databaseValue(redactor.redact($0.data))) }
+                try await store.writer.write { db in
+                    let statement = try db.cachedStatement(
+                        sql: """
+                            INSERT INTO event (exchange_id, idx, sequence_number, offset_ms, type, data)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """)
+                    for (event, data) in rows {
+                        try statement.execute(arguments: [
+                            id, event.index, event.sequenceNumber, event.offset.milliseconds, event.type, data,
+                        ])
+                    }
+                    try db.execute(
+                        sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
+                        arguments: [events.count, id])
+                }
+            case .body(let body):
+                let value = ExchangeRecorder.databaseValue(redactor.redact(body))
+                try await store.writer.write { db in
+                    try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [value, id])
+                }
+            case .finish(let outcome):
+                let error = outcome.error.map { redactor.redact(Self.encode($0)) }
+                try await store.writer.write { db in
+                    try db.execute(
+                        sql: """
+                            UPDATE exchange SET state = ?, error = ?, request_id = COALESCE(request_id, ?),
+                                ttft_ms = ?, duration_ms = ?, response_id = ?, model = COALESCE(?, model),
+                                response_status = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?,
+                                reasoning_tokens = ?, total_tokens = ?
+                            WHERE id = ?
+                            """,
+                        arguments: [
+                            outcome.state.rawValue, error, outcome.error?.requestID,
+                            outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
+                            outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
+                            outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
+                            outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
+                        ])
+                }
+            }
+        }
+
+        static func encode(_ error: ResponsesAPIError) -> String {
+            var object = JSONObject()
+            object["code"] = .string(error.code.description)
+            object["message"] = .string(error.message)
+            if let status = error.status { object["status"] = .integer(status) }
+            if let type = error.apiType { object["type"] = .string(type) }
+            if let code = error.apiCode { object["api_code"] = .string(code) }
+            if let param = error.apiParam { object["param"] = .string(param) }
+            if let requestID = error.requestID { object["request_id"] = .string(requestID) }
+            return JSONValue.object(object).compactString
+        }
+    }
+}

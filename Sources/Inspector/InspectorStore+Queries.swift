@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import ResponsesAPI
+
+extension InspectorStore {
+    /// The most recent exchanges, newest first.
+    public func recentExchanges(limit: Int = 50) async throws -> [ExchangeSummary] {
+        try await writer.read { db in
+            try ExchangeSummary.fetchAll(
+                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange ORDER BY id DESC LIMIT ?",
+                arguments: [limit])
+        }
+    }
+
+    /// One exchange with its headers, bodies and events; nil when there is no such id.
+    public func exchange(id: Int64) async throws -> ExchangeDetail? {
+        try await writer.read { db in
+            guard
+                let summary = try ExchangeSummary.fetchOne(
+                    db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?", arguments: [id]),
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT request_headers, request_body, response_headers, response_body, response_status,
+                               ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
+                        FROM exchange WHERE id = ?
+                        """, arguments: [id])
+            else { return nil }
+            let events = try Row.fetchAll(
+                db, sql: "SELECT idx, sequence_number, offset_ms, type, data FROM event WHERE exchange_id = ? ORDER BY idx",
+                arguments: [id]
+            ).map { row in
+                StoredEvent(
+                    index: row["idx"], sequenceNumber: row["sequence_number"], offsetMs: row["offset_ms"],
+                    type: row["type"], data: Self.bytes(row["data"]) ?? [])
+            }
+            return ExchangeDetail(
+                summary: summary, requestHeaders: Self.headers(row["request_headers"]),
+                requestBody: Self.bytes(row["request_body"]) ?? [],
+                responseHeaders: Self.headers(row["response_headers"]), responseBody: Self.bytes(row["response_body"]),
+                responseStatus: row["response_status"], ttfbMs: row["ttfb_ms"], cachedTokens: row["cached_tokens"],
+                reasoningTokens: row["reasoning_tokens"], totalTokens: row["total_tokens"], replayOf: row["replay_of"],
+                events: events)
+        }
+    }
+
+    /// Marks exchanges left `in_progress` by a process that no longer runs as `interrupted` (their events stay).
+    @discardableResult
+    public func markInterruptedExchanges() throws -> Int {
+        try writer.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, pid FROM exchange WHERE state = 'in_progress'")
+            var marked = 0
+            for row in rows {
+                let pid: Int64? = row["pid"]
+                if let pid, pid > 0, kill(pid_t(pid), 0) == 0 || errno == EPERM { continue }
+                try db.execute(
+                    sql: "UPDATE exchange SET state = 'interrupted' WHERE id = ?", arguments: [row["id"] as Int64])
+                marked += 1
+            }
+            return marked
+        }
+    }
+
+    static func bytes(_ value: DatabaseValue) -> [UInt8]? {
+        switch value.storage {
+        case .string(let text): return Array(text.utf8)
+        case .blob(let data): return Array(data)
+        default: return nil
+        }
+    }
+
+    static func headers(_ value: DatabaseValue) -> [(String, String)] {
+        guard let bytes = bytes(value), let json = try? JSONValue.parse(bytes), let pairs = json.arrayValue else {
+            return []
+        }
+        return pairs.compactMap { pair in
+            guard let name = pair[0]?.stringValue, let value = pair[1]?.stringValue else { return nil }
+            return (name, value)
+        }
+    }
+
+    /// `2026-11-21T14:03:05.123Z`.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

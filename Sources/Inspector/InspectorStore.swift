@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// The inspector's database: one value holding a GRDB writer. Migrations are append-only: once a
+/// migration has shipped it is never edited; changes come as new migrations.
+public struct InspectorStore: Sendable {
+    public let writer: any DatabaseWriter
+    public let path: String
+
+    /// Opens (creating with mode 0600 if needed) the store at `path`, in WAL mode, and migrates it.
+    public static func open(at path: String) throws -> InspectorStore {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: path) {
+            // SQLite gives the -wal and -shm files the mode of the database file.
+            let fd = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "inspector"
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let store = InspectorStore(writer: pool, path: path)
+        try store.migrator.migrate(pool)
+        return store
+    }
+
+    private init(writer: any DatabaseWriter, path: String) {
+        self.writer = writer
+        self.path = path
+    }
+
+    var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "exchange") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("started_at", .datetime).notNull().indexed()
+                t.column("method", .text).notNull()
+                t.column("url", .text).notNull()
+                t.column("request_headers", .text).notNull()
+                t.column("request_body", .text)
+                t.column("streamed", .boolean).notNull().defaults(to: false)
+                t.column("state", .text).notNull().defaults(to: "in_progress")
+                t.column("status", .integer)
+                t.column("response_headers", .text)
+                t.column("response_body", .blob)
+                t.column("error", .text)
+                t.column("request_id", .text)
+                t.column("ttfb_ms", .double)
+                t.column("ttft_ms", .double)
+                t.column("duration_ms", .double)
+                t.column("response_id", .text).indexed()
+                t.column("model", .text)
+                t.column("response_status", .text)
+                t.column("input_tokens", .integer)
+                t.column("cached_tokens", .integer)
+                t.column("output_tokens", .integer)
+                t.column("reasoning_tokens", .integer)
+                t.column("total_tokens", .integer)
+                t.column("event_count", .integer).notNull().defaults(to: 0)
+                t.column("preset", .text)
+                t.column("session", .text)
+                t.column("replay_of", .integer).references("exchange", onDelete: .setNull)
+                t.column("pid", .integer)
+            }
+            try db.create(table: "event") { t in
+                t.column("exchange_id", .integer).notNull().references("exchange", onDelete: .cascade)
+                t.column("idx", .integer).notNull()
+                t.column("sequence_number", .integer)
+                t.column("offset_ms", .double).notNull()
+                t.column("type", .text).notNull()
+                t.column("data", .text).notNull()
+                t.primaryKey(["exchange_id", "idx"])
+            }
+        }
+        return migrator
+    }
+}

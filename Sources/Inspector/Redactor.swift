@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Removes secrets before anything is stored: secret headers by name, and every occurrence of each
+/// secret value (the API key) anywhere in headers, bodies and events. Ordinary fields whose names merely
+/// contain a word like "tokens" (`max_output_tokens`, `x-ratelimit-remaining-tokens`) stay exact.
+public struct Redactor: Sendable {
+    public static let placeholder = "[REDACTED]"
+    private let secrets: [[UInt8]]
+
+    public init(secrets: [String]) {
+        // Longest first, so a secret containing another is replaced whole; very short values are not
+        // secrets worth hunting (and would shred ordinary text).
+        self.secrets = secrets.filter { $0.utf8.count >= 8 }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+    }
+
+    /// True when a header of this name carries a credential: authorization and api-key, and any name
+    /// with a word key, token, secret, cookie, password or auth in it.
+    public static func isSecretHeader(_ name: String) -> Bool {
+        let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
+        let secretWords: Set<Substring> = [
+            "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "credential",
+            "credentials",
+        ]
+        return words.contains { secretWords.contains($0) }
+    }
+
+    public func redact(headers: [(String, String)]) -> [(String, String)] {
+        headers.map { name, value in
+            Self.isSecretHeader(name) ? (name, Self.placeholder) : (name, redact(value))
+        }
+    }
+
+    public func redact(_ text: String) -> String {
+        guard !secrets.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        let redacted = redact(bytes)
+        return redacted.count == bytes.count && redacted == bytes ? text : String(decoding: redacted, as: UTF8.self)
+    }
+
+    /// Replaces every occurrence of every secret in `bytes`.
+    public func redact(_ bytes: [UInt8]) -> [UInt8] {
+        var current = bytes
+        for secret in secrets {
+            current = Self.replace(secret, in: current)
+        }
+        return current
+    }
+
+    /// Offset of the first occurrence of `needle` in `haystack` at or after `start` (memchr on the first
+    /// byte, memcmp on the rest: memmem is not in every libc's default headers).
+    private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        let first = Int32(needle[0])
+        var position = start
+        let last = haystack.count - needle.count
+        while position <= last {
+            guard let hit = memchr(haystack.baseAddress! + position, first, last - position + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - haystack.baseAddress!
+            if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+            position = offset + 1
+        }
+        return nil
+    }
+
+    private static let placeholderBytes = Array(placeholder.utf8)
+
+    private static func replace(_ needle: [UInt8], in haystack: [UInt8]) -> [UInt8] {
+        guard haystack.count >= needle.count else { return haystack }
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { nee in
+                var output: [UInt8]? = nil
+                var start = 0
+                while start <= hay.count - nee.count,
+                    let position = Self.find(nee, in: hay, from: start)
+                {
+                    if output == nil { output = []; output!.reserveCapacity(hay.count) }
+                    output!.append(contentsOf: hay[start..<position])
+                    output!.append(contentsOf: placeholderBytes)
+                    start = position + nee.count
+                }
+                guard var result = output else { return haystack }
+                result.append(contentsOf: hay[start...])
+                return result
+            }
+        }
+    }
+}

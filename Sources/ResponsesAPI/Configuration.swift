@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where and how the client talks to a Responses API server.
+public struct Configuration: Sendable {
+    public static let defaultBaseURL = "https://api.openai.com/v1"
+
+    /// Base URL without a trailing slash, for example `https://api.openai.com/v1`.
+    public var baseURL: String
+    public var apiKey: String?
+    public var organization: String?
+    public var project: String?
+    public var connectTimeout: Duration
+    /// Longest silence allowed while reading a response (a stream may run much longer in total).
+    public var readTimeout: Duration
+    public var userAgent: String
+
+    public init(
+        baseURL: String = Configuration.defaultBaseURL, apiKey: String? = nil, organization: String? = nil,
+        project: String? = nil, connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(600),
+        userAgent: String = "openresponses/0.1"
+    ) {
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        self.baseURL = url
+        self.apiKey = apiKey
+        self.organization = organization
+        self.project = project
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.userAgent = userAgent
+    }
+
+    /// Reads `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_ORG_ID` and `OPENAI_PROJECT_ID` from `environment`
+    /// (empty values count as unset).
+    public init(environment: [String: String]) {
+        func value(_ name: String) -> String? {
+            guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
+            else { return nil }
+            return value
+        }
+        self.init(
+            baseURL: value("OPENAI_BASE_URL") ?? Self.defaultBaseURL, apiKey: value("OPENAI_API_KEY"),
+            organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"))
+    }
+
+    /// True when the base URL is OpenAI's own API, which always needs a key.
+    public var isOpenAI: Bool { baseURL.hasPrefix("https://api.openai.com") }
+
+    /// Throws a `.configuration` error when a request cannot be sent as configured.
+    public func validate() throws(ResponsesAPIError) {
+        guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else {
+            throw ResponsesAPIError(
+                code: .configuration,
+                message: "OPENAI_BASE_URL '\(baseURL)' is not an http(s) URL (example: http://127.0.0.1:8321/v1)")
+        }
+        if apiKey == nil, isOpenAI {
+            throw ResponsesAPIError(
+                code: .configuration,
+                message: "OPENAI_API_KEY is not set. Export it (export OPENAI_API_KEY=sk-...) or point "
+                    + "OPENAI_BASE_URL at a server that needs no key.")
+        }
+    }
+
+    /// Headers every request carries: authorization, organization, project, user agent.
+    public var standardHeaders: [(String, String)] {
+        var headers: [(String, String)] = [("User-Agent", userAgent)]
+        if let apiKey { headers.append(("Authorization", "Bearer \(apiKey)")) }
+        if let organization { headers.append(("OpenAI-Organization", organization)) }
+        if let project { headers.append(("OpenAI-Project", project)) }
+        return headers
+    }
+}

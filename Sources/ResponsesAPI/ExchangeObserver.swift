@@ -1,0 +1,131 @@
+import Foundation
+
+/// Watches every HTTP exchange the clients make. The inspector is one; the wire layer knows nothing
+/// else about it. Every method except `exchangeWillStart` and `didFinish` is called on the hot path
+/// and must return at once (hand the work off, never block).
+public protocol ExchangeObserver: Sendable {
+    /// Called before the request is sent; returns the recording that receives the rest of the exchange.
+    func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording
+}
+
+/// The rest of one exchange, as it happens.
+public protocol ExchangeRecording: Sendable {
+    func didReceiveHead(_ head: ExchangeResponseHead)
+    /// One server-sent event, with the exact bytes of its data.
+    func didReceiveEvent(_ event: RecordedEvent)
+    /// The whole body of an answer that is not a stream (JSON, or an error body).
+    func didReceiveBody(_ body: [UInt8])
+    /// The end of the exchange, whatever it was. Returns when the outcome is stored.
+    func didFinish(_ outcome: ExchangeOutcome) async
+}
+
+/// A request about to be sent, with its exact bytes.
+public struct ExchangeRequest: Sendable {
+    public var startedAt: Date
+    public var method: String
+    public var url: String
+    /// Headers as sent, secrets included: the observer must redact before it stores anything.
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    /// Values that must never be stored anywhere (the API key): an observer replaces every occurrence.
+    public var secrets: [String]
+    public var context: ExchangeContext
+
+    public init(
+        startedAt: Date, method: String, url: String, headers: [(String, String)], body: [UInt8],
+        secrets: [String], context: ExchangeContext
+    ) {
+        self.startedAt = startedAt
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.secrets = secrets
+        self.context = context
+    }
+}
+
+/// What the caller knows about why a request is made: kept beside the exchange.
+public struct ExchangeContext: Sendable, Hashable {
+    public var preset: String?
+    /// The REPL session or conversation the request belongs to.
+    public var session: String?
+    /// The exchange this one replays.
+    public var replayOf: Int64?
+
+    public init(preset: String? = nil, session: String? = nil, replayOf: Int64? = nil) {
+        self.preset = preset
+        self.session = session
+        self.replayOf = replayOf
+    }
+}
+
+public struct ExchangeResponseHead: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    /// Time from sending the request to the head's arrival.
+    public var timeToFirstByte: Duration
+
+    public init(status: Int, headers: [(String, String)], timeToFirstByte: Duration) {
+        self.status = status
+        self.headers = headers
+        self.timeToFirstByte = timeToFirstByte
+    }
+}
+
+public struct RecordedEvent: Sendable {
+    /// Position in the stream as received, from 0.
+    public var index: Int
+    /// Arrival time since the request was sent.
+    public var offset: Duration
+    /// The JSON `type` (or the SSE event name when the data is not JSON).
+    public var type: String
+    public var sequenceNumber: Int?
+    /// The exact bytes of the event's data.
+    public var data: [UInt8]
+
+    public init(index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8]) {
+        self.index = index
+        self.offset = offset
+        self.type = type
+        self.sequenceNumber = sequenceNumber
+        self.data = data
+    }
+}
+
+/// How an exchange ended, with what was learned from it.
+public struct ExchangeOutcome: Sendable {
+    public enum State: String, Sendable {
+        /// The response completed (2xx and, for a stream, `response.completed`).
+        case completed
+        /// The response ended as `incomplete` (for example max_output_tokens).
+        case incomplete
+        /// An HTTP error, a network error, a failed response or a broken stream.
+        case failed
+        /// The caller cancelled it.
+        case cancelled
+    }
+
+    public var state: State
+    public var error: ResponsesAPIError?
+    public var responseID: String?
+    public var model: String?
+    public var responseStatus: String?
+    public var usage: Usage?
+    public var timeToFirstText: Duration?
+    public var duration: Duration
+
+    public init(
+        state: State, error: ResponsesAPIError? = nil, responseID: String? = nil, model: String? = nil,
+        responseStatus: String? = nil, usage: Usage? = nil, timeToFirstText: Duration? = nil, duration: Duration
+    ) {
+        self.state = state
+        self.error = error
+        self.responseID = responseID
+        self.model = model
+        self.responseStatus = responseStatus
+        self.usage = usage
+        self.timeToFirstText = timeToFirstText
+        self.duration = duration
+    }
+}

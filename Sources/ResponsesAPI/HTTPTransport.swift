@@ -1,0 +1,44 @@
+import NIOCore
+import Foundation
+
+/// A request as it goes over the wire.
+public struct TransportRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]?
+
+    public init(method: String, url: String, headers: [(String, String)], body: [UInt8]?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The head of an answer plus its body as a sequence of byte chunks, in arrival order.
+public struct TransportResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: any AsyncSequence<ByteBuffer, any Error> & Sendable
+
+    public init(status: Int, headers: [(String, String)], body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
+}
+
+/// Sends HTTP requests. The project has one implementation over AsyncHTTPClient; tests use it too,
+/// against a real server on loopback.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`; returns once the head has arrived. Throws `ResponsesAPIError` (network, timeout, cancelled).
+    func execute(_ request: TransportRequest) async throws(ResponsesAPIError) -> TransportResponse
+    /// Releases connections and threads. Call once, when no request is running.
+    func shutdown() async
+}

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A synchronous server-sent-events decoder that follows the WHATWG parsing rules.
+///
+/// Feed it the body bytes as they arrive, in chunks of any size (down to one byte); it calls `emit` for
+/// every complete event. It accepts LF, CR and CRLF line endings (a CR at the end of one chunk and an LF
+/// at the start of the next are one line ending), strips one space after the colon, joins several `data`
+/// lines with LF, ignores comment lines and unknown fields, strips a leading byte-order mark, and has no
+/// limit on line length. It never decodes text itself, so a UTF-8 sequence split across chunks is joined
+/// before anyone reads it. Line ends are found with `memchr`, and a partial line is kept as bytes, so the
+/// cost is linear in the input whatever the chunking.
+public struct SSEDecoder: Sendable {
+    private var pendingLine: [UInt8] = []
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var eventName: String?
+    private var lastEventID: String?
+    private var retry: Int?
+    private var previousChunkEndedWithCR = false
+    private var isFirstLine = true
+
+    /// Bytes fed so far.
+    public private(set) var bytesConsumed = 0
+    /// Events dispatched so far.
+    public private(set) var eventsDispatched = 0
+
+    public init() {}
+
+    /// True when bytes of an unfinished event are waiting for more input.
+    public var hasPartialEvent: Bool { !pendingLine.isEmpty || hasData || eventName != nil }
+
+    public mutating func push(
+        _ bytes: UnsafeRawBufferPointer, emit: (ServerSentEvent) throws -> Void
+    ) rethrows {
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        bytesConsumed += count
+        var start = 0
+        if previousChunkEndedWithCR {
+            previousChunkEndedWithCR = false
+            if base[0] == 0x0A { start = 1 }
+        }
+        let hasCR = memchr(base + start, 0x0D, count - start) != nil
+        while start < count {
+            // Find the next line terminator.
+            let end: Int
+            if hasCR {
+                var index = start
+                while index < count, base[index] != 0x0A, base[index] != 0x0D { index += 1 }
+                end = index
+            } else if let found = memchr(base + start, 0x0A, count - start) {
+                end = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            } else {
+                end = count
+            }
+            if end == count {
+                pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
+                return
+            }
+            if pendingLine.isEmpty {
+                try processLine(UnsafeBufferPointer(start: base + start, count: end - start), emit: emit)
+            } else {
+                pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
+                try flushPendingLine(emit: emit)
+            }
+            if base[end] == 0x0D {
+                if end + 1 < count {
+                    start = base[end + 1] == 0x0A ? end + 2 : end + 1
+                } else {
+                    previousChunkEndedWithCR = true
+                    start = end + 1
+                }
+            } else {
+                start = end + 1
+            }
+        }
+    }
+
+    public mutating func push(
+        _ bytes: some Sequence<UInt8>, emit: (ServerSentEvent) throws -> Void
+    ) rethrows {
+        let array = Array(bytes)
+        try array.withUnsafeBytes { raw in try push(raw, emit: emit) }
+    }
+
+    /// Ends the stream: a last line without its line ending is processed, and an event whose data is
+    /// complete but lacks the closing blank line is still dispatched (as openai-python does).
+    public mutating func finish(emit: (ServerSentEvent) throws -> Void) rethrows {
+        if !pendingLine.isEmpty { try flushPendingLine(emit: emit) }
+        try dispatch(emit: emit)
+        previousChunkEndedWithCR = false
+    }
+
+    private mutating func flushPendingLine(emit: (ServerSentEvent) throws -> Void) rethrows {
+        var line: [UInt8] = []
+        swap(&line, &pendingLine)
+        try line.withUnsafeBufferPointer { buffer in try processLine(buffer, emit: emit) }
+        if line.capacity <= 64 * 1024 {
+            line.removeAll(keepingCapacity: true)
+            swap(&line, &pendingLine)
+        }
+    }
+
+    private mutating func processLine(
+        _ line: UnsafeBufferPointer<UInt8>, emit: (ServerSentEvent) throws -> Void
+    ) rethrows {
+        var line = line
+        if isFirstLine {
+            isFirstLine = false
+            if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+                line = UnsafeBufferPointer(rebasing: line[3...])
+            }
+        }
+        guard let first = line.first else {
+            try dispatch(emit: emit)
+            return
+        }
+        if first == UInt8(ascii: ":") { return }  // comment
+        var fieldEnd = line.count
+        var valueStart = line.count
+        if let colon = memchr(line.baseAddress!, Int32(UInt8(ascii: ":")), line.count) {
+            fieldEnd = UnsafeRawPointer(colon).assumingMemoryBound(to: UInt8.self) - line.baseAddress!
+            valueStart = fieldEnd + 1
+            if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        }
+        let field = UnsafeBufferPointer(rebasing: line[0..<fieldEnd])
+        let value = UnsafeBufferPointer(rebasing: line[valueStart...])
+        if field.elementsEqual(Self.dataField) {
+            if hasData { data.append(0x0A) }
+            data.append(contentsOf: value)
+            hasData = true
+        } else if field.elementsEqual(Self.eventField) {
+            eventName = String(decoding: value, as: UTF8.self)
+        } else if field.elementsEqual(Self.idField) {
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        } else if field.elementsEqual(Self.retryField) {
+            if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                retry = Int(String(decoding: value, as: UTF8.self))
+            }
+        }
+        // Any other field is ignored, as the rules say.
+    }
+
+    private mutating func dispatch(emit: (ServerSentEvent) throws -> Void) rethrows {
+        defer {
+            eventName = nil
+            retry = nil
+        }
+        guard hasData else {
+            data.removeAll(keepingCapacity: true)
+            return
+        }
+        var payload: [UInt8] = []
+        swap(&payload, &data)
+        hasData = false
+        eventsDispatched += 1
+        try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry))
+    }
+
+    private static let dataField: [UInt8] = Array("data".utf8)
+    private static let eventField: [UInt8] = Array("event".utf8)
+    private static let idField: [UInt8] = Array("id".utf8)
+    private static let retryField: [UInt8] = Array("retry".utf8)
+}
