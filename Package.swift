@@ -20,7 +20,6 @@ let package = Package(
         // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
         .systemLibrary(
             name: "CReadline",
-            pkgConfig: "readline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
         ),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.

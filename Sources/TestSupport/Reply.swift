@@ -1,0 +1,54 @@
+import Foundation
+
+/// How the loopback server answers one request: a status, headers, and a script of body parts.
+public struct Reply: Sendable {
+    public enum Part: Sendable {
+        case bytes([UInt8])
+        case pause(Duration)
+        /// Closes the connection where it stands (no final chunk): the client sees the body cut short.
+        case dropConnection
+    }
+
+    public var status: Int
+    public var headers: [(String, String)]
+    public var parts: [Part]
+
+    public init(status: Int, headers: [(String, String)] = [], parts: [Part]) {
+        self.status = status
+        self.headers = headers
+        self.parts = parts
+    }
+
+    /// A JSON answer.
+    public static func json(_ body: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
+        Reply(
+            status: status, headers: [("Content-Type", "application/json")] + headers,
+            parts: [.bytes(Array(body.utf8))])
+    }
+
+    /// A JSON answer read from a fixture file.
+    public static func jsonFixture(_ name: String, status: Int = 200, headers: [(String, String)] = []) -> Reply {
+        json(Fixtures.text(name), status: status, headers: headers)
+    }
+
+    /// An event stream: `frames` written one by one, with `pause` between them.
+    public static func sse(
+        _ frames: [String], pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false
+    ) -> Reply {
+        var parts: [Part] = []
+        for frame in frames {
+            if let pause, !parts.isEmpty { parts.append(.pause(pause)) }
+            parts.append(.bytes(Array(frame.utf8)))
+        }
+        if dropAtEnd { parts.append(.dropConnection) }
+        return Reply(
+            status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8")] + headers, parts: parts)
+    }
+
+    /// An event stream from a fixture file, one frame per event (split on blank lines).
+    public static func sseFixture(
+        _ name: String, pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false
+    ) -> Reply {
+        sse(Fixtures.frames(name), pause: pause, headers: headers, dropAtEnd: dropAtEnd)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import Inspector
+import ResponsesAPI
+import TestSupport
+
+/// A fresh store in its own temporary directory, for one test.
+struct TemporaryStore {
+    let directory: URL
+    let store: InspectorStore
+    let recorder: ExchangeRecorder
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("openresponses-tests-\(UUID().uuidString)", isDirectory: true)
+        store = try InspectorStore.open(at: directory.appendingPathComponent("inspector.sqlite").path)
+        recorder = ExchangeRecorder(store: store)
+    }
+
+    /// Every byte of the database files (main, WAL, shared memory).
+    func allBytes() throws -> Data {
+        var data = Data()
+        for suffix in ["", "-wal", "-shm"] {
+            if let part = FileManager.default.contents(atPath: store.path + suffix) { data.append(part) }
+        }
+        return data
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+let testKey = "sk-test-SECRET-9f8e7d6c5b4a"
+
+/// Runs `body` with a client whose exchanges are recorded in `store`, then waits for the writes.
+func recording<T>(
+    _ store: TemporaryStore, server: LoopbackServer, _ body: (ResponsesClient) async throws -> T
+) async throws -> T {
+    let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(10))
+    let transport = AsyncHTTPClientTransport(configuration: configuration)
+    let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
+    let result: Result<T, any Error>
+    do { result = .success(try await body(client)) } catch { result = .failure(error) }
+    await store.recorder.waitUntilIdle()
+    await transport.shutdown()
+    return try result.get()
+}
+
+/// The `data:` payloads of an SSE fixture, exactly as written.
+func fixtureDataLines(_ name: String) -> [String] {
+    Fixtures.text(name).split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+}
