@@ -1,6 +1,7 @@
 #include "CTerminal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -32,6 +33,12 @@ int or_install_sigint_pipe(int fd) {
         return -1;
     }
     or_previous_saved = 1;
+    // A parent may have left SIGINT blocked (a thread pool's mask survives exec): unblock it here, on the
+    // thread that installs the handler, so Ctrl-C is always delivered.
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, NULL);
     return 0;
 }
 

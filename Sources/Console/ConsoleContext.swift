@@ -15,14 +15,20 @@ public final class ConsoleContext: Sendable {
     public let diagnostics: any OutputSink
     private let transport: any HTTPTransport
 
+    /// Throws a `ConsoleError` (usage) when the environment's configuration is malformed.
     public init(
         environment: AppEnvironment, output: any OutputSink = FileDescriptorOutput.standardOutput,
         diagnostics: any OutputSink = FileDescriptorOutput.standardError, record: Bool = true
-    ) {
+    ) throws(ConsoleError) {
         self.environment = environment
         self.output = output
         self.diagnostics = diagnostics
-        let configuration = Configuration(environment: environment.variables)
+        let configuration: Configuration
+        do {
+            configuration = try Configuration(environment: environment.variables)
+        } catch {
+            throw ConsoleError(error.message, exitStatus: .usage)
+        }
         self.configuration = configuration
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         self.transport = transport

@@ -52,7 +52,7 @@ public struct TurnRunner: Sendable {
         do {
             for try await event in client.stream(request, context: context) {
                 renderer.render(event)
-                if case .responseFinished(let response) = event.kind { final = response }
+                if let response = event.finalResponse { final = response }
             }
             if final == nil {
                 // The iteration ended without a terminal event: the task was cancelled.

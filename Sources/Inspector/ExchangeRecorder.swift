@@ -33,13 +33,13 @@ public final class ExchangeRecorder: ExchangeObserver {
                 try db.execute(
                     sql: """
                         INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                              preset, session, replay_of, pid)
-                        VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?)
+                                              preset, session, replay_of, pid, attempt)
+                        VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         request.startedAt, request.method, request.url, Self.encode(headers: headers),
                         Self.databaseValue(body), model, request.context.preset, request.context.session,
-                        request.context.replayOf, pid,
+                        request.context.replayOf, pid, request.attempt,
                     ])
                 return db.lastInsertedRowID
             }

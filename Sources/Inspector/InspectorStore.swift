@@ -77,6 +77,12 @@ public struct InspectorStore: Sendable {
                 t.primaryKey(["exchange_id", "idx"])
             }
         }
+        migrator.registerMigration("v2-attempt") { db in
+            // 0 for a first attempt, n for the n-th retry of the same request.
+            try db.alter(table: "exchange") { t in
+                t.add(column: "attempt", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

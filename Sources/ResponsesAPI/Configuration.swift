@@ -13,11 +13,12 @@ public struct Configuration: Sendable {
     /// Longest silence allowed while reading a response (a stream may run much longer in total).
     public var readTimeout: Duration
     public var userAgent: String
+    public var retryPolicy: RetryPolicy
 
     public init(
         baseURL: String = Configuration.defaultBaseURL, apiKey: String? = nil, organization: String? = nil,
         project: String? = nil, connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(600),
-        userAgent: String = "openresponses/0.1"
+        userAgent: String = "openresponses/0.1", retryPolicy: RetryPolicy = .default
     ) {
         var url = baseURL
         while url.hasSuffix("/") { url.removeLast() }
@@ -28,19 +29,40 @@ public struct Configuration: Sendable {
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
         self.userAgent = userAgent
+        self.retryPolicy = retryPolicy
     }
 
-    /// Reads `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_ORG_ID` and `OPENAI_PROJECT_ID` from `environment`
-    /// (empty values count as unset).
-    public init(environment: [String: String]) {
+    /// Reads `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`, and the client's
+    /// own `OPENRESPONSES_MAX_RETRIES`, `OPENRESPONSES_CONNECT_TIMEOUT` and `OPENRESPONSES_TIMEOUT` (seconds)
+    /// from `environment` (empty values count as unset). Throws a `.configuration` error naming the variable
+    /// whose value is not a number.
+    public init(environment: [String: String]) throws(ResponsesAPIError) {
         func value(_ name: String) -> String? {
             guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
             else { return nil }
             return value
         }
+        func seconds(_ name: String) throws(ResponsesAPIError) -> Duration? {
+            guard let text = value(name) else { return nil }
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw ResponsesAPIError(
+                    code: .configuration, message: "\(name)='\(text)' is not a number of seconds greater than 0")
+            }
+            return .milliseconds(seconds * 1000)
+        }
+        var policy = RetryPolicy.default
+        if let text = value("OPENRESPONSES_MAX_RETRIES") {
+            guard let retries = Int(text), retries >= 0 else {
+                throw ResponsesAPIError(
+                    code: .configuration, message: "OPENRESPONSES_MAX_RETRIES='\(text)' is not a whole number 0 or more")
+            }
+            policy.maxRetries = retries
+        }
         self.init(
             baseURL: value("OPENAI_BASE_URL") ?? Self.defaultBaseURL, apiKey: value("OPENAI_API_KEY"),
-            organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"))
+            organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"),
+            connectTimeout: try seconds("OPENRESPONSES_CONNECT_TIMEOUT") ?? .seconds(5),
+            readTimeout: try seconds("OPENRESPONSES_TIMEOUT") ?? .seconds(600), retryPolicy: policy)
     }
 
     /// True when the base URL is OpenAI's own API, which always needs a key.

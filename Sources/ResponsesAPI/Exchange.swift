@@ -20,7 +20,7 @@ final class Exchange: @unchecked Sendable {
 
     static func begin(
         client: ResponsesClient, method: String, path: String, body: [UInt8]?, accept: String,
-        context: ExchangeContext
+        context: ExchangeContext, attempt: Int = 0
     ) async -> Exchange {
         var headers = client.configuration.standardHeaders
         headers.append(("Accept", accept))
@@ -29,7 +29,7 @@ final class Exchange: @unchecked Sendable {
             method: method, url: client.configuration.baseURL + path, headers: headers, body: body)
         let recording = await client.observer?.exchangeWillStart(ExchangeRequest(
             startedAt: client.now(), method: method, url: request.url, headers: headers, body: body ?? [],
-            secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context))
+            secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context, attempt: attempt))
         return Exchange(client: client, request: request, recording: recording)
     }
 

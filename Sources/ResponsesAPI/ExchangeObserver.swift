@@ -30,10 +30,12 @@ public struct ExchangeRequest: Sendable {
     /// Values that must never be stored anywhere (the API key): an observer replaces every occurrence.
     public var secrets: [String]
     public var context: ExchangeContext
+    /// 0 for the first attempt, 1 for the first retry, and so on.
+    public var attempt: Int
 
     public init(
         startedAt: Date, method: String, url: String, headers: [(String, String)], body: [UInt8],
-        secrets: [String], context: ExchangeContext
+        secrets: [String], context: ExchangeContext, attempt: Int = 0
     ) {
         self.startedAt = startedAt
         self.method = method
@@ -42,6 +44,7 @@ public struct ExchangeRequest: Sendable {
         self.body = body
         self.secrets = secrets
         self.context = context
+        self.attempt = attempt
     }
 }
 

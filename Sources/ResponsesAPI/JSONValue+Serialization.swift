@@ -1,9 +1,24 @@
 import Foundation
 
 extension JSONValue {
-    /// Parses JSON bytes. Throws `DecodingError` with the position when the bytes are not JSON.
-    public static func parse(_ bytes: some Collection<UInt8>) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses JSON bytes, keeping object keys in order. Throws `JSONParseError` (with line and column)
+    /// when the bytes are not JSON.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(buffer) }
+        }
+        if let result { return try result.get() }
+        return try Array(bytes).withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(buffer) }
+        }.get()
+    }
+
+    /// Parses a JSON text.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(buffer) }
+        }.get()
     }
 
     /// Serializes to compact JSON, keeping object keys in insertion order.

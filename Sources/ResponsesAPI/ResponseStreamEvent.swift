@@ -1,44 +1,15 @@
 /// One event of a streamed response, decoded from the JSON `data` of a server-sent event.
 ///
-/// Dispatch is on the JSON `type` (falling back to the SSE `event:` name for data-only or odd
-/// streams). Events the console reads are typed in `kind`; every event, known or not, keeps its
-/// whole payload in `json`, so nothing unknown is ever fatal.
+/// Dispatch is on the JSON `type` (falling back to the SSE `event:` name for odd streams). Every one of
+/// the 58 event types of the API has a typed case in `kind`; an event of any other type is `.unknown`.
+/// Every event, known or not, keeps its whole payload in `json`, so nothing unknown is ever fatal and
+/// fields this client does not model are still there to read.
 public struct ResponseStreamEvent: Sendable, Hashable {
     public var type: String
+    /// Optional: early recordings (March 2025) have none.
     public var sequenceNumber: Int?
     public var kind: Kind
     public var json: JSONValue
-
-    public enum Kind: Sendable, Hashable {
-        /// `response.created`, `response.queued`, `response.in_progress`: a snapshot of the response so far.
-        case responseUpdated(Response)
-        /// `response.completed`, `response.incomplete`, `response.failed`: the final response.
-        case responseFinished(Response)
-        case outputItemAdded(outputIndex: Int, item: OutputItem)
-        case outputItemDone(outputIndex: Int, item: OutputItem)
-        case outputTextDelta(TextDelta)
-        case outputTextDone(itemID: String, outputIndex: Int, contentIndex: Int, text: String)
-        case refusalDelta(TextDelta)
-        case reasoningSummaryTextDelta(TextDelta)
-        case reasoningTextDelta(TextDelta)
-        case functionCallArgumentsDelta(TextDelta)
-        case functionCallArgumentsDone(itemID: String, outputIndex: Int, name: String?, arguments: String)
-        /// An `error` event, nested (`{"error":{...}}`, as OpenAI sends it) or flat (as the spec writes it).
-        case error(StreamErrorPayload)
-        /// Any other event, including types this client does not know; read `type` and `json`.
-        case other
-        /// `data: [DONE]`, sent by some compatible servers after the terminal event.
-        case done
-    }
-
-    /// A text delta: `delta` for the item at `outputIndex`; `partIndex` is `content_index` or
-    /// `summary_index`, whichever the event carries.
-    public struct TextDelta: Sendable, Hashable {
-        public var itemID: String
-        public var outputIndex: Int
-        public var partIndex: Int
-        public var delta: String
-    }
 
     public init(type: String, sequenceNumber: Int?, kind: Kind, json: JSONValue) {
         self.type = type
@@ -59,7 +30,7 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         } catch {
             throw ResponsesAPIError(
                 code: .decoding,
-                message: "event \(event.event.map { "'\($0)' " } ?? "")has data that is not JSON",
+                message: "event \(event.event.map { "'\($0)' " } ?? "")has data that is not JSON (\(error))",
                 underlying: error)
         }
         self.init(json: json, eventName: event.event)
@@ -67,59 +38,62 @@ public struct ResponseStreamEvent: Sendable, Hashable {
 
     public init(json: JSONValue, eventName: String? = nil) {
         let type = json["type"]?.stringValue ?? eventName ?? ""
-        self.init(type: type, sequenceNumber: json["sequence_number"]?.intValue,
-                  kind: Self.kind(of: type, json: json), json: json)
+        self.init(
+            type: type, sequenceNumber: json["sequence_number"]?.intValue, kind: Self.kind(of: type, json: json),
+            json: json)
     }
 
     /// True for the three events that end a response.
     public var isTerminal: Bool {
-        if case .responseFinished = kind { return true }
-        return false
+        switch kind {
+        case .responseCompleted, .responseIncomplete, .responseFailed: true
+        default: false
+        }
     }
 
-    private static func kind(of type: String, json: JSONValue) -> Kind {
-        func delta() -> TextDelta {
-            TextDelta(
-                itemID: json["item_id"]?.stringValue ?? "",
-                outputIndex: json["output_index"]?.intValue ?? 0,
-                partIndex: json["content_index"]?.intValue ?? json["summary_index"]?.intValue ?? 0,
-                delta: json["delta"]?.stringValue ?? "")
-        }
-        switch type {
-        case "response.created", "response.queued", "response.in_progress":
-            return .responseUpdated(Response(json: json["response"] ?? .null))
-        case "response.completed", "response.incomplete", "response.failed":
-            return .responseFinished(Response(json: json["response"] ?? .null))
-        case "response.output_item.added":
-            return .outputItemAdded(
-                outputIndex: json["output_index"]?.intValue ?? 0, item: OutputItem(json: json["item"] ?? .null))
-        case "response.output_item.done":
-            return .outputItemDone(
-                outputIndex: json["output_index"]?.intValue ?? 0, item: OutputItem(json: json["item"] ?? .null))
-        case "response.output_text.delta":
-            return .outputTextDelta(delta())
-        case "response.output_text.done":
-            return .outputTextDone(
-                itemID: json["item_id"]?.stringValue ?? "", outputIndex: json["output_index"]?.intValue ?? 0,
-                contentIndex: json["content_index"]?.intValue ?? 0, text: json["text"]?.stringValue ?? "")
-        case "response.refusal.delta":
-            return .refusalDelta(delta())
-        case "response.reasoning_summary_text.delta":
-            return .reasoningSummaryTextDelta(delta())
-        case "response.reasoning_text.delta":
-            return .reasoningTextDelta(delta())
-        case "response.function_call_arguments.delta":
-            return .functionCallArgumentsDelta(delta())
-        case "response.function_call_arguments.done":
-            return .functionCallArgumentsDone(
-                itemID: json["item_id"]?.stringValue ?? "", outputIndex: json["output_index"]?.intValue ?? 0,
-                name: json["name"]?.stringValue, arguments: json["arguments"]?.stringValue ?? "")
-        case "error":
-            return .error(StreamErrorPayload(json: json))
-        default:
-            return .other
+    /// The response snapshot of a lifecycle event (`response.created` ... `response.failed`).
+    public var response: Response? {
+        switch kind {
+        case .responseCreated(let response), .responseQueued(let response), .responseInProgress(let response),
+            .responseCompleted(let response), .responseIncomplete(let response), .responseFailed(let response):
+            response
+        default: nil
         }
     }
+
+    /// The final response of a terminal event.
+    public var finalResponse: Response? { isTerminal ? response : nil }
+
+    /// Every event type the API defines (OpenAI's `ResponseStreamEvent` union), each decoded to its own case.
+    public static let knownTypes: [String] = [
+        "error",
+        "response.audio.delta", "response.audio.done", "response.audio.transcript.delta",
+        "response.audio.transcript.done",
+        "response.code_interpreter_call.completed", "response.code_interpreter_call.in_progress",
+        "response.code_interpreter_call.interpreting", "response.code_interpreter_call_code.delta",
+        "response.code_interpreter_call_code.done",
+        "response.completed", "response.content_part.added", "response.content_part.done", "response.created",
+        "response.custom_tool_call_input.delta", "response.custom_tool_call_input.done", "response.failed",
+        "response.file_search_call.completed", "response.file_search_call.in_progress",
+        "response.file_search_call.searching",
+        "response.function_call_arguments.delta", "response.function_call_arguments.done",
+        "response.image_generation_call.completed", "response.image_generation_call.generating",
+        "response.image_generation_call.in_progress", "response.image_generation_call.partial_image",
+        "response.in_progress", "response.incomplete",
+        "response.mcp_call.completed", "response.mcp_call.failed", "response.mcp_call.in_progress",
+        "response.mcp_call_arguments.delta", "response.mcp_call_arguments.done",
+        "response.mcp_list_tools.completed", "response.mcp_list_tools.failed", "response.mcp_list_tools.in_progress",
+        "response.output_item.added", "response.output_item.done", "response.output_text.annotation.added",
+        "response.output_text.delta", "response.output_text.done", "response.queued",
+        "response.reasoning_summary_part.added", "response.reasoning_summary_part.done",
+        "response.reasoning_summary_text.delta", "response.reasoning_summary_text.done",
+        "response.reasoning_text.delta", "response.reasoning_text.done",
+        "response.refusal.delta", "response.refusal.done",
+        "response.shell_call_command.added", "response.shell_call_command.delta", "response.shell_call_command.done",
+        "response.shell_call_output_content.delta", "response.shell_call_output_content.done",
+        "response.web_search_call.completed", "response.web_search_call.in_progress",
+        "response.web_search_call.searching",
+    ]
 }
 
 /// The payload of an `error` event, read from either shape.
@@ -136,11 +110,13 @@ public struct StreamErrorPayload: Sendable, Hashable {
         self.param = param
     }
 
+    /// Reads the nested shape (`{"type":"error","error":{...}}`, as the API sends it) or the flat one (as
+    /// the spec writes it).
     public init(json: JSONValue) {
         let body = json["error"]?.objectValue != nil ? json["error"]! : json
         self.init(
             type: body["type"]?.stringValue.flatMap { $0 == "error" ? nil : $0 },
-            code: body["code"]?.stringValue,
+            code: body["code"]?.stringValue ?? body["code"]?.intValue.map(String.init),
             message: body["message"]?.stringValue ?? "unknown error",
             param: body["param"]?.stringValue)
     }

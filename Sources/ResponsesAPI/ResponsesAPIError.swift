@@ -42,6 +42,8 @@ public struct ResponsesAPIError: Error, Sendable, CustomStringConvertible {
     public var apiCode: String?
     public var apiParam: String?
     public var requestID: String?
+    /// When the client retried after this error: how long it waited first.
+    public var retryDelay: Duration?
     public var underlying: (any Error)?
 
     public init(

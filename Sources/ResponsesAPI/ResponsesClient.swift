@@ -2,44 +2,88 @@ import Foundation
 import Logging
 import NIOCore
 
-/// The Responses API: create a response streamed or not. Every exchange is reported to the observer,
-/// whatever its outcome.
+/// The Responses API client: responses (streamed or not, retrieved, resumed, cancelled, deleted,
+/// counted, compacted, their input items) and conversations. Every HTTP exchange — each retry too — is
+/// reported to the observer, whatever its outcome.
 public struct ResponsesClient: Sendable {
     public let configuration: Configuration
     let transport: any HTTPTransport
     let observer: (any ExchangeObserver)?
     let now: @Sendable () -> Date
+    let sleep: @Sendable (Duration) async throws -> Void
+    let random: @Sendable () -> Double
     let logger: Logger
 
+    /// - Parameters:
+    ///   - now: the wall clock, for exchange timestamps and HTTP-date `retry-after` values.
+    ///   - sleep: how the client waits between retries (tests pass one that records the waits).
+    ///   - random: a number in 0...1 for the backoff jitter.
     public init(
         configuration: Configuration, transport: any HTTPTransport, observer: (any ExchangeObserver)? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         logger: Logger = Logger(label: "openresponses.api")
     ) {
         self.configuration = configuration
         self.transport = transport
         self.observer = observer
         self.now = now
+        self.sleep = sleep
+        self.random = random
         self.logger = logger
     }
+
+    // MARK: - Create
 
     /// Creates a response with `stream: true` and delivers its events as they arrive.
     ///
     /// The stream ends after the terminal event (`response.completed`, `.incomplete` or `.failed`, which the
-    /// caller reads from the events). It throws `ResponsesAPIError` for an HTTP error, a network error, a
-    /// body that ends before a terminal event, or an `error` event with no terminal event after it; events
-    /// that arrived before the error have already been delivered. Ending the iteration (or cancelling the
-    /// task that iterates) cancels the request, which is still recorded.
+    /// caller reads from the events; a `data: [DONE]` after it is delivered as `.done`). It throws
+    /// `ResponsesAPIError` for an HTTP error (after the retries the policy allows), a network error, a body
+    /// that ends before a terminal event (`.truncatedStream`), or an `error` event with no terminal event
+    /// after it (`.streamError`); events that arrived before the error have already been delivered, and
+    /// nothing is retried once a byte of the stream has been used. Ending the iteration (or cancelling the
+    /// task that iterates) cancels the request, which is still recorded. `onHead` sees the answer's head.
     public func stream(
-        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext()
+        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext(),
+        onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
         var request = request
         request.stream = true
+        return eventStream(method: "POST", path: "/responses", body: request.json.serialized(), context: context, onHead: onHead)
+    }
+
+    /// Creates a response with `stream: false` and returns it.
+    public func create(
+        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext()
+    ) async throws(ResponsesAPIError) -> Response {
+        try await createWithMetadata(request, context: context).response
+    }
+
+    /// Creates a response with `stream: false`; returns it with the answer's head (rate limits are sent
+    /// on this call only).
+    public func createWithMetadata(
+        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext()
+    ) async throws(ResponsesAPIError) -> (response: Response, metadata: ResponseMetadata) {
+        var request = request
+        request.stream = false
+        let (json, metadata) = try await send(
+            method: "POST", path: "/responses", body: request.json.serialized(), context: context)
+        return (Response(json: json), metadata)
+    }
+
+    // MARK: - Event streams
+
+    func eventStream(
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext,
+        onHead: (@Sendable (ResponseMetadata) -> Void)?
+    ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ResponseStreamEvent.self)
-        let body = request.json.serialized()
         let task = Task {
             do {
-                try await self.runStream(body: body, context: context, continuation: continuation)
+                try await self.runStream(
+                    method: method, path: path, body: body, context: context, onHead: onHead, continuation: continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -49,33 +93,16 @@ public struct ResponsesClient: Sendable {
         return stream
     }
 
-    /// Creates a response with `stream: false` and returns it.
-    public func create(
-        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext()
-    ) async throws(ResponsesAPIError) -> Response {
-        var request = request
-        request.stream = false
-        let (json, _) = try await sendJSON(
-            method: "POST", path: "/responses", body: request.json.serialized(), context: context)
-        return Response(json: json)
-    }
-
-    // MARK: - Streaming
-
     private func runStream(
-        body: [UInt8], context: ExchangeContext,
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext,
+        onHead: (@Sendable (ResponseMetadata) -> Void)?,
         continuation: AsyncThrowingStream<ResponseStreamEvent, any Error>.Continuation
     ) async throws(ResponsesAPIError) {
-        try configuration.validate()
-        let exchange = await Exchange.begin(
-            client: self, method: "POST", path: "/responses", body: body, accept: "text/event-stream", context: context)
+        let (exchange, response) = try await open(
+            method: method, path: path, body: body, accept: "text/event-stream", context: context)
+        onHead?(ResponseMetadata(status: response.status, headers: response.headers))
         var tracker = StreamTracker()
         do {
-            let response = try await exchange.send()
-            guard (200..<300).contains(response.status) else {
-                let errorBody = try await exchange.collect(response.body)
-                throw ResponsesAPIError.http(status: response.status, body: errorBody, requestID: exchange.requestID)
-            }
             let contentType = response.header("content-type") ?? ""
             guard contentType.lowercased().contains("text/event-stream") else {
                 let other = try await exchange.collect(response.body)
@@ -96,7 +123,8 @@ public struct ResponsesClient: Sendable {
                         index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
                         data: sse.data))
                     tracker.eventCount += 1
-                    exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
+                    exchange.client.logger.debug(
+                        "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
                     return
                 }
                 exchange.recording?.didReceiveEvent(RecordedEvent(
@@ -111,6 +139,9 @@ public struct ResponsesClient: Sendable {
                 try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw, emit: handle) }
             }
             try decoder.finish(emit: handle)
+            if Task.isCancelled {
+                throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
+            }
             guard tracker.final != nil else {
                 if let streamError = tracker.streamError {
                     throw ResponsesAPIError(
@@ -119,12 +150,16 @@ public struct ResponsesClient: Sendable {
                 }
                 throw ResponsesAPIError(
                     code: .truncatedStream,
-                    message: "the stream ended before the response finished (\(tracker.eventCount) events received)",
+                    message: "the stream ended before the response finished (\(tracker.eventCount) events received"
+                        + (tracker.lastSequenceNumber.map { ", the last with sequence_number \($0)" } ?? "") + ")",
                     requestID: exchange.requestID)
             }
             await exchange.finish(tracker.outcome(duration: exchange.elapsed))
         } catch {
-            let failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
+            var failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
+            if failure.code == .network || failure.code == .timeout, tracker.eventCount > 0 {
+                failure.message += " after \(tracker.eventCount) events"
+            }
             await exchange.finish(tracker.outcome(duration: exchange.elapsed, error: failure))
             throw failure
         }
@@ -132,44 +167,95 @@ public struct ResponsesClient: Sendable {
 
     // MARK: - JSON requests
 
-    /// Sends a request whose answer is JSON; returns the parsed body and the answer's headers.
-    /// The exchange is recorded, and a non-2xx answer becomes an `.http` error built from its body.
-    func sendJSON(
-        method: String, path: String, body: [UInt8]?, context: ExchangeContext
-    ) async throws(ResponsesAPIError) -> (JSONValue, [(String, String)]) {
-        try configuration.validate()
-        let exchange = await Exchange.begin(
-            client: self, method: method, path: path, body: body, accept: "application/json", context: context)
+    /// Sends a request whose answer is JSON; returns the parsed body and the answer's head. The exchange
+    /// is recorded; failed attempts are retried as the configuration's policy says; a non-2xx answer
+    /// becomes an `.http` error built from its body (read once).
+    public func send(
+        method: String, path: String, body: [UInt8]? = nil, context: ExchangeContext = ExchangeContext()
+    ) async throws(ResponsesAPIError) -> (JSONValue, ResponseMetadata) {
+        let (exchange, response) = try await open(
+            method: method, path: path, body: body, accept: "application/json", context: context)
         do {
-            let response = try await exchange.send()
             let bytes = try await exchange.collect(response.body)
-            guard (200..<300).contains(response.status) else {
-                throw ResponsesAPIError.http(status: response.status, body: bytes, requestID: exchange.requestID)
-            }
             let json: JSONValue
             do {
                 json = try JSONValue.parse(bytes)
             } catch {
                 throw ResponsesAPIError(
-                    code: .decoding, message: "the answer to \(method) \(path) is not JSON", status: response.status,
-                    requestID: exchange.requestID, underlying: error)
+                    code: .decoding, message: "the answer to \(method) \(path) is not JSON (\(error))",
+                    status: response.status, requestID: exchange.requestID, underlying: error)
             }
             let answer = Response(json: json)
+            let isResponse = json["object"]?.stringValue == "response"
             let state: ExchangeOutcome.State =
-                switch answer.status {
-                case .failed?: .failed
+                switch isResponse ? answer.status : nil {
+                case .failed?, .cancelled?: .failed
                 case .incomplete?: .incomplete
                 default: .completed
                 }
             await exchange.finish(ExchangeOutcome(
-                state: state, responseID: json["id"]?.stringValue, model: answer.model,
-                responseStatus: answer.status?.rawValue, usage: answer.usage, duration: exchange.elapsed))
-            return (json, response.headers)
+                state: state, responseID: isResponse ? json["id"]?.stringValue : nil,
+                model: isResponse ? answer.model : nil, responseStatus: isResponse ? answer.status?.rawValue : nil,
+                usage: isResponse ? answer.usage : nil, duration: exchange.elapsed))
+            return (json, ResponseMetadata(status: response.status, headers: response.headers))
         } catch {
             let failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
             await exchange.finish(ExchangeOutcome(
                 state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed))
             throw failure
+        }
+    }
+
+    // MARK: - Sending with retries
+
+    /// Sends the request until an attempt answers 2xx, and returns that exchange with its head (the body
+    /// still to read). Every attempt is its own recorded exchange; failed ones are finished here. Throws
+    /// the last attempt's error when the policy gives up.
+    func open(
+        method: String, path: String, body: [UInt8]?, accept: String, context: ExchangeContext
+    ) async throws(ResponsesAPIError) -> (Exchange, TransportResponse) {
+        try configuration.validate()
+        let policy = configuration.retryPolicy
+        var retry = 0
+        while true {
+            let exchange = await Exchange.begin(
+                client: self, method: method, path: path, body: body, accept: accept, context: context, attempt: retry)
+            var failure: ResponsesAPIError
+            var decision: RetryPolicy.Decision
+            do {
+                let response = try await exchange.send()
+                if (200..<300).contains(response.status) { return (exchange, response) }
+                let errorBody = try await exchange.collect(response.body)
+                failure = ResponsesAPIError.http(status: response.status, body: errorBody, requestID: exchange.requestID)
+                decision = policy.decision(
+                    status: response.status, headers: response.headers, retry: retry, now: now(), random: random())
+            } catch {
+                failure = exchange.attach(error)
+                switch failure.code {
+                case .network, .timeout:
+                    // Only errors before the head reach here: nothing of a body was used.
+                    decision = policy.decisionAfterConnectionError(retry: retry, random: random())
+                default:
+                    decision = .giveUp(reason: nil)
+                }
+            }
+            if case .giveUp(let reason?) = decision { failure.message += " (\(reason))" }
+            if case .retry(let delay) = decision { failure.retryDelay = delay }
+            await exchange.finish(ExchangeOutcome(
+                state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed))
+            guard case .retry(let delay) = decision else { throw failure }
+            logger.info(
+                "retrying", metadata: [
+                    "method": "\(method)", "path": "\(path)", "after_ms": "\(Int(delay.milliseconds))",
+                    "error": "\(failure)",
+                ])
+            do {
+                try await sleep(delay)
+            } catch {
+                throw ResponsesAPIError(code: .cancelled, message: "cancelled while waiting to retry", underlying: error)
+            }
+            if Task.isCancelled { throw ResponsesAPIError(code: .cancelled, message: "cancelled while waiting to retry") }
+            retry += 1
         }
     }
 }
@@ -181,21 +267,21 @@ struct StreamTracker {
     var final: Response?
     var latest: Response?
     var streamError: StreamErrorPayload?
+    var lastSequenceNumber: Int?
 
     mutating func observe(_ event: ResponseStreamEvent, at offset: Duration) {
         switch event.kind {
-        case .outputTextDelta:
+        case .outputTextDelta, .refusalDelta:
             if timeToFirstText == nil { timeToFirstText = offset }
-        case .responseUpdated(let response):
-            latest = response
-        case .responseFinished(let response):
-            final = response
-            latest = response
         case .error(let payload):
             streamError = payload
         default:
-            break
+            if let response = event.response {
+                latest = response
+                if event.isTerminal { final = response }
+            }
         }
+        if let sequence = event.sequenceNumber { lastSequenceNumber = sequence }
         eventCount += 1
     }
 

@@ -35,7 +35,7 @@ struct Ask: ParsableCommand {
         let options = AskOptions(
             prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: model,
             preset: preset, instructions: instructions, stream: !noStream, printJSON: json)
-        let context = ConsoleContext(environment: .process)
+        let context = try makeContext(environment: .process)
         let interrupt = try InterruptPipe()
         interrupt.install()
         defer { interrupt.uninstall() }

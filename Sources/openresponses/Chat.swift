@@ -19,7 +19,7 @@ struct Chat: ParsableCommand {
 
     func run() throws {
         let environment = AppEnvironment.process
-        let context = ConsoleContext(environment: environment)
+        let context = try makeContext(environment: environment)
         var settings = TurnSettings.defaults(environment: environment)
         if let preset {
             do {

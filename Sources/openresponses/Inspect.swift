@@ -48,6 +48,16 @@ struct Inspect: ParsableCommand {
     }
 }
 
+/// The console context for a command; a malformed environment is reported and exits with status 2.
+func makeContext(environment: AppEnvironment) throws -> ConsoleContext {
+    do {
+        return try ConsoleContext(environment: environment)
+    } catch {
+        FileDescriptorOutput.standardError.write("error: \(error.message)\n")
+        throw ExitCode(error.exitStatus.rawValue)
+    }
+}
+
 func openStore() throws -> InspectorStore {
     do {
         return try ConsoleContext.openStore(environment: .process)

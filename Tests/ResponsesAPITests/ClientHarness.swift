@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ResponsesAPI
 import TestSupport
 
@@ -7,7 +8,15 @@ func withClient<T>(
     server: LoopbackServer, apiKey: String? = "sk-test-0123456789abcdef", observer: (any ExchangeObserver)? = nil,
     _ body: (ResponsesClient) async throws -> T
 ) async throws -> T {
-    let configuration = Configuration(baseURL: server.baseURL, apiKey: apiKey, readTimeout: .seconds(10))
+    try await withClient(baseURL: server.baseURL, apiKey: apiKey, observer: observer, body)
+}
+
+/// A client over the real transport, pointed at `baseURL`; shut down after `body`.
+func withClient<T>(
+    baseURL: String, apiKey: String?, observer: (any ExchangeObserver)? = nil, readTimeout: Duration = .seconds(10),
+    _ body: (ResponsesClient) async throws -> T
+) async throws -> T {
+    let configuration = Configuration(baseURL: baseURL, apiKey: apiKey, readTimeout: readTimeout)
     let transport = AsyncHTTPClientTransport(configuration: configuration)
     let client = ResponsesClient(configuration: configuration, transport: transport, observer: observer)
     do {
@@ -43,9 +52,48 @@ extension [ResponseStreamEvent] {
     }
 
     var finalResponse: Response? {
-        compactMap { event -> Response? in
-            if case .responseFinished(let response) = event.kind { return response }
-            return nil
-        }.last
+        compactMap(\.finalResponse).last
+    }
+}
+
+/// An observer that keeps what it saw of each exchange, in start order.
+final class CollectingObserver: ExchangeObserver {
+    struct Seen: Sendable {
+        var method: String
+        var url: String
+        var attempt: Int
+        var status: Int?
+        var events: Int
+        var state: ExchangeOutcome.State?
+        var error: ResponsesAPIError?
+    }
+
+    private let storage = Mutex<[Seen]>([])
+    var exchanges: [Seen] { storage.withLock { $0 } }
+
+    func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording {
+        let index = storage.withLock { seen in
+            seen.append(Seen(method: request.method, url: request.url, attempt: request.attempt, events: 0))
+            return seen.count - 1
+        }
+        return Recording(observer: self, index: index)
+    }
+
+    func update(_ index: Int, _ change: (inout Seen) -> Void) {
+        storage.withLock { change(&$0[index]) }
+    }
+
+    struct Recording: ExchangeRecording {
+        let observer: CollectingObserver
+        let index: Int
+        func didReceiveHead(_ head: ExchangeResponseHead) { observer.update(index) { $0.status = head.status } }
+        func didReceiveEvent(_ event: RecordedEvent) { observer.update(index) { $0.events += 1 } }
+        func didReceiveBody(_ body: [UInt8]) {}
+        func didFinish(_ outcome: ExchangeOutcome) async {
+            observer.update(index) {
+                $0.state = outcome.state
+                $0.error = outcome.error
+            }
+        }
     }
 }

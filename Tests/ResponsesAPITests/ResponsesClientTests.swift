@@ -19,8 +19,8 @@ struct ResponsesClientTests {
         #expect(final.id == "resp_hello1")
         #expect(final.outputText == events.deltaText)
         #expect(final.usage == Usage(inputTokens: 21, cachedInputTokens: 3, outputTokens: 9, reasoningTokens: 0, totalTokens: 30))
-        // The unknown event is delivered, typed as .other, and did not break anything.
-        #expect(events.contains { $0.type == "response.future_feature.delta" && $0.kind == .other })
+        // The unknown event is delivered, typed as .unknown, and did not break anything.
+        #expect(events.contains { $0.type == "response.future_feature.delta" && $0.kind == .unknown })
         #expect(events.map(\.sequenceNumber) == Array(0...11).map(Optional.some))
 
         let request = try #require(server.requests.first)
@@ -131,7 +131,7 @@ struct ResponsesClientTests {
     }
 
     @Test func missingKeyForOpenAIIsAConfigurationError() throws {
-        let configuration = Configuration(environment: [:])
+        let configuration = try Configuration(environment: [:])
         #expect(throws: ResponsesAPIError.self) { try configuration.validate() }
         do {
             try configuration.validate()
@@ -145,7 +145,7 @@ struct ResponsesClientTests {
 
     @Test func organizationAndProjectHeadersAreSent() async throws {
         let server = try await LoopbackServer.start { _ in .jsonFixture("response-hello.json") }
-        let configuration = Configuration(
+        let configuration = try Configuration(
             environment: ["OPENAI_BASE_URL": server.baseURL + "/", "OPENAI_API_KEY": "sk-x-123456789",
                           "OPENAI_ORG_ID": "org_1", "OPENAI_PROJECT_ID": "proj_2"])
         #expect(configuration.baseURL == server.baseURL)

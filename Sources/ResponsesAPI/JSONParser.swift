@@ -1,0 +1,278 @@
+/// A JSON parser (RFC 8259) straight from bytes to `JSONValue`, keeping object keys in the order they
+/// arrived. Foundation's decoders lose that order and cost several times more on the long strings a
+/// streamed answer carries; this one scans strings without copying until it meets an escape.
+///
+/// Lenient where leniency loses nothing: invalid UTF-8 inside a string becomes U+FFFD, a duplicate key
+/// keeps its first position and its last value. Strict where a mistake would hide a bug: trailing
+/// garbage, unterminated values and nesting deeper than `maximumDepth` are errors with a position.
+struct JSONParser {
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.skipWhitespace()
+        // A leading byte-order mark is tolerated.
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
+    }
+
+    private func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(message: message, offset: offset ?? index, in: bytes)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character \(Self.describe(bytes[index])), expected a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of input in a literal") }
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        for offset in 0..<count where bytes[index + offset] != expected[offset] {
+            throw error("invalid literal, expected \(literal)")
+        }
+        index += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a string key, found \(Self.describe(bytes[index]))")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(object)
+            default: throw error("expected ',' or '}' in an object, found \(Self.describe(bytes[index]))")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(values)
+            default: throw error("expected ',' or ']' in an array, found \(Self.describe(bytes[index]))")
+            }
+        }
+    }
+
+    /// Parses a string starting at its opening quote. Runs without escapes are taken whole.
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let open = index
+        index += 1
+        let base = bytes.baseAddress!
+        var start = index
+        // Fast path: no escape at all (the common case, and every long text delta).
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw error("unterminated string", at: open) }
+        // Slow path: collect bytes, decoding escapes.
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(index - start + 16)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                index += 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scratch.append(0x22)
+            case UInt8(ascii: "\\"): scratch.append(0x5C)
+            case UInt8(ascii: "/"): scratch.append(0x2F)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // A high surrogate: a low one must follow to make one scalar.
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try parseHex4()
+                        if (0xDC00..<0xE000).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            Self.appendUTF8(0xFFFD, to: &scratch)
+                            scalar = low
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    scalar = 0xFFFD
+                }
+                Self.appendUTF8(scalar, to: &scratch)
+            default:
+                throw error("invalid escape '\\\(Self.describe(escape))' in a string", at: index - 2)
+            }
+            start = index
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("unexpected end of input in a \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid hex digit \(Self.describe(byte)) in a \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        out.append(contentsOf: UTF8.encode(value)!)
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+            throw error("invalid number")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw error("invalid number: a digit must follow '.'")
+            }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                throw error("invalid number: a digit must follow the exponent")
+            }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
+        guard let value = Double(text) else { throw error("invalid number \(text)", at: start) }
+        return .number(value)
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+}
+
+/// Bytes that are not JSON, with where: byte offset, and line and column (both from 1).
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    init(message: String, offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        self.message = message
+        self.offset = offset
+        var line = 1
+        var lineStart = 0
+        for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        self.line = line
+        self.column = offset - lineStart + 1
+    }
+
+    public var description: String { "line \(line), column \(column): \(message)" }
+}

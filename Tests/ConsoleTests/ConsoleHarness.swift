@@ -1,0 +1,87 @@
+import Console
+import Foundation
+import Synchronization
+import TestSupport
+import Workbench
+
+let consoleTestKey = "sk-console-test-KEY-1234567890"
+
+/// A temporary data directory and an environment pointing the console at a loopback server.
+struct ConsoleHarness {
+    let home: URL
+    let server: LoopbackServer
+
+    init(server: LoopbackServer) {
+        self.server = server
+        home = FileManager.default.temporaryDirectory
+            .appendingPathComponent("openresponses-console-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    var variables: [String: String] {
+        [
+            "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": server.baseURL, "OPENAI_API_KEY": consoleTestKey,
+            "HOME": home.path, "PATH": "/usr/bin:/bin",
+        ]
+    }
+
+    func context(output: RecordingOutput, diagnostics: RecordingOutput) throws -> ConsoleContext {
+        try ConsoleContext(environment: AppEnvironment(variables: variables), output: output, diagnostics: diagnostics)
+    }
+
+    /// True when `needle` occurs in any file under the data directory.
+    func dataDirectoryContains(_ needle: String) -> Bool {
+        guard let files = FileManager.default.enumerator(atPath: home.path) else { return false }
+        for case let file as String in files {
+            if let data = FileManager.default.contents(atPath: home.appendingPathComponent(file).path),
+                data.range(of: Data(needle.utf8)) != nil
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Opens the console in a real terminal (tmux) with this environment; returns at its first prompt.
+    func startConsole(arguments: [String] = []) async throws -> TmuxSession {
+        let tmux = try TmuxSession()
+        let env = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try await tmux.waitFor("$ ")
+        try tmux.type((["env", env, Subprocess.openresponsesBinary] + arguments).joined(separator: " "))
+        try await tmux.waitFor("Type a message")
+        try await tmux.waitFor("\n> ")
+        return tmux
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: home)
+    }
+}
+
+/// Answers `POST /responses` with an echo of the input, streamed word by word (or whole when the request
+/// says stream: false); ids are resp_1, resp_2, ... in order. Inputs containing "slow" stream slowly.
+func echoRoute(counter: Counter) -> LoopbackServer.Route {
+    { request in
+        let body = request.jsonBody ?? [:]
+        let input = body["input"] as? String ?? ""
+        let id = "resp_\(counter.next())"
+        let previous = body["previous_response_id"] as? String
+        let text = "echo: " + input
+        if body["stream"] as? Bool == false {
+            let frames = Fixtures.textStream(id: id, text: text, previousResponseID: previous)
+            let last = frames.last!.split(separator: "\n")[1].dropFirst(6)
+            let json = try! JSONSerialization.jsonObject(with: Data(last.utf8)) as! [String: Any]
+            let response = try! JSONSerialization.data(withJSONObject: json["response"]!)
+            return .json(String(decoding: response, as: UTF8.self))
+        }
+        if input.contains("slow") {
+            let words = (1...40).map { "w\($0)" }.joined(separator: " ")
+            return .sse(Fixtures.textStream(id: id, text: words, previousResponseID: previous), pause: .milliseconds(250))
+        }
+        return .sse(Fixtures.textStream(id: id, text: text, previousResponseID: previous))
+    }
+}
+
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}

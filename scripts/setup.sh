@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what building and testing openresponses needs on Debian/Ubuntu (apt packages only when missing),
+# then builds. Safe to run again. On macOS: brew install readline tmux (SQLite ships with the system).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl)
+if command -v dpkg-query >/dev/null 2>&1; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: the Swift toolchain (6.1 or later) is not on PATH; install it from swift.org first" >&2
+  exit 1
+fi
+
+if [ "${1:-}" != "--no-build" ]; then
+  swift build --product openresponses >&2
+fi

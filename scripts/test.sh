@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs missing system packages, starts the peer server when it can be had
+# (tests against it skip otherwise), builds, then runs every test.
+# Tests that need ../shared (recordings, OpenAPI spec, the peer) skip cleanly when it is absent.
+# OPENRESPONSES_SKIP_PEER=1 leaves the peer out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh --no-build
+
+started_peer=""
+if [ -z "${OPENRESPONSES_PEER_URL:-}" ] && [ "${OPENRESPONSES_SKIP_PEER:-0}" != 1 ]; then
+  already=$(curl -sf -m 2 -o /dev/null http://127.0.0.1:8321/v1/models && echo yes || true)
+  if url=$(./scripts/peer.sh start); then
+    export OPENRESPONSES_PEER_URL="$url"
+    [ -n "$already" ] || started_peer=yes
+  else
+    echo "test: the peer server is not available; its tests will be skipped" >&2
+  fi
+fi
+[ -z "$started_peer" ] || trap './scripts/peer.sh stop' EXIT
+
+swift build --build-tests
+swift test --skip-build "$@"
