@@ -57,6 +57,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks (run by Benchmarks/*.sh in release mode; never by the tests).
+        .executableTarget(
+            name: "openresponses-decode-bench",
+            dependencies: ["ResponsesAPI"],
+            path: "Benchmarks/DecodeBenchmark"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
