@@ -155,6 +155,7 @@ extension ExchangeRecorder {
             if let code = error.apiCode { object["api_code"] = .string(code) }
             if let param = error.apiParam { object["param"] = .string(param) }
             if let requestID = error.requestID { object["request_id"] = .string(requestID) }
+            if let delay = error.retryDelay { object["retried_after_ms"] = .number(delay.milliseconds) }
             return JSONValue.object(object).compactString
         }
     }
