@@ -1,0 +1,85 @@
+import Foundation
+import ResponsesAPI
+import Testing
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    @Test func keepsKeyOrderAndRoundTrips() throws {
+        let text = #"{"z":1,"a":[true,false,null],"m":{"y":"é👋","b":-0.5,"e":1e3},"n":-12}"#
+        let value = try JSONValue.parse(text)
+        #expect(value.objectValue?.keys == ["z", "a", "m", "n"])
+        #expect(value["m"]?.objectValue?.keys == ["y", "b", "e"])
+        #expect(value.compactString == #"{"z":1,"a":[true,false,null],"m":{"y":"é👋","b":-0.5,"e":1000},"n":-12}"#)
+        #expect(value["n"] == .integer(-12))
+        #expect(value["m"]?["b"] == .number(-0.5))
+    }
+
+    @Test func escapesAndSurrogatePairs() throws {
+        let value = try JSONValue.parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d", "\ud83d\udc4b", "\udc4b lone"]"#)
+        #expect(value[0] == .string("a\"b\\c/d\u{8}\u{c}\n\r\t"))
+        #expect(value[1] == .string("é中"))
+        #expect(value[2] == .string("👋"))
+        #expect(value[3] == .string("\u{FFFD} lone"))
+        // Serialising escapes what must be escaped and nothing else.
+        #expect(JSONValue.string("a\"b\\\n\u{1}é").compactString == #""a\"b\\\n\u0001é""#)
+    }
+
+    @Test func bigIntegersBecomeDoublesAndStayNumbers() throws {
+        let value = try JSONValue.parse("[9223372036854775807, 92233720368547758070, 0, -0, 1.0]")
+        #expect(value[0] == .integer(Int.max))
+        #expect(value[1]?.doubleValue == 92233720368547758070.0)
+        #expect(value[2] == .integer(0))
+        #expect(value[4]?.intValue == 1)
+    }
+
+    @Test("errors say where", arguments: [
+        ("{\"a\":1,}", "line 1, column 8: expected a string key, found '}'"),
+        ("{\"a\" 1}", "line 1, column 6: expected ':' after key \"a\""),
+        ("[1,\n 2,\n x]", "line 3, column 2: unexpected character 'x', expected a value"),
+        ("\"open", "line 1, column 1: unterminated string"),
+        ("{\"a\":01}", "line 1, column 7: expected ',' or '}' in an object, found '1'"),
+        ("[1] 2", "line 1, column 5: unexpected data after the JSON value"),
+        ("tru", "line 1, column 1: unexpected end of input in a literal"),
+        ("\"tab\there\"", "line 1, column 5: control character byte 0x9 in a string"),
+        ("\"\\q\"", "line 1, column 2: invalid escape '\\'q'' in a string"),
+        ("", "line 1, column 1: unexpected end of input, expected a value"),
+    ])
+    func errorsSayWhere(_ text: String, _ message: String) {
+        #expect {
+            _ = try JSONValue.parse(text)
+        } throws: { error in
+            "\(error)" == message
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect((try? JSONValue.parse(fine)) != nil)
+    }
+
+    @Test func invalidUTF8IsReplacedNotFatal() throws {
+        let bytes: [UInt8] = Array(#"{"t":""#.utf8) + [0xFF, 0x41] + Array(#""}"#.utf8)
+        #expect(try JSONValue.parse(bytes)["t"] == .string("\u{FFFD}A"))
+    }
+
+    @Test func agreesWithFoundationOnTheRecordedBodies() throws {
+        guard let directory = TestSupportPaths.conformanceJSON else { return }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            guard let foundation = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { continue }
+            let ours = try JSONValue.parse(Array(data))
+            let back = try JSONSerialization.jsonObject(with: Data(ours.serialized()), options: [.fragmentsAllowed])
+            #expect(NSDictionary(dictionary: ["v": foundation]).isEqual(to: ["v": back]), "\(name)")
+        }
+    }
+}
+
+import TestSupport
+
+enum TestSupportPaths {
+    static var conformanceJSON: URL? { Fixtures.conformanceDirectory?.appendingPathComponent("json") }
+}
