@@ -13,7 +13,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 
 echo "case      wire_MB  events    median_s  cpu_s   MB/s     peak_MB   (median of $runs runs, ${mb} MB)"
-for mode in sse deltas answer; do
+for mode in sse events deltas answer; do
   out=()
   for _ in $(seq "$runs"); do out+=("$("$bin" "$mode" "$mb")"); done
   line=${out[0]}

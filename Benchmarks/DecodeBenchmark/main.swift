@@ -1,5 +1,6 @@
 // Decode throughput of the wire layer: SSE framing, event decoding and response accumulation over a
-// generated stream fed in 16 KiB chunks from memory (no network), with peak memory.
+// generated stream fed in 16 KiB chunks from memory (no network), and the memory the decoding itself adds
+// (peak resident size during decoding less the resident size once the input was generated).
 //
 //   openresponses-decode-bench deltas [MB]   MB megabytes on the wire of ordinary output_text.delta events
 //                                            (a few words each)
@@ -7,6 +8,8 @@
 //                                            terminal events that repeat it whole (about 5.2 × MB on the wire,
 //                                            as ../shared/notes/measured.md describes a real 50 MB answer)
 //   openresponses-decode-bench sse [MB]      the delta stream through SSEDecoder alone
+//   openresponses-decode-bench events [MB]   the delta stream through SSEDecoder and ResponseStreamEvent (typed
+//                                            events), without the accumulator
 //
 // Prints one line of figures; Benchmarks/decode.sh runs the cases in separate processes (so each peak is
 // its own) and takes medians.
@@ -67,49 +70,47 @@ struct StreamSource {
         return text
     }
 
-    mutating func next() -> [UInt8]? {
-        while pending.count < chunkSize {
-            switch stage {
-            case 0:
-                let response = #"{"id":"resp_bench","object":"response","status":"in_progress","model":"bench","output":[]}"#
-                frame("response.created", #""response":\#(response)"#)
-                frame("response.in_progress", #""response":\#(response)"#)
-                frame("response.output_item.added", #""output_index":0,"item":{"id":"msg_bench","type":"message","status":"in_progress","role":"assistant","content":[]}"#)
-                frame("response.content_part.added", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#)
-                stage = 1
-            case 1:
-                // Deltas of a few words each, as models send them.
-                var delta = ""
-                for _ in 0..<wordsPerDelta {
-                    delta += words[wordIndex % words.count]
-                    wordIndex += 1
-                }
-                frame("response.output_text.delta", #""item_id":"msg_bench","output_index":0,"content_index":0,"delta":"\#(delta)","logprobs":[],"obfuscation":"a1b2c3""#)
-                textBytes += delta.utf8.count
-                if textBytes >= targetTextBytes || wireBytes >= targetWireBytes { stage = 2 }
-            case 2:
-                if withTerminalText {
-                    let text = wholeText()
-                    let message = #"{"id":"msg_bench","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"\#(text)","annotations":[]}]}"#
-                    frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"\#(text)","logprobs":[]"#)
-                    frame("response.content_part.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"\#(text)","annotations":[]}"#)
-                    frame("response.output_item.done", #""output_index":0,"item":\#(message)"#)
-                    frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[\#(message)],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
-                } else {
-                    frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"(elided)","logprobs":[]"#)
-                    frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
-                }
-                stage = 3
-            default:
-                if pending.isEmpty { return nil }
-                let rest = pending
-                pending = []
-                return rest
+    /// The whole stream.
+    mutating func all() -> [UInt8] {
+        while stage < 3 { step() }
+        return pending
+    }
+
+    private mutating func step() {
+        switch stage {
+        case 0:
+            let response = #"{"id":"resp_bench","object":"response","status":"in_progress","model":"bench","output":[]}"#
+            frame("response.created", #""response":\#(response)"#)
+            frame("response.in_progress", #""response":\#(response)"#)
+            frame("response.output_item.added", #""output_index":0,"item":{"id":"msg_bench","type":"message","status":"in_progress","role":"assistant","content":[]}"#)
+            frame("response.content_part.added", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#)
+            stage = 1
+        case 1:
+            // Deltas of a few words each, as models send them.
+            var delta = ""
+            for _ in 0..<wordsPerDelta {
+                delta += words[wordIndex % words.count]
+                wordIndex += 1
             }
+            frame("response.output_text.delta", #""item_id":"msg_bench","output_index":0,"content_index":0,"delta":"\#(delta)","logprobs":[],"obfuscation":"a1b2c3""#)
+            textBytes += delta.utf8.count
+            if textBytes >= targetTextBytes || wireBytes >= targetWireBytes { stage = 2 }
+        case 2:
+            if withTerminalText {
+                let text = wholeText()
+                let message = #"{"id":"msg_bench","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"\#(text)","annotations":[]}]}"#
+                frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"\#(text)","logprobs":[]"#)
+                frame("response.content_part.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"\#(text)","annotations":[]}"#)
+                frame("response.output_item.done", #""output_index":0,"item":\#(message)"#)
+                frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[\#(message)],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
+            } else {
+                frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"(elided)","logprobs":[]"#)
+                frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
+            }
+            stage = 3
+        default:
+            break
         }
-        let chunk = Array(pending[..<chunkSize])
-        pending.removeFirst(chunkSize)
-        return chunk
     }
 }
 
@@ -118,6 +119,15 @@ let selfUsage = RUSAGE_SELF.rawValue
 #else
 let selfUsage = RUSAGE_SELF
 #endif
+
+/// A line of /proc/self/status in megabytes (Linux): `VmRSS` now, `VmHWM` the peak.
+func statusMB(_ field: String) -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kilobytes / 1024
+}
 
 func peakResidentMB() -> Double {
     var usage = rusage()
@@ -146,24 +156,32 @@ var accumulator = ResponseAccumulator()
 var events = 0
 var deltaBytes = 0
 var failures = 0
+var finalSeen = false
 var bytes = 0
 let decodeEvents = mode != "sse"
+let accumulate = mode == "deltas" || mode == "answer"
+let input = source.all()
+let residentBefore = statusMB("VmRSS") ?? 0
+let peakWasReset = (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
 let cpuStart = cpuSeconds()
 let start = ContinuousClock.now
-while let chunk = source.next() {
-    bytes += chunk.count
-    chunk.withUnsafeBytes { raw in
-        decoder.push(raw) { sse in
+input.withUnsafeBytes { whole in
+    var offset = 0
+    while offset < whole.count {
+        let end = min(offset + chunkSize, whole.count)
+        bytes += end - offset
+        decoder.push(UnsafeRawBufferPointer(rebasing: whole[offset..<end])) { sse in
             events += 1
             guard decodeEvents else { return }
             do {
                 let event = try ResponseStreamEvent(sse)
                 if case .outputTextDelta(let delta) = event.kind { deltaBytes += delta.delta.utf8.count }
-                accumulator.apply(event)
+                if accumulate { accumulator.apply(event) } else if event.isTerminal { finalSeen = true }
             } catch {
                 failures += 1
             }
         }
+        offset = end
     }
 }
 decoder.finish { _ in events += 1 }
@@ -172,7 +190,8 @@ let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.att
 let cpu = cpuSeconds() - cpuStart
 let megabytesOnWire = Double(bytes) / 1_048_576
 print(String(
-    format: "mode=%@ wire_MB=%.1f events=%d seconds=%.3f cpu_s=%.3f throughput_MB_s=%.1f peak_MB=%.1f decode_failures=%d final=%@",
-    mode, megabytesOnWire, events, seconds, cpu, megabytesOnWire / seconds, peakResidentMB(), failures,
-    accumulator.final?.status?.rawValue ?? (decodeEvents ? "none" : "n/a")))
-if failures > 0 || (decodeEvents && accumulator.final == nil) { exit(1) }
+    format: "mode=%@ wire_MB=%.1f events=%d seconds=%.3f cpu_s=%.3f throughput_MB_s=%.1f peak_MB=%.1f decoding_added_MB=%.1f decode_failures=%d final=%@",
+    mode, megabytesOnWire, events, seconds, cpu, megabytesOnWire / seconds, peakResidentMB(),
+    peakWasReset ? max(0, (statusMB("VmHWM") ?? 0) - residentBefore) : -1, failures,
+    accumulator.final?.status?.rawValue ?? (finalSeen ? "seen" : decodeEvents ? "none" : "n/a")))
+if failures > 0 || (decodeEvents && accumulator.final == nil && !finalSeen) { exit(1) }

@@ -26,6 +26,111 @@ struct JSONParser {
         return value
     }
 
+    /// Parses only the top-level fields `wanted` names (returning the key to store them under, or nil to
+    /// skip the value without building it) of a JSON object. For the hot path of a stream: an event's
+    /// typed fields are read without building what no one reads (log probabilities, padding, unknowns).
+    static func parseFields(
+        _ buffer: UnsafeBufferPointer<UInt8>, wanted: (UnsafeBufferPointer<UInt8>) -> String?
+    ) throws(JSONParseError) -> JSONObject {
+        var parser = JSONParser(bytes: buffer)
+        parser.skipWhitespace()
+        guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
+            throw parser.error("expected an object")
+        }
+        parser.index += 1
+        var object = JSONObject(minimumCapacity: 8)
+        parser.skipWhitespace()
+        if parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "}") { return object }
+        while true {
+            parser.skipWhitespace()
+            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "\"") else {
+                throw parser.error("expected a string key")
+            }
+            let keyStart = parser.index + 1
+            try parser.skipString()
+            let rawKey = UnsafeBufferPointer(rebasing: buffer[keyStart..<(parser.index - 1)])
+            parser.skipWhitespace()
+            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+            parser.index += 1
+            parser.skipWhitespace()
+            if let key = wanted(rawKey) {
+                object[key] = try parser.parseValue(depth: 1)
+            } else {
+                try parser.skipValue(depth: 1)
+            }
+            parser.skipWhitespace()
+            guard parser.index < buffer.count else { throw parser.error("unexpected end of input in an object") }
+            switch buffer[parser.index] {
+            case UInt8(ascii: ","): parser.index += 1
+            case UInt8(ascii: "}"):
+                parser.index += 1
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+                return object
+            default: throw parser.error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// Moves past a string (at its opening quote) without decoding it.
+    private mutating func skipString() throws(JSONParseError) {
+        let open = index
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"):
+                index += 2
+            default:
+                index += 1
+            }
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    /// Moves past any value, checking its structure but building nothing.
+    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == close {
+                index += 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                if close == UInt8(ascii: "}") {
+                    try skipString()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                    index += 1
+                    skipWhitespace()
+                }
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == close {
+                    index += 1
+                    return
+                } else {
+                    throw error("unexpected character \(Self.describe(bytes[index]))")
+                }
+            }
+        default:
+            _ = try parseValue(depth: depth)
+        }
+    }
+
     private func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(message: message, offset: offset ?? index, in: bytes)
     }
@@ -66,7 +171,7 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
-        var object = JSONObject()
+        var object = JSONObject(minimumCapacity: 8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

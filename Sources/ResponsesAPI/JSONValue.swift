@@ -63,12 +63,21 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
-/// A JSON object that remembers the order in which keys were inserted.
+/// A JSON object that remembers the order in which keys were inserted. Entries live in an array (a
+/// streamed event's objects have a handful of keys, where a linear scan beats hashing); an index by key
+/// is built once an object grows past `indexThreshold` keys. Equality ignores order, as JSON's does.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+    public typealias Element = (key: String, value: JSONValue)
+
+    private var entries: [Element] = []
+    private var index: [String: Int]?
+    static let indexThreshold = 16
 
     public init() {}
+
+    public init(minimumCapacity: Int) {
+        entries.reserveCapacity(minimumCapacity)
+    }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         for (key, value) in elements { self[key] = value }
@@ -78,36 +87,69 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         for (key, value) in pairs { self[key] = value }
     }
 
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
+    }
+
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get { position(of: key).map { entries[$0].value } }
         set {
-            if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            if let position = position(of: key) {
+                if let newValue {
+                    entries[position].value = newValue
+                } else {
+                    entries.remove(at: position)
+                    rebuildIndex()
+                }
+            } else if let newValue {
+                entries.append((key, newValue))
+                if index != nil {
+                    index![key] = entries.count - 1
+                } else if entries.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
             }
         }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
-
-    public func makeIterator() -> AnyIterator<(key: String, value: JSONValue)> {
-        var index = 0
-        return AnyIterator {
-            guard index < keys.count else { return nil }
-            defer { index += 1 }
-            let key = keys[index]
-            return (key, storage[key]!)
+    private mutating func rebuildIndex() {
+        guard entries.count > Self.indexThreshold else {
+            index = nil
+            return
         }
+        var built: [String: Int] = [:]
+        built.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() { built[entry.key] = position }
+        index = built
+    }
+
+    /// The keys in insertion order.
+    public var keys: [String] { entries.map(\.key) }
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        entries.makeIterator()
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.storage == rhs.storage
+        guard lhs.count == rhs.count else { return false }
+        for (key, value) in lhs.entries where rhs[key] != value { return false }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage)
+        // Order-independent: a commutative sum of each entry's own hash.
+        var sum = 0
+        for (key, value) in entries {
+            var entryHasher = Hasher()
+            entryHasher.combine(key)
+            entryHasher.combine(value)
+            sum &+= entryHasher.finalize()
+        }
+        hasher.combine(entries.count)
+        hasher.combine(sum)
     }
 }
 

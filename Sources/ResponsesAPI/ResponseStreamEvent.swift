@@ -1,47 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One event of a streamed response, decoded from the JSON `data` of a server-sent event.
 ///
 /// Dispatch is on the JSON `type` (falling back to the SSE `event:` name for odd streams). Every one of
 /// the 58 event types of the API has a typed case in `kind`; an event of any other type is `.unknown`.
-/// Every event, known or not, keeps its whole payload in `json`, so nothing unknown is ever fatal and
-/// fields this client does not model are still there to read.
+/// Every event, known or not, keeps the exact bytes of its payload in `data` (and parses them whole, on
+/// demand, in `json`), so nothing unknown is ever fatal and fields this client does not model are still
+/// there to read. Decoding reads only the fields `kind` needs: log probabilities, padding and unknown
+/// fields are skipped over, not built.
 public struct ResponseStreamEvent: Sendable, Hashable {
     public var type: String
     /// Optional: early recordings (March 2025) have none.
     public var sequenceNumber: Int?
     public var kind: Kind
-    public var json: JSONValue
+    /// The event's data exactly as it arrived.
+    public var data: [UInt8]
 
-    public init(type: String, sequenceNumber: Int?, kind: Kind, json: JSONValue) {
+    public init(type: String, sequenceNumber: Int?, kind: Kind, data: [UInt8]) {
         self.type = type
         self.sequenceNumber = sequenceNumber
         self.kind = kind
-        self.json = json
+        self.data = data
     }
+
+    /// The whole payload, every field included (parsed from `data` each time it is read).
+    public var json: JSONValue { (try? JSONValue.parse(data)) ?? .null }
 
     /// Decodes an event. Throws `ResponsesAPIError` (code `.decoding`) only when the data is not JSON at all.
     public init(_ event: ServerSentEvent) throws(ResponsesAPIError) {
         if event.isDoneMarker {
-            self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, json: .null)
+            self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
         }
-        let json: JSONValue
+        let fields: JSONObject
         do {
-            json = try JSONValue.parse(event.data)
+            fields = try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                try JSONParser.parseFields(buffer, wanted: Self.wantedField)
+            }
         } catch {
+            // JSON that is not an object is an unknown event; bytes that are not JSON are an error.
+            if (try? JSONValue.parse(event.data)) != nil {
+                self.init(type: event.event ?? "", sequenceNumber: nil, kind: .unknown, data: event.data)
+                return
+            }
             throw ResponsesAPIError(
                 code: .decoding,
                 message: "event \(event.event.map { "'\($0)' " } ?? "")has data that is not JSON (\(error))",
                 underlying: error)
         }
-        self.init(json: json, eventName: event.event)
+        let type = fields["type"]?.stringValue ?? event.event ?? ""
+        self.init(
+            type: type, sequenceNumber: fields["sequence_number"]?.intValue,
+            kind: Self.kind(of: type, json: .object(fields)), data: event.data)
     }
 
+    /// An event built from a JSON value (its bytes are the value serialised).
     public init(json: JSONValue, eventName: String? = nil) {
         let type = json["type"]?.stringValue ?? eventName ?? ""
         self.init(
             type: type, sequenceNumber: json["sequence_number"]?.intValue, kind: Self.kind(of: type, json: json),
-            json: json)
+            data: json.serialized())
     }
+
+    /// The top-level fields `kind` reads; any other is skipped unparsed. Keys are matched on their raw
+    /// bytes, so no String is made for a key that is not wanted.
+    static func wantedField(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let first = raw.first else { return nil }
+        for (bytes, key) in wantedFields where bytes.count == raw.count && bytes[0] == first {
+            if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) { return key }
+        }
+        return nil
+    }
+
+    static let wantedFields: [([UInt8], String)] = [
+        "type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text",
+        "refusal", "arguments", "input", "code", "name", "response", "item", "part", "annotation",
+        "annotation_index", "partial_image_index", "partial_image_b64", "output_format", "command_index",
+        "command", "output", "error", "message", "param",
+    ].map { (Array($0.utf8), $0) }
 
     /// True for the three events that end a response.
     public var isTerminal: Bool {

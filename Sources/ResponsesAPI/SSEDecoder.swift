@@ -18,6 +18,7 @@ public struct SSEDecoder: Sendable {
     private var data: [UInt8] = []
     private var hasData = false
     private var eventName: String?
+    private var lastEventName: String?
     private var lastEventID: String?
     private var retry: Int?
     private var previousChunkEndedWithCR = false
@@ -134,7 +135,15 @@ public struct SSEDecoder: Sendable {
             data.append(contentsOf: value)
             hasData = true
         } else if field.elementsEqual(Self.eventField) {
-            eventName = String(decoding: value, as: UTF8.self)
+            // Streams repeat a few names: reuse the last one's String when the bytes match.
+            if var last = lastEventName, last.utf8.count == value.count,
+                value.isEmpty || last.withUTF8({ memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 })
+            {
+                eventName = last
+            } else {
+                eventName = String(decoding: value, as: UTF8.self)
+                lastEventName = eventName
+            }
         } else if field.elementsEqual(Self.idField) {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         } else if field.elementsEqual(Self.retryField) {
