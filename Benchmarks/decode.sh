@@ -12,7 +12,7 @@ bin=$(swift build -c release --show-bin-path)/openresponses-decode-bench
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 
-echo "case      wire_MB  events    median_s  cpu_s   MB/s     peak_MB   (median of $runs runs, ${mb} MB)"
+echo "case      wire_MB  events    median_s  cpu_s   MB/s     added_MB  (median of $runs runs, ${mb} MB; added_MB: peak memory the decoding adds to the input held in memory)"
 for mode in sse events deltas answer; do
   out=()
   for _ in $(seq "$runs"); do out+=("$("$bin" "$mode" "$mb")"); done
@@ -20,7 +20,7 @@ for mode in sse events deltas answer; do
   s=$(printf '%s\n' "${out[@]}" | field seconds | median)
   cpu=$(printf '%s\n' "${out[@]}" | field cpu_s | median)
   tp=$(printf '%s\n' "${out[@]}" | field throughput_MB_s | median)
-  peak=$(printf '%s\n' "${out[@]}" | field peak_MB | median)
+  peak=$(printf '%s\n' "${out[@]}" | field decoding_added_MB | median)
   printf '%-8s  %-7s  %-8s  %-8s  %-6s  %-7s  %s\n' "$mode" "$(echo "$line" | field wire_MB)" \
     "$(echo "$line" | field events)" "$s" "$cpu" "$tp" "$peak"
 done
