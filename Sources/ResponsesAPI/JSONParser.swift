@@ -26,21 +26,21 @@ struct JSONParser {
         return value
     }
 
-    /// Parses only the top-level fields `wanted` names (returning the key to store them under, or nil to
-    /// skip the value without building it) of a JSON object. For the hot path of a stream: an event's
+    /// Parses only the top-level fields of a JSON object that `wanted` names (returning the key to `store`
+    /// the value under, or nil to skip the value without building it). For the hot path of a stream: an event's
     /// typed fields are read without building what no one reads (log probabilities, padding, unknowns).
-    static func parseFields(
-        _ buffer: UnsafeBufferPointer<UInt8>, wanted: (UnsafeBufferPointer<UInt8>) -> String?
-    ) throws(JSONParseError) -> JSONObject {
+    static func parseFields<Key>(
+        _ buffer: UnsafeBufferPointer<UInt8>, wanted: (UnsafeBufferPointer<UInt8>) -> Key?,
+        store: (Key, JSONValue) -> Void
+    ) throws(JSONParseError) {
         var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
         guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
             throw parser.error("expected an object")
         }
         parser.index += 1
-        var object = JSONObject(minimumCapacity: 8)
         parser.skipWhitespace()
-        if parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "}") { return object }
+        if parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "}") { return }
         while true {
             parser.skipWhitespace()
             guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "\"") else {
@@ -54,7 +54,7 @@ struct JSONParser {
             parser.index += 1
             parser.skipWhitespace()
             if let key = wanted(rawKey) {
-                object[key] = try parser.parseValue(depth: 1)
+                store(key, try parser.parseValue(depth: 1))
             } else {
                 try parser.skipValue(depth: 1)
             }
@@ -66,7 +66,7 @@ struct JSONParser {
                 parser.index += 1
                 parser.skipWhitespace()
                 guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
-                return object
+                return
             default: throw parser.error("expected ',' or '}' in an object")
             }
         }

@@ -151,32 +151,32 @@ extension ResponseStreamEvent {
         public var content: JSONValue
     }
 
-    static func kind(of type: String, json: JSONValue) -> Kind {
-        let itemID = json["item_id"]?.stringValue ?? ""
-        let outputIndex = json["output_index"]?.intValue ?? 0
-        let partIndex = json["content_index"]?.intValue ?? json["summary_index"]?.intValue ?? 0
+    static func kind(of type: String, fields: EventFields) -> Kind {
+        let itemID = fields[.itemID]?.stringValue ?? ""
+        let outputIndex = fields[.outputIndex]?.intValue ?? 0
+        let partIndex = fields[.contentIndex]?.intValue ?? fields[.summaryIndex]?.intValue ?? 0
         func delta() -> TextDelta {
-            TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, delta: json["delta"]?.stringValue ?? "")
+            TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, delta: fields[.delta]?.stringValue ?? "")
         }
-        func done(_ field: String) -> TextDone {
+        func done(_ field: EventFields.Key) -> TextDone {
             TextDone(
-                itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, text: json[field]?.stringValue ?? "",
-                name: json["name"]?.stringValue)
+                itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, text: fields[field]?.stringValue ?? "",
+                name: fields[.name]?.stringValue)
         }
-        func response() -> Response { Response(json: json["response"] ?? .null) }
-        func item() -> ItemEvent { ItemEvent(outputIndex: outputIndex, item: OutputItem(json: json["item"] ?? .null)) }
+        func response() -> Response { Response(json: fields[.response] ?? .null) }
+        func item() -> ItemEvent { ItemEvent(outputIndex: outputIndex, item: OutputItem(json: fields[.item] ?? .null)) }
         func part() -> PartEvent {
-            PartEvent(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, part: ContentPart(json: json["part"] ?? .null))
+            PartEvent(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, part: ContentPart(json: fields[.part] ?? .null))
         }
-        func shellCommand(_ field: String) -> ShellCommand {
+        func shellCommand(_ field: EventFields.Key) -> ShellCommand {
             ShellCommand(
-                outputIndex: outputIndex, commandIndex: json["command_index"]?.intValue ?? 0,
-                text: json[field]?.stringValue ?? "")
+                outputIndex: outputIndex, commandIndex: fields[.commandIndex]?.intValue ?? 0,
+                text: fields[field]?.stringValue ?? "")
         }
-        func shellOutput(_ field: String) -> ShellOutput {
+        func shellOutput(_ field: EventFields.Key) -> ShellOutput {
             ShellOutput(
-                itemID: itemID, outputIndex: outputIndex, commandIndex: json["command_index"]?.intValue ?? 0,
-                content: json[field] ?? .null)
+                itemID: itemID, outputIndex: outputIndex, commandIndex: fields[.commandIndex]?.intValue ?? 0,
+                content: fields[field] ?? .null)
         }
 
         switch type {
@@ -191,42 +191,42 @@ extension ResponseStreamEvent {
         case "response.output_item.done": return .outputItemDone(item())
         case "response.content_part.added": return .contentPartAdded(part())
         case "response.content_part.done": return .contentPartDone(part())
-        case "response.output_text.done": return .outputTextDone(done("text"))
+        case "response.output_text.done": return .outputTextDone(done(.text))
         case "response.output_text.annotation.added":
             return .outputTextAnnotationAdded(AnnotationAdded(
-                itemID: itemID, outputIndex: outputIndex, contentIndex: json["content_index"]?.intValue ?? 0,
-                annotationIndex: json["annotation_index"]?.intValue ?? 0,
-                annotation: Annotation(json: json["annotation"] ?? .null)))
+                itemID: itemID, outputIndex: outputIndex, contentIndex: fields[.contentIndex]?.intValue ?? 0,
+                annotationIndex: fields[.annotationIndex]?.intValue ?? 0,
+                annotation: Annotation(json: fields[.annotation] ?? .null)))
         case "response.refusal.delta": return .refusalDelta(delta())
-        case "response.refusal.done": return .refusalDone(done("refusal"))
+        case "response.refusal.done": return .refusalDone(done(.refusal))
         case "response.reasoning_summary_part.added": return .reasoningSummaryPartAdded(part())
         case "response.reasoning_summary_part.done": return .reasoningSummaryPartDone(part())
         case "response.reasoning_summary_text.delta": return .reasoningSummaryTextDelta(delta())
-        case "response.reasoning_summary_text.done": return .reasoningSummaryTextDone(done("text"))
+        case "response.reasoning_summary_text.done": return .reasoningSummaryTextDone(done(.text))
         case "response.reasoning_text.delta": return .reasoningTextDelta(delta())
-        case "response.reasoning_text.done": return .reasoningTextDone(done("text"))
+        case "response.reasoning_text.done": return .reasoningTextDone(done(.text))
         case "response.function_call_arguments.delta": return .functionCallArgumentsDelta(delta())
-        case "response.function_call_arguments.done": return .functionCallArgumentsDone(done("arguments"))
+        case "response.function_call_arguments.done": return .functionCallArgumentsDone(done(.arguments))
         case "response.custom_tool_call_input.delta": return .customToolCallInputDelta(delta())
-        case "response.custom_tool_call_input.done": return .customToolCallInputDone(done("input"))
+        case "response.custom_tool_call_input.done": return .customToolCallInputDone(done(.input))
         case "response.mcp_call_arguments.delta": return .mcpCallArgumentsDelta(delta())
-        case "response.mcp_call_arguments.done": return .mcpCallArgumentsDone(done("arguments"))
+        case "response.mcp_call_arguments.done": return .mcpCallArgumentsDone(done(.arguments))
         case "response.code_interpreter_call_code.delta": return .codeInterpreterCallCodeDelta(delta())
-        case "response.code_interpreter_call_code.done": return .codeInterpreterCallCodeDone(done("code"))
+        case "response.code_interpreter_call_code.done": return .codeInterpreterCallCodeDone(done(.code))
         case "response.image_generation_call.partial_image":
             return .imageGenerationPartialImage(PartialImage(
-                itemID: itemID, outputIndex: outputIndex, index: json["partial_image_index"]?.intValue ?? 0,
-                base64: json["partial_image_b64"]?.stringValue ?? "", outputFormat: json["output_format"]?.stringValue))
-        case "response.shell_call_command.added": return .shellCallCommandAdded(shellCommand("command"))
-        case "response.shell_call_command.delta": return .shellCallCommandDelta(shellCommand("delta"))
-        case "response.shell_call_command.done": return .shellCallCommandDone(shellCommand("command"))
-        case "response.shell_call_output_content.delta": return .shellCallOutputContentDelta(shellOutput("delta"))
-        case "response.shell_call_output_content.done": return .shellCallOutputContentDone(shellOutput("output"))
-        case "response.audio.delta": return .audioDelta(json["delta"]?.stringValue ?? "")
+                itemID: itemID, outputIndex: outputIndex, index: fields[.partialImageIndex]?.intValue ?? 0,
+                base64: fields[.partialImageBase64]?.stringValue ?? "", outputFormat: fields[.outputFormat]?.stringValue))
+        case "response.shell_call_command.added": return .shellCallCommandAdded(shellCommand(.command))
+        case "response.shell_call_command.delta": return .shellCallCommandDelta(shellCommand(.delta))
+        case "response.shell_call_command.done": return .shellCallCommandDone(shellCommand(.command))
+        case "response.shell_call_output_content.delta": return .shellCallOutputContentDelta(shellOutput(.delta))
+        case "response.shell_call_output_content.done": return .shellCallOutputContentDone(shellOutput(.output))
+        case "response.audio.delta": return .audioDelta(fields[.delta]?.stringValue ?? "")
         case "response.audio.done": return .audioDone
-        case "response.audio.transcript.delta": return .audioTranscriptDelta(json["delta"]?.stringValue ?? "")
+        case "response.audio.transcript.delta": return .audioTranscriptDelta(fields[.delta]?.stringValue ?? "")
         case "response.audio.transcript.done": return .audioTranscriptDone
-        case "error": return .error(StreamErrorPayload(json: json))
+        case "error": return .error(StreamErrorPayload(fields: fields))
         default:
             // response.<tool>.<phase>
             if type.hasPrefix("response."), let dot = type.lastIndex(of: "."), dot > type.index(type.startIndex, offsetBy: 9) {

@@ -36,10 +36,10 @@ public struct ResponseStreamEvent: Sendable, Hashable {
             self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
         }
-        let fields: JSONObject
+        var fields = EventFields()
         do {
-            fields = try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-                try JSONParser.parseFields(buffer, wanted: Self.wantedField)
+            try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                try JSONParser.parseFields(buffer, wanted: EventFields.key(named:)) { key, value in fields[key] = value }
             }
         } catch {
             // JSON that is not an object is an unknown event; bytes that are not JSON are an error.
@@ -52,36 +52,20 @@ public struct ResponseStreamEvent: Sendable, Hashable {
                 message: "event \(event.event.map { "'\($0)' " } ?? "")has data that is not JSON (\(error))",
                 underlying: error)
         }
-        let type = fields["type"]?.stringValue ?? event.event ?? ""
+        let type = fields[.type]?.stringValue ?? event.event ?? ""
         self.init(
-            type: type, sequenceNumber: fields["sequence_number"]?.intValue,
-            kind: Self.kind(of: type, json: .object(fields)), data: event.data)
+            type: type, sequenceNumber: fields[.sequenceNumber]?.intValue, kind: Self.kind(of: type, fields: fields),
+            data: event.data)
     }
 
     /// An event built from a JSON value (its bytes are the value serialised).
     public init(json: JSONValue, eventName: String? = nil) {
         let type = json["type"]?.stringValue ?? eventName ?? ""
         self.init(
-            type: type, sequenceNumber: json["sequence_number"]?.intValue, kind: Self.kind(of: type, json: json),
-            data: json.serialized())
+            type: type, sequenceNumber: json["sequence_number"]?.intValue,
+            kind: Self.kind(of: type, fields: EventFields(json: json)), data: json.serialized())
     }
 
-    /// The top-level fields `kind` reads; any other is skipped unparsed. Keys are matched on their raw
-    /// bytes, so no String is made for a key that is not wanted.
-    static func wantedField(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let first = raw.first else { return nil }
-        for (bytes, key) in wantedFields where bytes.count == raw.count && bytes[0] == first {
-            if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) { return key }
-        }
-        return nil
-    }
-
-    static let wantedFields: [([UInt8], String)] = [
-        "type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text",
-        "refusal", "arguments", "input", "code", "name", "response", "item", "part", "annotation",
-        "annotation_index", "partial_image_index", "partial_image_b64", "output_format", "command_index",
-        "command", "output", "error", "message", "param",
-    ].map { (Array($0.utf8), $0) }
 
     /// True for the three events that end a response.
     public var isTerminal: Bool {
@@ -153,7 +137,20 @@ public struct StreamErrorPayload: Sendable, Hashable {
     /// Reads the nested shape (`{"type":"error","error":{...}}`, as the API sends it) or the flat one (as
     /// the spec writes it).
     public init(json: JSONValue) {
-        let body = json["error"]?.objectValue != nil ? json["error"]! : json
+        self.init(fields: EventFields(json: json))
+    }
+
+    init(fields: EventFields) {
+        if let nested = fields[.error], nested.objectValue != nil {
+            self.init(flat: nested)
+            return
+        }
+        var flat = JSONObject()
+        for key in [EventFields.Key.type, .code, .message, .param] { flat[key.name] = fields[key] }
+        self.init(flat: .object(flat))
+    }
+
+    private init(flat body: JSONValue) {
         self.init(
             type: body["type"]?.stringValue.flatMap { $0 == "error" ? nil : $0 },
             code: body["code"]?.stringValue ?? body["code"]?.intValue.map(String.init),
