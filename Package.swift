@@ -40,7 +40,8 @@ let package = Package(
                 "ResponsesAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("Resources/prices.json")]
         ),
         .target(
             name: "Workbench",

@@ -49,6 +49,13 @@ public final class ConsoleContext: Sendable {
             configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
+    /// A client like `client` (same transport, same inspector) that talks to `baseURL` instead.
+    public func client(baseURL: String) -> ResponsesClient {
+        var configuration = configuration
+        configuration.baseURL = baseURL
+        return ResponsesClient(configuration: configuration, transport: transport, observer: recorder, now: environment.now)
+    }
+
     /// Opens the inspector store for reading commands (`inspect ...`), without a client.
     public static func openStore(environment: AppEnvironment) throws -> InspectorStore {
         let path = environment.inspectorPath

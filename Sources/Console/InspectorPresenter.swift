@@ -12,17 +12,84 @@ public struct InspectorPresenter: Sendable {
 
     public func listText(_ rows: [ExchangeSummary]) -> String {
         guard !rows.isEmpty else { return "No exchanges recorded yet.\n" }
-        let header = ["ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "EVENTS", "REQUEST"]
+        let header = ["ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST"]
         var table = [header]
         for row in rows {
             table.append([
                 String(row.id), Self.localTime(row.startedAt), row.state, row.status.map(String.init) ?? "-",
                 row.model ?? "-", row.ttftMs.map(Self.milliseconds) ?? "-", row.durationMs.map(Self.milliseconds) ?? "-",
                 "\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-")",
-                String(row.eventCount), "\(row.method) \(Self.path(of: row.url))",
+                row.costUsd.map { String(format: "$%.4f", $0) } ?? "-", String(row.eventCount), "\(row.method) \(Self.path(of: row.url))",
             ])
         }
         return Self.render(table)
+    }
+
+    /// Which parts `showText` prints; all of them when none is chosen.
+    public struct Parts: Sendable {
+        public var request, response, events, headers: Bool
+        public init(request: Bool = false, response: Bool = false, events: Bool = false, headers: Bool = false) {
+            self.request = request
+            self.response = response
+            self.events = events
+            self.headers = headers
+        }
+        var all: Bool { !request && !response && !events && !headers }
+    }
+
+    /// Only the chosen parts, plainly (no summary) when some are chosen; `raw` prints bodies and event data
+    /// exactly as stored.
+    public func showText(_ detail: ExchangeDetail, parts: Parts, raw: Bool) -> String {
+        if parts.all && !raw { return showText(detail) }
+        var out = ""
+        let body: ([UInt8]) -> String = { raw ? String(decoding: $0, as: UTF8.self) : Self.pretty($0) }
+        if parts.headers || parts.all {
+            out += "Request headers\n" + detail.requestHeaders.map { "  \($0.0): \($0.1)\n" }.joined()
+            out += "Response headers\n" + detail.responseHeaders.map { "  \($0.0): \($0.1)\n" }.joined()
+        }
+        if parts.request || parts.all { out += body(detail.requestBody) + "\n" }
+        if parts.response || parts.all {
+            if let responseBody = detail.responseBody, !responseBody.isEmpty {
+                out += body(responseBody) + "\n"
+            } else if detail.summary.streamed {
+                out += (raw ? detail.responseJSON.compactString : detail.responseJSON.prettyPrinted()) + "\n"
+            }
+        }
+        if parts.events || parts.all {
+            for event in detail.events {
+                let data = String(decoding: event.data, as: UTF8.self)
+                out += raw ? "\(event.offsetMs)\t\(event.type)\t\(data)\n"
+                    : "#\(event.index) \(String(format: "%9.1f ms", event.offsetMs))  \(event.type)  \(data)\n"
+            }
+        }
+        return out
+    }
+
+    /// The differences of two exchanges' request bodies and responses.
+    public func diff(_ a: ExchangeDetail, _ b: ExchangeDetail, json: Bool) -> String {
+        let requests = JSONDiff(a.requestJSON, b.requestJSON)
+        let responses = JSONDiff(a.responseJSON, b.responseJSON)
+        if json {
+            func encode(_ diff: JSONDiff) -> JSONValue {
+                .array(diff.changes.map { change in
+                    switch change {
+                    case .added(let path, let value): ["op": "added", "path": .string(path), "to": value]
+                    case .removed(let path, let value): ["op": "removed", "path": .string(path), "from": value]
+                    case .changed(let path, let from, let to): ["op": "changed", "path": .string(path), "from": from, "to": to]
+                    }
+                })
+            }
+            let value: JSONValue = [
+                "a": .integer(Int(a.summary.id)), "b": .integer(Int(b.summary.id)),
+                "request": encode(requests), "response": encode(responses),
+            ]
+            return value.prettyPrinted() + "\n"
+        }
+        var lines = ["Request (\(a.summary.id) → \(b.summary.id))"]
+        lines += requests.changes.isEmpty ? ["  (same)"] : requests.lines().map { "  " + $0 }
+        lines.append("Response")
+        lines += responses.changes.isEmpty ? ["  (same)"] : responses.lines().map { "  " + $0 }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     public func showText(_ detail: ExchangeDetail) -> String {
@@ -47,6 +114,9 @@ public struct InspectorPresenter: Sendable {
                 "  usage     input \(s.inputTokens ?? 0) (cached \(detail.cachedTokens ?? 0)), output \(s.outputTokens ?? 0) "
                     + "(reasoning \(detail.reasoningTokens ?? 0)), total \(detail.totalTokens ?? 0)")
         }
+        if let cost = s.costUsd { lines.append(String(format: "  cost      $%.6f (estimated)", cost)) }
+        if s.attempt > 0 { lines.append("  attempt   retry \(s.attempt)") }
+        if let replayOf = detail.replayOf { lines.append("  replays   exchange \(replayOf)") }
         if let error = s.error { lines.append("  error     \(error)") }
         lines.append("")
         lines.append("Request headers")

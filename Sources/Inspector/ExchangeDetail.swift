@@ -31,6 +31,19 @@ public struct ExchangeDetail: Sendable, Hashable {
         .array(headers.map { .array([.string($0.0), .string($0.1)]) })
     }
 
+    /// The request body as JSON (`.null` when empty or not JSON).
+    public var requestJSON: JSONValue { (try? JSONValue.parse(requestBody)) ?? .null }
+
+    /// What the server answered, as JSON: the response of the terminal event of a stream, else the body.
+    public var responseJSON: JSONValue {
+        let terminal: Set<String> = ["response.completed", "response.incomplete", "response.failed"]
+        if let last = events.last(where: { terminal.contains($0.type) }), let json = try? JSONValue.parse(last.data) {
+            return json["response"] ?? .null
+        }
+        guard let body = responseBody, !body.isEmpty else { return .null }
+        return (try? JSONValue.parse(body)) ?? .string(String(decoding: body, as: UTF8.self))
+    }
+
     public var json: JSONValue {
         guard case .object(var object) = summary.json else { return .null }
         object["ttfb_ms"] = ttfbMs.map(JSONValue.number) ?? .null

@@ -37,9 +37,10 @@ extension ExchangeRecorder {
             let store = recorder.store
             let logger = recorder.logger
             self.writer = Task.detached {
+                var texts = SearchableText()
                 for await operation in stream {
                     do {
-                        try await Self.write(operation, id: id, store: store, redactor: redactor)
+                        try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
                     } catch {
                         logger.error("inspector: cannot write exchange \(id): \(error)")
                     }
@@ -83,7 +84,7 @@ extension ExchangeRecorder {
         }
 
         private static func write(
-            _ operation: Operation, id: Int64, store: InspectorStore, redactor: Redactor
+            _ operation: Operation, id: Int64, store: InspectorStore, redactor: Redactor, texts: inout SearchableText
         ) async throws {
             switch operation {
             case .head(let head):
@@ -103,6 +104,7 @@ extension ExchangeRecorder {
                         ])
                 }
             case .events(let events):
+                for event in events { texts.collect(event) }
                 let rows = events.map { ($0, ExchangeRecorder.databaseValue(redactor.redact($0.data))) }
                 try await store.writer.write { db in
                     let statement = try db.cachedStatement(
@@ -120,13 +122,27 @@ extension ExchangeRecorder {
                         arguments: [events.count, id])
                 }
             case .body(let body):
+                texts.collect(body: body)
                 let value = ExchangeRecorder.databaseValue(redactor.redact(body))
                 try await store.writer.write { db in
                     try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [value, id])
                 }
             case .finish(let outcome):
                 let error = outcome.error.map { redactor.redact(Self.encode($0)) }
+                if let message = outcome.error?.message { texts.events += message + "\n" }
+                let output = redactor.redact(texts.output)
+                let eventText = redactor.redact(texts.events)
+                let cost = PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
                 try await store.writer.write { db in
+                    try db.execute(
+                        sql: "UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ? WHERE id = ?",
+                        arguments: [output.isEmpty ? nil : output, eventText.isEmpty ? nil : eventText, cost, id])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO exchange_fts (rowid, input_text, output_text, event_text)
+                            SELECT id, COALESCE(input_text, ''), ?, ? FROM exchange WHERE id = ?
+                            """,
+                        arguments: [output, eventText, id])
                     try db.execute(
                         sql: """
                             UPDATE exchange SET state = ?, error = ?, request_id = COALESCE(request_id, ?),

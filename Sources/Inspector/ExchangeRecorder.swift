@@ -25,21 +25,23 @@ public final class ExchangeRecorder: ExchangeObserver {
     public func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording {
         let redactor = Redactor(secrets: request.secrets)
         let headers = redactor.redact(headers: request.headers)
-        let body = redactor.redact(request.body)
-        let model = body.isEmpty ? nil : (try? JSONValue.parse(body))?["model"]?.stringValue
+        let body = redactor.redact(Redactor.redactingMCPSecrets(request.body))
+        let json = body.isEmpty ? nil : try? JSONValue.parse(body)
+        let model = json?["model"]?.stringValue
+        let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
         let pid = Int64(getpid())
         do {
             let id = try await store.writer.write { db -> Int64 in
                 try db.execute(
                     sql: """
                         INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                              preset, session, replay_of, pid, attempt)
-                        VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?)
+                                              preset, session, replay_of, pid, attempt, input_text)
+                        VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         request.startedAt, request.method, request.url, Self.encode(headers: headers),
                         Self.databaseValue(body), model, request.context.preset, request.context.session,
-                        request.context.replayOf, pid, request.attempt,
+                        request.context.replayOf, pid, request.attempt, inputText,
                     ])
                 return db.lastInsertedRowID
             }

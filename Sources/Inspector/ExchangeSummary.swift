@@ -22,12 +22,14 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     public var preset: String?
     public var session: String?
     public var error: String?
+    public var costUsd: Double?
+    public var attempt: Int
 
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     static let columns = """
         id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
-        duration_ms, input_tokens, output_tokens, event_count, preset, session, error
+        duration_ms, input_tokens, output_tokens, event_count, preset, session, error, cost_usd, attempt
         """
 
     /// The error message stored with the exchange, if any.
@@ -56,6 +58,8 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
         object["preset"] = preset.map(JSONValue.string) ?? .null
         object["session"] = session.map(JSONValue.string) ?? .null
         object["error"] = error.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .null
+        object["cost_usd"] = costUsd.map(JSONValue.number) ?? .null
+        object["attempt"] = .integer(attempt)
         return .object(object)
     }
 }

@@ -5,10 +5,52 @@ import ResponsesAPI
 extension InspectorStore {
     /// The most recent exchanges, newest first.
     public func recentExchanges(limit: Int = 50) async throws -> [ExchangeSummary] {
-        try await writer.read { db in
+        try await exchanges(matching: ExchangeQuery(limit: limit))
+    }
+
+    /// The exchanges `query` selects, newest first.
+    public func exchanges(matching query: ExchangeQuery) async throws -> [ExchangeSummary] {
+        let (filter, arguments) = query.filter
+        var withLimit = arguments
+        _ = withLimit.append(contentsOf: [query.limit])
+        let all = withLimit
+        return try await writer.read { db in
             try ExchangeSummary.fetchAll(
-                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange ORDER BY id DESC LIMIT ?",
-                arguments: [limit])
+                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange \(filter) ORDER BY id DESC LIMIT ?",
+                arguments: all)
+        }
+    }
+
+    /// The newest exchange that replays `id`, if any.
+    public func latestReplay(of id: Int64) async throws -> Int64? {
+        try await writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM exchange WHERE replay_of = ? ORDER BY id DESC LIMIT 1", arguments: [id])
+        }
+    }
+
+    /// Every exchange started at or after `since` (all when nil), oldest first, one at a time: for
+    /// `inspect export`, which must not hold the whole store in memory.
+    public func forEachExchange(since: Date?, _ body: (ExchangeDetail) throws -> Void) async throws {
+        let ids = try await writer.read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT id FROM exchange WHERE started_at >= ? ORDER BY id",
+                arguments: [since ?? Date(timeIntervalSince1970: 0)])
+        }
+        for id in ids {
+            if let detail = try await exchange(id: id) { try body(detail) }
+        }
+    }
+
+    /// Deletes the exchanges started before `date` (their events and search entries with them); returns
+    /// how many went.
+    @discardableResult
+    public func prune(before date: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM exchange_fts WHERE rowid IN (SELECT id FROM exchange WHERE started_at < ?)",
+                arguments: [date])
+            try db.execute(sql: "DELETE FROM exchange WHERE started_at < ?", arguments: [date])
+            return db.changesCount
         }
     }
 

@@ -83,6 +83,22 @@ public struct InspectorStore: Sendable {
                 t.add(column: "attempt", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v3-search-cost") { db in
+            try db.alter(table: "exchange") { t in
+                // The user's input text, the answer's text, and the other texts the events carried
+                // (reasoning summaries, tool arguments, error messages): what search looks through.
+                t.add(column: "input_text", .text)
+                t.add(column: "output_text", .text)
+                t.add(column: "event_text", .text)
+                // Estimated from the price table; null for models it does not list.
+                t.add(column: "cost_usd", .double)
+            }
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE exchange_fts USING fts5(input_text, output_text, event_text, tokenize = 'unicode61')
+                """)
+            try db.create(index: "exchange_model", on: "exchange", columns: ["model"])
+            try db.create(index: "event_exchange_type", on: "event", columns: ["exchange_id", "type"])
+        }
         return migrator
     }
 }

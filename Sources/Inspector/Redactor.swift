@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResponsesAPI
 
 /// Removes secrets before anything is stored: secret headers by name, and every occurrence of each
 /// secret value (the API key) anywhere in headers, bodies and events. Ordinary fields whose names merely
@@ -26,6 +27,32 @@ public struct Redactor: Sendable {
             "credentials",
         ]
         return words.contains { secretWords.contains($0) }
+    }
+
+    /// A request body with the `authorization` and every `headers` value of its MCP tools replaced. The
+    /// bytes are returned untouched when there is nothing to replace (the body is re-serialised, in its own
+    /// key order, only when there is).
+    public static func redactingMCPSecrets(_ body: [UInt8]) -> [UInt8] {
+        guard body.count > 0, case .object(var object)? = try? JSONValue.parse(body),
+            case .array(var tools)? = object["tools"]
+        else { return body }
+        var changed = false
+        for (index, tool) in tools.enumerated() {
+            guard case .object(var fields) = tool, fields["type"]?.stringValue == "mcp" else { continue }
+            if fields["authorization"] != nil {
+                fields["authorization"] = .string(placeholder)
+                changed = true
+            }
+            if case .object(var headers)? = fields["headers"] {
+                for (name, _) in headers { headers[name] = .string(placeholder) }
+                fields["headers"] = .object(headers)
+                changed = true
+            }
+            tools[index] = .object(fields)
+        }
+        guard changed else { return body }
+        object["tools"] = .array(tools)
+        return JSONValue.object(object).serialized()
     }
 
     public func redact(headers: [(String, String)]) -> [(String, String)] {

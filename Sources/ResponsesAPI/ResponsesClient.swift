@@ -75,9 +75,10 @@ public struct ResponsesClient: Sendable {
 
     // MARK: - Event streams
 
-    func eventStream(
-        method: String, path: String, body: [UInt8]?, context: ExchangeContext,
-        onHead: (@Sendable (ResponseMetadata) -> Void)?
+    /// Any request whose answer is an event stream (create, resume, or a replayed exchange): see `stream`.
+    public func eventStream(
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext = ExchangeContext(),
+        onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ResponseStreamEvent.self)
         let task = Task {

@@ -10,6 +10,8 @@ let consoleTestKey = "sk-console-test-KEY-1234567890"
 struct ConsoleHarness {
     let home: URL
     let server: LoopbackServer
+    /// Points the console at another server, with the same data directory.
+    var baseURLOverride: String?
 
     init(server: LoopbackServer) {
         self.server = server
@@ -19,7 +21,8 @@ struct ConsoleHarness {
 
     var variables: [String: String] {
         [
-            "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": server.baseURL, "OPENAI_API_KEY": consoleTestKey,
+            "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": baseURLOverride ?? server.baseURL,
+            "OPENAI_API_KEY": consoleTestKey,
             "HOME": home.path, "PATH": "/usr/bin:/bin",
         ]
     }

@@ -32,3 +32,24 @@ struct RedactorTests {
         #expect(redactor.redact(bytes) == bytes)
     }
 }
+
+@Suite("MCP secrets in request bodies")
+struct MCPRedactionTests {
+    @Test func authorizationAndHeadersOfMCPToolsAreReplaced() throws {
+        let body = Array(#"{"model":"m","max_output_tokens":64,"prompt_cache_key":"cache-1","tools":[{"type":"mcp","server_label":"docs","server_url":"https://mcp.example","authorization":"Bearer mcp-secret-123","headers":{"X-Api-Token":"tok-456"}},{"type":"web_search"}]}"#.utf8)
+        let redacted = String(decoding: Redactor.redactingMCPSecrets(body), as: UTF8.self)
+        #expect(!redacted.contains("mcp-secret-123"))
+        #expect(!redacted.contains("tok-456"))
+        #expect(redacted.contains(#""authorization":"[REDACTED]""#))
+        #expect(redacted.contains(#""X-Api-Token":"[REDACTED]""#))
+        // Ordinary fields stay exact, in their order.
+        #expect(redacted.hasPrefix(#"{"model":"m","max_output_tokens":64,"prompt_cache_key":"cache-1","tools":"#))
+        #expect(redacted.contains(#""server_url":"https://mcp.example""#))
+    }
+
+    @Test func bodiesWithoutMCPSecretsKeepTheirExactBytes() {
+        let body = Array("{ \"model\" : \"m\",\n \"tools\": [{\"type\":\"mcp\",\"server_label\":\"x\"}] }".utf8)
+        #expect(Redactor.redactingMCPSecrets(body) == body)
+        #expect(Redactor.redactingMCPSecrets(Array("not json".utf8)) == Array("not json".utf8))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// `inspect replay ID [--set KEY=VALUE]`: sends a recorded request again — the exact body, or the body
+/// with some fields changed — to the same endpoint, renders the answer, and records the new exchange
+/// linked to the original (`replay_of`).
+public struct ReplayRunner: Sendable {
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    public func run(id: Int64, changes: [String]) async -> ExitStatus {
+        guard let store = context.recorder?.store else {
+            context.diagnostics.write("error: the inspector store is not available, so there is nothing to replay\n")
+            return .usage
+        }
+        let detail: ExchangeDetail
+        do {
+            guard let found = try await store.exchange(id: id) else {
+                context.diagnostics.write("error: no exchange \(id) in \(store.path)\n")
+                return .usage
+            }
+            detail = found
+        } catch {
+            context.diagnostics.write("error: cannot read exchange \(id): \(error)\n")
+            return .apiError
+        }
+        var body = detail.requestBody
+        if !changes.isEmpty {
+            do {
+                body = try Self.apply(changes, to: body)
+            } catch {
+                context.diagnostics.write("error: \(error.message)\n")
+                return .usage
+            }
+        }
+        guard let (baseURL, path) = Self.split(detail.summary.url) else {
+            context.diagnostics.write("error: exchange \(id) went to \(detail.summary.url); replay knows /responses and /conversations endpoints\n")
+            return .usage
+        }
+        let client = context.client(baseURL: baseURL)
+        let exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
+        let streamed = (try? JSONValue.parse(body))?["stream"]?.boolValue == true || detail.summary.streamed
+        var renderer = TurnRenderer(output: context.output)
+        var status = ExitStatus.success
+        if streamed {
+            do {
+                for try await event in client.eventStream(method: detail.summary.method, path: path, body: body, context: exchangeContext) {
+                    renderer.render(event)
+                    if let final = event.finalResponse, final.status != .completed {
+                        status = final.status == .incomplete ? .incomplete : .apiError
+                    }
+                }
+            } catch {
+                renderer.finishLine()
+                context.diagnostics.write("error: \(error)\n")
+                status = .apiError
+            }
+        } else {
+            do {
+                let (json, _) = try await client.send(
+                    method: detail.summary.method, path: path, body: body.isEmpty ? nil : body, context: exchangeContext)
+                if json["object"]?.stringValue == "response" {
+                    renderer.render(response: Response(json: json))
+                } else {
+                    context.output.write(json.prettyPrinted() + "\n")
+                }
+            } catch {
+                context.diagnostics.write("error: \(error)\n")
+                status = .apiError
+            }
+        }
+        renderer.finishLine()
+        await context.recorder?.waitUntilIdle()
+        if let replay = try? await store.latestReplay(of: id) {
+            context.diagnostics.write("recorded as exchange \(replay) (replay of \(id))\n")
+        }
+        return status
+    }
+
+    /// `KEY=VALUE` changes on the JSON body: KEY is a dotted path (`reasoning.effort`), VALUE is JSON when
+    /// it parses as JSON (`0.7`, `true`, `{"a":1}`), else a string; `KEY=` with nothing removes the field.
+    static func apply(_ changes: [String], to body: [UInt8]) throws(ConsoleError) -> [UInt8] {
+        guard case .object(var object) = (try? JSONValue.parse(body)) ?? .null else {
+            throw ConsoleError("the recorded request body is not a JSON object, so --set cannot change it")
+        }
+        for change in changes {
+            guard let equals = change.firstIndex(of: "="), equals != change.startIndex else {
+                throw ConsoleError("--set \(change): write KEY=VALUE (for example --set temperature=0.2)")
+            }
+            let path = change[..<equals].split(separator: ".").map(String.init)
+            let text = String(change[change.index(after: equals)...])
+            let value: JSONValue? = text.isEmpty ? nil : ((try? JSONValue.parse(text)) ?? .string(text))
+            object = Self.setting(path[...], to: value, in: object)
+        }
+        return JSONValue.object(object).serialized()
+    }
+
+    private static func setting(_ path: ArraySlice<String>, to value: JSONValue?, in object: JSONObject) -> JSONObject {
+        var object = object
+        guard let key = path.first else { return object }
+        if path.count == 1 {
+            object[key] = value
+        } else {
+            let inner = object[key]?.objectValue ?? JSONObject()
+            object[key] = .object(setting(path.dropFirst(), to: value, in: inner))
+        }
+        return object
+    }
+
+    /// `http://host/v1/responses/abc?x` → (`http://host/v1`, `/responses/abc?x`).
+    static func split(_ url: String) -> (String, String)? {
+        for marker in ["/responses", "/conversations"] {
+            if let range = url.range(of: marker, options: .backwards) {
+                return (String(url[..<range.lowerBound]), String(url[range.lowerBound...]))
+            }
+        }
+        return nil
+    }
+}

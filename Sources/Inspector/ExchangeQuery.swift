@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Which exchanges `inspect list` shows: every filter is optional, and they combine with AND.
+public struct ExchangeQuery: Sendable, Hashable {
+    public var since: Date?
+    public var before: Date?
+    public var model: String?
+    /// An exchange state (`completed`, `failed`, `cancelled`, `incomplete`, `interrupted`, `in_progress`)
+    /// or an HTTP status (`429`).
+    public var status: String?
+    public var preset: String?
+    /// Words that must all occur in the input, the output or the event texts (full-text search).
+    public var search: String?
+    public var limit: Int
+
+    public init(
+        since: Date? = nil, before: Date? = nil, model: String? = nil, status: String? = nil, preset: String? = nil,
+        search: String? = nil, limit: Int = 50
+    ) {
+        self.since = since
+        self.before = before
+        self.model = model
+        self.status = status
+        self.preset = preset
+        self.search = search
+        self.limit = limit
+    }
+
+    /// The WHERE clause and its arguments.
+    var filter: (sql: String, arguments: StatementArguments) {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        if let since {
+            clauses.append("started_at >= ?")
+            _ = arguments.append(contentsOf: [since])
+        }
+        if let before {
+            clauses.append("started_at < ?")
+            _ = arguments.append(contentsOf: [before])
+        }
+        if let model {
+            clauses.append("(model = ? OR model LIKE ? ESCAPE '\\')")
+            _ = arguments.append(contentsOf: [model, Self.likePrefix(model) + "-%"])
+        }
+        if let status {
+            if let code = Int(status) {
+                clauses.append("status = ?")
+                _ = arguments.append(contentsOf: [code])
+            } else {
+                clauses.append("state = ?")
+                _ = arguments.append(contentsOf: [status])
+            }
+        }
+        if let preset {
+            clauses.append("preset = ?")
+            _ = arguments.append(contentsOf: [preset])
+        }
+        if let search, let match = Self.ftsQuery(search) {
+            clauses.append("id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?)")
+            _ = arguments.append(contentsOf: [match])
+        }
+        return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
+    }
+
+    /// Each word as a quoted FTS5 phrase (so punctuation in the user's text is never query syntax); all
+    /// must match. Nil when there is no word.
+    static func ftsQuery(_ text: String) -> String? {
+        let words = text.split(whereSeparator: { $0.isWhitespace }).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    static func likePrefix(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

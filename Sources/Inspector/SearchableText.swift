@@ -1,0 +1,58 @@
+import ResponsesAPI
+
+/// The texts of an exchange that search looks through: the user's input, the answer, and what else the
+/// events carried (reasoning summaries, tool-call arguments and code, error messages). Collected by the
+/// recording's writer task, off the streaming path.
+struct SearchableText: Sendable {
+    var output = ""
+    var events = ""
+
+    mutating func collect(_ event: RecordedEvent) {
+        guard event.type.hasSuffix(".delta") || event.type == "error" else { return }
+        guard let decoded = try? ResponseStreamEvent(ServerSentEvent(event: event.type, data: event.data)) else { return }
+        switch decoded.kind {
+        case .outputTextDelta(let delta): output += delta.delta
+        case .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta), .reasoningTextDelta(let delta),
+            .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta), .mcpCallArgumentsDelta(let delta),
+            .codeInterpreterCallCodeDelta(let delta):
+            events += delta.delta
+        case .error(let error): events += error.message + "\n"
+        default: break
+        }
+    }
+
+    /// The body of an answer that is not a stream: a response's output text, or an error's message.
+    mutating func collect(body: [UInt8]) {
+        guard let json = try? JSONValue.parse(body) else { return }
+        if json["object"]?.stringValue == "response" {
+            let response = Response(json: json)
+            output += response.outputText
+            for item in response.output {
+                if case .reasoning(let reasoning) = item { events += reasoning.summary.joined(separator: "\n") }
+                if case .functionCall(let call) = item { events += call.arguments }
+            }
+        } else if let message = json["error"]?["message"]?.stringValue {
+            events += message + "\n"
+        }
+    }
+
+    /// The text of a create-response body's `input` (a string, or the text parts of its messages) and
+    /// its `instructions`.
+    static func inputText(ofRequest json: JSONValue) -> String {
+        var parts: [String] = []
+        if let instructions = json["instructions"]?.stringValue { parts.append(instructions) }
+        func texts(of value: JSONValue) {
+            switch value {
+            case .string(let text): parts.append(text)
+            case .array(let values): values.forEach(texts(of:))
+            case .object:
+                if let text = value["text"]?.stringValue { parts.append(text) }
+                if let content = value["content"] { texts(of: content) }
+                if let output = value["output"]?.stringValue { parts.append(output) }
+            default: break
+            }
+        }
+        if let input = json["input"] { texts(of: input) }
+        return parts.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// `openresponses inspect ...` as a user runs it, against exchanges recorded from a loopback server.
+@Suite("inspect commands")
+struct InspectCommandTests {
+    let binary = Subprocess.openresponsesBinary
+
+    func run(_ harness: ConsoleHarness, _ arguments: [String], stdin: String? = nil) async throws -> Subprocess.Result {
+        try await Subprocess.run(binary, arguments, environment: harness.variables, stdin: stdin)
+    }
+
+    @Test func searchAndFiltersFindExchanges() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        _ = try await run(harness, ["ask", "--model", "openai/echo", "tell me about pelicans"])
+        _ = try await run(harness, ["ask", "--model", "other-model", "and now flamingos"])
+        let failing = try await LoopbackServer.start { _ in .jsonFixture("error-model-not-found.json", status: 404) }
+        var failingHarness = harness
+        failingHarness.baseURLOverride = failing.baseURL
+        _ = try await run(failingHarness, ["ask", "zebras"])
+        await failing.stop()
+
+        func ids(_ arguments: [String]) async throws -> [Int] {
+            let result = try await run(harness, ["inspect", "list", "--json"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONValue.parse(result.stdout).arrayValue?.compactMap { $0["id"]?.intValue } ?? []
+        }
+        #expect(try await ids([]) == [3, 2, 1])
+        // A word of the output (the echo), a word of the input, and words that must all match.
+        #expect(try await ids(["--search", "pelicans"]) == [1])
+        #expect(try await ids(["--search", "echo flamingos"]) == [2])
+        #expect(try await ids(["--search", "pelicans flamingos"]) == [])
+        #expect(try await ids(["--search", "does not exist"]) == [3])  // the 404's message is searchable too
+        // The model the server says it used (the loopback server answers as test-model); the failed request
+        // keeps the model it asked for.
+        #expect(try await ids(["--model", "test-model"]) == [2, 1])
+        #expect(try await ids(["--model", "gpt-4.1-mini"]) == [3])
+        #expect(try await ids(["--status", "failed"]) == [3])
+        #expect(try await ids(["--status", "404"]) == [3])
+        #expect(try await ids(["--since", "1h"]) == [3, 2, 1])
+        #expect(try await ids(["--since", "2999-01-01"]) == [])
+        let bad = try await run(harness, ["inspect", "list", "--since", "yesterday-ish"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--since 'yesterday-ish' is not a time"))
+        await server.stop()
+    }
+
+    @Test func dumpAsCurlReproducesTheSameRequestBody() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let ask = try await run(harness, ["ask", "--model", "openai/echo", "--instructions", "it's \"quoted\"", "curl me"])
+        #expect(ask.status == 0)
+        let curl = try await run(harness, ["inspect", "dump", "1", "--format", "curl"])
+        #expect(curl.status == 0, "\(curl.stderr)")
+        #expect(curl.stdout.contains("$OPENAI_API_KEY"))
+        #expect(!curl.stdout.contains(consoleTestKey))
+        let replayed = try await Subprocess.run(
+            "/bin/bash", ["-c", curl.stdout], environment: ["PATH": "/usr/bin:/bin", "OPENAI_API_KEY": consoleTestKey])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(server.requests.count == 2)
+        #expect(server.requests[1].body == server.requests[0].body)
+        #expect(server.requests[1].header("authorization") == "Bearer \(consoleTestKey)")
+        #expect(replayed.stdout.contains("response.completed"))
+
+        let sse = try await run(harness, ["inspect", "dump", "1", "--format", "sse"])
+        let events = sse.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(events.count == Fixtures.textStream(id: "resp_1", text: "echo: curl me").count)
+        let har = try JSONValue.parse(try await run(harness, ["inspect", "dump", "1", "--format", "har"]).stdout)
+        let entry = try #require(har["log"]?["entries"]?[0])
+        #expect(entry["request"]?["method"] == "POST")
+        #expect(entry["request"]?["postData"]?["text"] == .string(String(decoding: server.requests[0].body, as: UTF8.self)))
+        #expect(entry["response"]?["status"] == 200)
+        let badFormat = try await run(harness, ["inspect", "dump", "1", "--format", "pdf"])
+        #expect(badFormat.status != 0 && badFormat.stderr.contains("--format 'pdf' is not one of json, curl, sse, har"))
+        await server.stop()
+    }
+
+    @Test func diffShowsTheOneSettingThatDiffersAndReplayIsLinked() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        _ = try await run(harness, ["ask", "--model", "openai/echo", "same words"])
+        let replay = try await run(harness, ["inspect", "replay", "1", "--set", "temperature=0.2", "--set", "model=openai/echo-2"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout == "echo: same words\n")
+        #expect(replay.stderr.contains("recorded as exchange 2 (replay of 1)"))
+        #expect(server.requests[1].jsonBody?["temperature"] as? Double == 0.2)
+
+        let diff = try await run(harness, ["inspect", "diff", "1", "2"])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let requestPart = diff.stdout.components(separatedBy: "Response")[0]
+        #expect(requestPart.contains(#"+ temperature: 0.2"#))
+        #expect(requestPart.contains(#"~ model: "openai/echo" → "openai/echo-2""#))
+        #expect(requestPart.split(separator: "\n").count == 3)  // the header and the two changes, nothing else
+
+        let show = try await run(harness, ["inspect", "show", "2"])
+        #expect(show.stdout.contains("replays   exchange 1"))
+        let exact = try await run(harness, ["inspect", "replay", "1"])
+        #expect(exact.status == 0)
+        #expect(server.requests[2].body == server.requests[0].body)
+        await server.stop()
+    }
+
+    @Test func pruneAndExport() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        _ = try await run(harness, ["ask", "one"])
+        _ = try await run(harness, ["ask", "two"])
+        let export = try await run(harness, ["inspect", "export"])
+        let lines = export.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(try JSONValue.parse(String(lines[0]))["request"]?["body"]?["input"] == "one")
+        #expect(try JSONValue.parse(String(lines[1]))["events"]?.arrayValue?.isEmpty == false)
+        let prune = try await run(harness, ["inspect", "prune", "--before", "2999-01-01"])
+        #expect(prune.stdout.hasPrefix("deleted 2 exchanges"))
+        let list = try await run(harness, ["inspect", "list", "--json"])
+        #expect(try JSONValue.parse(list.stdout).arrayValue?.isEmpty == true)
+        await server.stop()
+    }
+
+    @Test func fourProcessesWritingTwentyFiveExchangesEachLeaveOneHundredRows() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        _ = try await run(harness, ["ask", "create the store first"])
+        let script = "for p in 1 2 3 4; do (for i in $(seq 25); do \"$BIN\" ask \"process $p turn $i\" >/dev/null || echo FAIL; done) & done; wait"
+        var environment = harness.variables
+        environment["BIN"] = binary
+        let result = try await Subprocess.run("/bin/bash", ["-c", script], environment: environment)
+        #expect(!result.stdout.contains("FAIL"), "\(result.stderr)")
+        let store = try InspectorStore.open(at: harness.home.appendingPathComponent("inspector.sqlite").path)
+        let rows = try await store.exchanges(matching: ExchangeQuery(limit: 1000))
+        #expect(rows.count == 101)
+        #expect(rows.allSatisfy { $0.state == "completed" })
+        await server.stop()
+    }
+
+    @Test func theKeyIsNowhereInTheDataDirectoryAfterEveryCommand() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        _ = try await run(harness, ["ask", "mention \(consoleTestKey) in the prompt"])
+        _ = try await run(harness, ["ask", "--no-stream", "whole"])
+        for arguments in [["inspect", "list"], ["inspect", "show", "1"], ["inspect", "dump", "1", "--format", "har"],
+                          ["inspect", "dump", "1", "--format", "curl"], ["inspect", "replay", "1"], ["inspect", "diff", "1", "2"],
+                          ["inspect", "export"]] {
+            let result = try await run(harness, arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.contains(consoleTestKey), "\(arguments) printed the key")
+        }
+        #expect(!harness.dataDirectoryContains(consoleTestKey))
+        await server.stop()
+    }
+}
