@@ -1,4 +1,5 @@
 import Foundation
+import Inspector
 import ResponsesAPI
 import Workbench
 
@@ -63,6 +64,8 @@ public final class REPL {
             context.output.write("New conversation.\n")
         case "/help":
             context.output.write(Self.help)
+        case "/inspect":
+            inspect(words.dropFirst().first.map(String.init))
         case let other:
             context.diagnostics.write("unknown command \(other ?? line); /help lists the commands\n")
         }
@@ -71,12 +74,42 @@ public final class REPL {
 
     static let help = """
         Type a message and press Enter to send it; each turn continues the conversation.
-          /new    start a new conversation
-          /help   show this help
-          /quit   leave (Ctrl-D works too)
+          /new               start a new conversation
+          /inspect [last|ID] show an exchange from the inspector (the last one by default)
+          /help              show this help
+          /quit              leave (Ctrl-D works too)
         Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.
 
         """
+
+    /// `/inspect [last|ID]`: an exchange as `inspect show` prints it.
+    func inspect(_ argument: String?) {
+        guard let store = context.recorder?.store else {
+            context.diagnostics.write("the inspector is off (its store could not be opened)\n")
+            return
+        }
+        let wanted: Int64?
+        switch argument {
+        case nil, "last": wanted = nil
+        case let text?:
+            guard let id = Int64(text) else {
+                context.diagnostics.write("/inspect takes 'last' or an exchange id (a number), not '\(text)'\n")
+                return
+            }
+            wanted = id
+        }
+        let (detail, _) = bridge.run { () async -> ExchangeDetail? in
+            var id = wanted
+            if id == nil { id = (try? await store.recentExchanges(limit: 1))?.first?.id }
+            guard let id else { return nil }
+            return try? await store.exchange(id: id)
+        }
+        guard let detail else {
+            context.diagnostics.write(wanted.map { "no exchange \($0)\n" } ?? "no exchange recorded yet\n")
+            return
+        }
+        context.output.write(InspectorPresenter().showText(detail))
+    }
 
     func runTurn(input: String) {
         let request = PayloadBuilder().build(settings: settings, conversation: conversation, input: input)

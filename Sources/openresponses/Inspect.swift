@@ -8,7 +8,7 @@ import Workbench
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Look at the recorded HTTP exchanges: list, show, dump, diff, replay, prune, export.",
-        subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Prune.self, Export.self])
+        subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List exchanges, newest first.")
@@ -131,6 +131,32 @@ struct Inspect: ParsableCommand {
                 return status
             }
             if status != .success { throw ExitCode(status.rawValue) }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day or preset.")
+
+        @Option(name: .long, help: "model, day or preset.")
+        var by: String = "model"
+
+        @Option(name: .long, help: "Only exchanges started at or after this time.")
+        var since: String?
+
+        @Flag(name: .long, help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            guard let grouping = ExchangeStats.Grouping(rawValue: by) else {
+                throw ValidationError("--by '\(by)' is not one of model, day, preset")
+            }
+            let date = try since.map { try parseTime($0, flag: "--since") }
+            let store = try openStore()
+            let stats = try blocking { try await store.stats(by: grouping, since: date) }
+            let presenter = InspectorPresenter()
+            FileDescriptorOutput.standardOutput.write(
+                json ? JSONValue.array(stats.groups.map(\.json)).prettyPrinted() + "\n" : presenter.statsText(stats, by: by))
         }
     }
 

@@ -125,6 +125,27 @@ struct InspectCommandTests {
         await server.stop()
     }
 
+    @Test func statsByModelAndDay() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        for prompt in ["a", "b", "c"] { _ = try await run(harness, ["ask", prompt]) }
+        let stats = try await run(harness, ["inspect", "stats", "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let groups = try #require(try JSONValue.parse(stats.stdout).arrayValue)
+        #expect(groups.count == 1)
+        #expect(groups[0]["key"] == "test-model")
+        #expect(groups[0]["requests"] == 3)
+        #expect(groups[0]["error_rate"]?.doubleValue == 0)
+        #expect(groups[0]["input_tokens"] == 36)  // 12 per answer in the fixture
+        #expect(groups[0]["p95_duration_ms"]?.doubleValue ?? 0 >= groups[0]["p50_duration_ms"]?.doubleValue ?? .infinity)
+        let byDay = try await run(harness, ["inspect", "stats", "--by", "day"])
+        #expect(byDay.stdout.hasPrefix("DAY"))
+        let wrong = try await run(harness, ["inspect", "stats", "--by", "week"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("--by 'week' is not one of model, day, preset"))
+        await server.stop()
+    }
+
     @Test func fourProcessesWritingTwentyFiveExchangesEachLeaveOneHundredRows() async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)

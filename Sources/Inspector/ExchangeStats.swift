@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import ResponsesAPI
+
+/// `inspect stats`: per group (model, day or preset), the number of requests, tokens, estimated cost,
+/// median and 95th-percentile latency and time to first text, and the share that failed.
+public struct ExchangeStats: Sendable, Hashable {
+    public enum Grouping: String, Sendable, CaseIterable {
+        case model, day, preset
+    }
+
+    public struct Group: Sendable, Hashable {
+        public var key: String
+        public var requests: Int
+        public var failed: Int
+        public var inputTokens: Int
+        public var outputTokens: Int
+        /// Nil when no exchange of the group has a known price.
+        public var costUSD: Double?
+        public var p50DurationMs: Double?
+        public var p95DurationMs: Double?
+        public var p50TTFTMs: Double?
+        public var p95TTFTMs: Double?
+
+        public var errorRate: Double { requests == 0 ? 0 : Double(failed) / Double(requests) }
+
+        public var json: JSONValue {
+            func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+            return [
+                "key": .string(key), "requests": .integer(requests), "failed": .integer(failed),
+                "error_rate": .number(errorRate), "input_tokens": .integer(inputTokens),
+                "output_tokens": .integer(outputTokens), "cost_usd": number(costUSD),
+                "p50_duration_ms": number(p50DurationMs), "p95_duration_ms": number(p95DurationMs),
+                "p50_ttft_ms": number(p50TTFTMs), "p95_ttft_ms": number(p95TTFTMs),
+            ]
+        }
+    }
+
+    public var groups: [Group]
+
+    /// The nearest-rank percentile `p` (0...1) of `values`; nil when empty.
+    static func percentile(_ p: Double, of values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[max(0, min(sorted.count - 1, rank - 1))]
+    }
+}
+
+extension InspectorStore {
+    public func stats(by grouping: ExchangeStats.Grouping, since: Date? = nil) async throws -> ExchangeStats {
+        let key =
+            switch grouping {
+            case .model: "COALESCE(model, '(none)')"
+            case .day: "substr(started_at, 1, 10)"
+            case .preset: "COALESCE(preset, '(none)')"
+            }
+        let rows = try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(key) AS key, state, duration_ms, ttft_ms, input_tokens, output_tokens, cost_usd
+                    FROM exchange WHERE started_at >= ? AND state != 'in_progress'
+                    """,
+                arguments: [since ?? Date(timeIntervalSince1970: 0)])
+        }
+        var byKey: [String: [Row]] = [:]
+        for row in rows { byKey[row["key"], default: []].append(row) }
+        let groups = byKey.map { key, rows -> ExchangeStats.Group in
+            let durations = rows.compactMap { $0["duration_ms"] as Double? }
+            let ttfts = rows.compactMap { $0["ttft_ms"] as Double? }
+            let costs = rows.compactMap { $0["cost_usd"] as Double? }
+            return ExchangeStats.Group(
+                key: key, requests: rows.count,
+                failed: rows.filter { ["failed", "interrupted"].contains($0["state"] as String) }.count,
+                inputTokens: rows.reduce(0) { $0 + ($1["input_tokens"] as Int? ?? 0) },
+                outputTokens: rows.reduce(0) { $0 + ($1["output_tokens"] as Int? ?? 0) },
+                costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
+                p50DurationMs: ExchangeStats.percentile(0.5, of: durations),
+                p95DurationMs: ExchangeStats.percentile(0.95, of: durations),
+                p50TTFTMs: ExchangeStats.percentile(0.5, of: ttfts), p95TTFTMs: ExchangeStats.percentile(0.95, of: ttfts))
+        }
+        return ExchangeStats(groups: groups.sorted { ($0.requests, $1.key) > ($1.requests, $0.key) })
+    }
+}
