@@ -64,6 +64,11 @@ let package = Package(
             dependencies: ["ResponsesAPI"],
             path: "Benchmarks/DecodeBenchmark"
         ),
+        .executableTarget(
+            name: "openresponses-inspector-bench",
+            dependencies: ["ResponsesAPI", "Inspector", "TestSupport"],
+            path: "Benchmarks/InspectorBenchmark"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
