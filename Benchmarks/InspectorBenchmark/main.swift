@@ -137,7 +137,32 @@ func searchBenchmark(path: String, words: String) async throws {
     print(String(format: "search=%@ rows=%d median_ms=%.2f", words, found, median(times)))
 }
 
+/// The recorder alone: N delta events handed to one recording, timed until it has stored them all.
+func recordBenchmark(events count: Int) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-record-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try InspectorStore.open(at: directory.appendingPathComponent("inspector.sqlite").path)
+    let recorder = ExchangeRecorder(store: store)
+    let data = Array(#"{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_bench","output_index":0,"content_index":0,"delta":"stream delta tokens ","logprobs":[]}"#.utf8)
+    let start = ContinuousClock.now
+    let recording = await recorder.exchangeWillStart(ExchangeRequest(
+        startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
+        secrets: ["sk-bench-0123456789"], context: ExchangeContext()))
+    for index in 0..<count {
+        recording.didReceiveEvent(RecordedEvent(
+            index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
+            data: data, text: "stream delta tokens ", isOutputText: true))
+    }
+    let handedOff = ContinuousClock.now - start
+    await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
+    let total = ContinuousClock.now - start
+    print(String(format: "recorded_events=%d hand_off_s=%.3f stored_s=%.3f per_event_us=%.2f",
+                 count, seconds(handedOff), seconds(total), seconds(total) / Double(count) * 1e6))
+}
+
 switch arguments.first {
+case "record":
+    try await recordBenchmark(events: arguments.count > 1 ? Int(arguments[1]) ?? 250_000 : 250_000)
 case "fill":
     guard arguments.count >= 2 else { fatalError("fill PATH [N]") }
     try fill(path: arguments[1], count: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000)

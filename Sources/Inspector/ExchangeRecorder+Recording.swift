@@ -20,8 +20,8 @@ extension ExchangeRecorder {
             var total = 0
         }
 
-        static let batchEvents = 256
-        static let batchBytes = 1 << 20
+        static let batchEvents = 2048
+        static let batchBytes = 4 << 20
 
         let id: Int64
         private let pending = Mutex<Pending>(Pending())

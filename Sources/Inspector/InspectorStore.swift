@@ -97,7 +97,6 @@ public struct InspectorStore: Sendable {
                 CREATE VIRTUAL TABLE exchange_fts USING fts5(input_text, output_text, event_text, tokenize = 'unicode61')
                 """)
             try db.create(index: "exchange_model", on: "exchange", columns: ["model"])
-            try db.create(index: "event_exchange_type", on: "event", columns: ["exchange_id", "type"])
         }
         return migrator
     }

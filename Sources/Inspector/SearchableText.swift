@@ -8,17 +8,8 @@ struct SearchableText: Sendable {
     var events = ""
 
     mutating func collect(_ event: RecordedEvent) {
-        guard event.type.hasSuffix(".delta") || event.type == "error" else { return }
-        guard let decoded = try? ResponseStreamEvent(ServerSentEvent(event: event.type, data: event.data)) else { return }
-        switch decoded.kind {
-        case .outputTextDelta(let delta): output += delta.delta
-        case .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta), .reasoningTextDelta(let delta),
-            .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta), .mcpCallArgumentsDelta(let delta),
-            .codeInterpreterCallCodeDelta(let delta):
-            events += delta.delta
-        case .error(let error): events += error.message + "\n"
-        default: break
-        }
+        guard let text = event.text else { return }
+        if event.isOutputText { output += text } else { events += text }
     }
 
     /// The body of an answer that is not a stream: a response's output text, or an error's message.

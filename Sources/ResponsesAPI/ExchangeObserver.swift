@@ -86,13 +86,23 @@ public struct RecordedEvent: Sendable {
     public var sequenceNumber: Int?
     /// The exact bytes of the event's data.
     public var data: [UInt8]
+    /// The text the event carried, already decoded by the client, so an observer that indexes text need
+    /// not parse the event again: an output text delta's text, or (with `isOutputText` false) another
+    /// delta's (reasoning, refusal, tool arguments or code) or an error's message.
+    public var text: String?
+    public var isOutputText: Bool
 
-    public init(index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8]) {
+    public init(
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil,
+        isOutputText: Bool = false
+    ) {
         self.index = index
         self.offset = offset
         self.type = type
         self.sequenceNumber = sequenceNumber
         self.data = data
+        self.text = text
+        self.isOutputText = isOutputText
     }
 }
 

@@ -85,6 +85,20 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         }
     }
 
+    /// The text this event carries for search: an output text delta's (`isOutput`), or another delta's
+    /// or an error's message.
+    public var searchableText: (text: String?, isOutput: Bool) {
+        switch kind {
+        case .outputTextDelta(let delta): (delta.delta, true)
+        case .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta), .reasoningTextDelta(let delta),
+            .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta), .mcpCallArgumentsDelta(let delta),
+            .codeInterpreterCallCodeDelta(let delta):
+            (delta.delta, false)
+        case .error(let error): (error.message + "\n", false)
+        default: (nil, false)
+        }
+    }
+
     /// The final response of a terminal event.
     public var finalResponse: Response? { isTerminal ? response : nil }
 

@@ -128,9 +128,12 @@ public struct ResponsesClient: Sendable {
                         "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
                     return
                 }
-                exchange.recording?.didReceiveEvent(RecordedEvent(
-                    index: tracker.eventCount, offset: offset, type: event.type,
-                    sequenceNumber: event.sequenceNumber, data: sse.data))
+                if let recording = exchange.recording {
+                    let (text, isOutput) = event.searchableText
+                    recording.didReceiveEvent(RecordedEvent(
+                        index: tracker.eventCount, offset: offset, type: event.type,
+                        sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput))
+                }
                 tracker.observe(event, at: offset)
                 if case .terminated = continuation.yield(event) {
                     throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)

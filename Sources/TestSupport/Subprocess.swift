@@ -14,17 +14,19 @@ public enum Subprocess {
         public var stderr: String
     }
 
-    /// Runs the program on a Dispatch thread, so the waiting never blocks the Swift concurrency pool (a
-    /// loopback server in the same test process needs that pool to answer the program).
+    /// Runs the program on a thread of its own, so the waiting never takes a thread from the Swift
+    /// concurrency pool or Dispatch's (on Linux the same threads), which a loopback server in the same test
+    /// process needs to answer the program.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 continuation.resume(with: Swift.Result {
                     try runBlocking(executable, arguments, environment: environment, stdin: stdin)
                 })
             }
+            thread.start()
         }
     }
 
