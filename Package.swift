@@ -86,6 +86,10 @@ let package = Package(
             dependencies: ["Inspector", "ResponsesAPI", "TestSupport"]
         ),
         .testTarget(
+            name: "WorkbenchTests",
+            dependencies: ["Workbench", "ResponsesAPI", "TestSupport"]
+        ),
+        .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
         ),

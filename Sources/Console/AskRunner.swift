@@ -12,10 +12,15 @@ public struct AskOptions: Sendable {
     public var instructions: String?
     public var stream: Bool
     public var printJSON: Bool
+    /// `--set KEY=VALUE` assignments, applied over the preset.
+    public var assignments: [String]
+    /// Print the request body that would be sent, and send nothing.
+    public var dryRun: Bool
 
     public init(
         prompt: String?, stdinText: String?, model: String? = nil, preset: String? = nil,
-        instructions: String? = nil, stream: Bool = true, printJSON: Bool = false
+        instructions: String? = nil, stream: Bool = true, printJSON: Bool = false, assignments: [String] = [],
+        dryRun: Bool = false
     ) {
         self.prompt = prompt
         self.stdinText = stdinText
@@ -24,6 +29,8 @@ public struct AskOptions: Sendable {
         self.instructions = instructions
         self.stream = stream
         self.printJSON = printJSON
+        self.assignments = assignments
+        self.dryRun = dryRun
     }
 
     /// The user's input: the prompt, then the piped text as context.
@@ -62,10 +69,22 @@ public struct AskRunner: Sendable {
                 return .usage
             }
         }
+        for assignment in options.assignments {
+            do {
+                try settings.apply(assignment)
+            } catch {
+                context.diagnostics.write("error: --set \(assignment): \(error.message)\n")
+                return .usage
+            }
+        }
         if let model = options.model { settings.model = model }
         if let instructions = options.instructions { settings.instructions = instructions }
-        settings.stream = options.stream
+        if !options.stream { settings.stream = false }
         let request = PayloadBuilder().build(settings: settings, conversation: nil, input: input)
+        if options.dryRun {
+            context.output.write(request.json.prettyPrinted() + "\n")
+            return .success
+        }
 
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         var renderer = TurnRenderer(output: sink)

@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import ResponsesAPI
+import Workbench
 
 /// `inspect replay ID [--set KEY=VALUE]`: sends a recorded request again — the exact body, or the body
 /// with some fields changed — to the same endpoint, renders the answer, and records the new exchange
@@ -94,21 +95,9 @@ public struct ReplayRunner: Sendable {
             let path = change[..<equals].split(separator: ".").map(String.init)
             let text = String(change[change.index(after: equals)...])
             let value: JSONValue? = text.isEmpty ? nil : ((try? JSONValue.parse(text)) ?? .string(text))
-            object = Self.setting(path[...], to: value, in: object)
+            object = PayloadBuilder.setting(path[...], to: value, in: object)
         }
         return JSONValue.object(object).serialized()
-    }
-
-    private static func setting(_ path: ArraySlice<String>, to value: JSONValue?, in object: JSONObject) -> JSONObject {
-        var object = object
-        guard let key = path.first else { return object }
-        if path.count == 1 {
-            object[key] = value
-        } else {
-            let inner = object[key]?.objectValue ?? JSONObject()
-            object[key] = .object(setting(path.dropFirst(), to: value, in: inner))
-        }
-        return object
     }
 
     /// `http://host/v1/responses/abc?x` → (`http://host/v1`, `/responses/abc?x`).

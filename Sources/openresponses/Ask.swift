@@ -27,6 +27,12 @@ struct Ask: ParsableCommand {
     @Flag(name: .long, help: "Print the final response object as JSON instead of its text.")
     var json = false
 
+    @Option(name: .customLong("set"), help: "Set a setting: KEY=VALUE (repeatable; openresponses settings lists them).")
+    var assignments: [String] = []
+
+    @Flag(name: .long, help: "Print the exact request body that would be sent, and send nothing.")
+    var dryRun = false
+
     @Argument(help: "The prompt.")
     var prompt: [String] = []
 
@@ -34,7 +40,8 @@ struct Ask: ParsableCommand {
         let piped = isatty(0) == 0 ? StandardInput.readAll() : nil
         let options = AskOptions(
             prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: model,
-            preset: preset, instructions: instructions, stream: !noStream, printJSON: json)
+            preset: preset, instructions: instructions, stream: !noStream, printJSON: json, assignments: assignments,
+            dryRun: dryRun)
         let context = try makeContext(environment: .process)
         let interrupt = try InterruptPipe()
         interrupt.install()

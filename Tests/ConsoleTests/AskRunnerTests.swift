@@ -139,4 +139,34 @@ struct AskRunnerTests {
         #expect(missing == .usage)
         #expect(err.contains("preset 'nope' not found"))
     }
+
+    @Test func dryRunPrintsTheExactBodyAndSendsNothing() async throws {
+        let (status, out, err, requests) = try await ask(
+            AskOptions(prompt: "plan a trip", stdinText: nil, model: "gpt-5.1",
+                       assignments: ["reasoning.effort=high", "reasoning.summary=detailed", "max_output_tokens=400"],
+                       dryRun: true),
+            route: echoRoute(counter: Counter()))
+        #expect(status == .success)
+        #expect(err.isEmpty)
+        #expect(requests.isEmpty)
+        let body = try JSONValue.parse(out)
+        #expect(body["model"] == "gpt-5.1")
+        #expect(body["reasoning"] == ["effort": "high", "summary": "detailed"])
+        #expect(body["max_output_tokens"] == 400)
+        #expect(body["stream"] == true)
+    }
+
+    @Test func setSendsTheSettingsAndABadOneIsAUsageError() async throws {
+        let (status, _, _, requests) = try await ask(
+            AskOptions(prompt: "hi", stdinText: nil, assignments: ["temperature=0.2", "store=false"]),
+            route: echoRoute(counter: Counter()))
+        #expect(status == .success)
+        #expect(requests.first?.jsonBody?["temperature"] as? Double == 0.2)
+        #expect(requests.first?.jsonBody?["store"] as? Bool == false)
+        let (bad, _, err, none) = try await ask(
+            AskOptions(prompt: "hi", stdinText: nil, assignments: ["reasoning.efort=low"]), route: echoRoute(counter: Counter()))
+        #expect(bad == .usage)
+        #expect(err.contains("--set reasoning.efort=low: unknown setting 'reasoning.efort' (did you mean reasoning.effort?)"))
+        #expect(none.isEmpty)
+    }
 }

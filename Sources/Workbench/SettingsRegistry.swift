@@ -1,0 +1,99 @@
+import ResponsesAPI
+
+/// Every setting the console knows, in one table.
+public enum SettingsRegistry {
+    public static let all: [SettingDescriptor] = [
+        .init("model", .string, api: "model", help: "The model (gpt-5.1, gpt-4.1-mini, openai/echo on a local server...)."),
+        .init("instructions", .string, api: "instructions", help: "The system (developer) message for every turn."),
+        .init("temperature", .number(0...2), api: "temperature", help: "Sampling temperature; reasoning models reject it."),
+        .init("top_p", .number(0...1), api: "top_p", help: "Nucleus sampling; reasoning models reject it."),
+        .init("max_output_tokens", .integer(minimum: 16, maximum: nil), api: "max_output_tokens",
+              help: "Upper bound on output tokens, reasoning included."),
+        .init("max_tool_calls", .integer(minimum: 1, maximum: nil), api: "max_tool_calls",
+              help: "Upper bound on built-in tool calls in one response."),
+        .init("reasoning.effort", .choice(["none", "minimal", "low", "medium", "high", "xhigh"]), api: "reasoning.effort",
+              help: "How hard a reasoning model thinks."),
+        .init("reasoning.summary", .choice(["auto", "concise", "detailed"]), api: "reasoning.summary",
+              help: "Ask for a summary of the reasoning."),
+        .init("text.verbosity", .choice(["low", "medium", "high"]), api: "text.verbosity", help: "How long the answer runs."),
+        .init("text.format", .choice(["text", "json_object"]), api: "text.format.type",
+              help: "Plain text or a JSON object (a JSON Schema format comes from a preset)."),
+        .init("tool_choice", .choice(["auto", "none", "required"]), api: "tool_choice", help: "Whether the model must, may or must not call tools."),
+        .init("parallel_tool_calls", .boolean, api: "parallel_tool_calls", help: "Let the model call several tools at once."),
+        .init("truncation", .choice(["auto", "disabled"]), api: "truncation", help: "Drop old context when it overflows, or fail."),
+        .init("store", .boolean, api: "store", help: "Keep the response on the server (needed for previous_response_id chaining)."),
+        .init("background", .boolean, api: "background", help: "Run the response in the background (poll or resume the stream)."),
+        .init("include", .stringList, api: "include",
+              help: "Extra output to include: reasoning.encrypted_content, file_search_call.results, message.output_text.logprobs..."),
+        .init("service_tier", .choice(["auto", "default", "flex", "priority", "scale"]), api: "service_tier", help: "Processing tier."),
+        .init("prompt_cache_key", .string, api: "prompt_cache_key", help: "A key that groups requests for prompt caching."),
+        .init("safety_identifier", .string, api: "safety_identifier", help: "A stable, hashed id of the end user."),
+        .init("conversation", .string, api: "conversation", help: "A Conversations API id the turns belong to."),
+        .init("prompt.id", .string, api: "prompt.id", help: "A stored prompt template id."),
+        .init("prompt.version", .string, api: "prompt.version", help: "The stored prompt's version."),
+        .init("prompt.variables.*", .string, api: "prompt.variables.*", help: "A variable of the stored prompt (prompt.variables.city=Paris)."),
+        .init("metadata.*", .string, api: "metadata.*", help: "A metadata pair stored with the response (metadata.project=demo)."),
+        .init("console.stream", .boolean, help: "Stream answers as they arrive (false sends stream: false)."),
+        .init("console.show_reasoning", .boolean, help: "Show reasoning summaries as they stream."),
+        .init("console.show_usage", .boolean, help: "Show the usage line after each answer."),
+    ]
+
+    /// The descriptor for `key` (a `.*` key matches any name after its prefix).
+    public static func descriptor(for key: String) -> SettingDescriptor? {
+        if let exact = all.first(where: { $0.key == key }) { return exact }
+        return all.first { $0.key.hasSuffix(".*") && key.hasPrefix(String($0.key.dropLast())) && key.count > $0.key.count - 1 }
+    }
+
+    /// Parses `KEY=VALUE`; throws with the closest known key when KEY is unknown.
+    public static func parseAssignment(_ text: String) throws(SettingError) -> (SettingDescriptor, String, JSONValue) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw SettingError("'\(text)' is not KEY=VALUE (for example reasoning.effort=high)")
+        }
+        let key = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
+        let value = String(text[text.index(after: equals)...])
+        guard let descriptor = descriptor(for: key) else { throw unknown(key) }
+        return (descriptor, key, try descriptor.parse(value))
+    }
+
+    public static func unknown(_ key: String) -> SettingError {
+        SettingError("unknown setting '\(key)'" + (suggestion(for: key).map { " (did you mean \($0)?)" } ?? "")
+            + "; openresponses settings lists them all")
+    }
+
+    /// The known key closest to `key` by edit distance, when it is close enough to be a typo.
+    public static func suggestion(for key: String) -> String? {
+        let candidates = all.map(\.key).filter { !$0.hasSuffix(".*") }
+        let scored = candidates.map { ($0, editDistance(key.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        guard let (best, distance) = scored, distance <= max(2, best.count / 3) else { return nil }
+        return best
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// `Docs/settings.md`, generated from the table (a test keeps the file equal to this).
+    public static func markdown() -> String {
+        var lines = [
+            "# Settings", "",
+            "Generated from `SettingsRegistry` (`openresponses settings --markdown > Docs/settings.md`). Set them with",
+            "`ask --set KEY=VALUE` (repeatable); a key ending in `.*` takes any name after its prefix.", "",
+            "| key | values | request field | what it does |", "|---|---|---|---|",
+        ]
+        for setting in all {
+            lines.append("| `\(setting.key)` | \(setting.allowed) | \(setting.apiField.map { "`\($0)`" } ?? "(console)") | \(setting.help) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+import Workbench
+
+@Suite("Settings registry")
+struct SettingsRegistryTests {
+    @Test("good values", arguments: [
+        ("temperature=0.7", "temperature", JSONValue.number(0.7)),
+        ("temperature=2", "temperature", .integer(2)),
+        ("top_p=1", "top_p", .integer(1)),
+        ("max_output_tokens=256", "max_output_tokens", .integer(256)),
+        ("reasoning.effort=high", "reasoning.effort", .string("high")),
+        ("reasoning.summary=detailed", "reasoning.summary", .string("detailed")),
+        ("parallel_tool_calls=off", "parallel_tool_calls", .bool(false)),
+        ("store=true", "store", .bool(true)),
+        ("include=reasoning.encrypted_content, file_search_call.results", "include",
+         .array(["reasoning.encrypted_content", "file_search_call.results"])),
+        ("metadata.project=demo", "metadata.project", .string("demo")),
+        ("prompt.variables.city=Paris", "prompt.variables.city", .string("Paris")),
+        ("instructions=Be brief = and kind", "instructions", .string("Be brief = and kind")),
+    ])
+    func goodValues(_ assignment: String, _ key: String, _ value: JSONValue) throws {
+        let (_, parsedKey, parsed) = try SettingsRegistry.parseAssignment(assignment)
+        #expect(parsedKey == key)
+        #expect(parsed == value)
+    }
+
+    @Test("bad input names the key and what it takes", arguments: [
+        ("temperature=3", "temperature: 3 is out of range (a number from 0 to 2)"),
+        ("temperature=warm", "temperature: 'warm' is not a number from 0 to 2"),
+        ("top_p=-0.1", "top_p: -0.1 is out of range (a number from 0 to 1)"),
+        ("max_output_tokens=8", "max_output_tokens: 8 is out of range (a whole number, 16 or more)"),
+        ("max_output_tokens=1.5", "max_output_tokens: '1.5' is not a whole number, 16 or more"),
+        ("reasoning.effort=huge", "reasoning.effort: 'huge' is not one of none, minimal, low, medium, high, xhigh"),
+        ("store=maybe", "store: 'maybe' is not true or false"),
+        ("reasoning.efort=high", "unknown setting 'reasoning.efort' (did you mean reasoning.effort?); openresponses settings lists them all"),
+        ("temprature=1", "unknown setting 'temprature' (did you mean temperature?); openresponses settings lists them all"),
+        ("flux_capacitor=1", "unknown setting 'flux_capacitor'; openresponses settings lists them all"),
+        ("=1", "'=1' is not KEY=VALUE (for example reasoning.effort=high)"),
+        ("temperature", "'temperature' is not KEY=VALUE (for example reasoning.effort=high)"),
+    ])
+    func badInput(_ assignment: String, _ message: String) {
+        #expect {
+            _ = try SettingsRegistry.parseAssignment(assignment)
+        } throws: { error in
+            (error as? SettingError)?.message == message
+        }
+    }
+
+    @Test func assignmentsLandAtTheirRequestFieldsOverThePreset() throws {
+        var settings = TurnSettings(model: "gpt-5.1")
+        settings.extraBody["reasoning"] = ["effort": "low", "summary": "auto"]
+        settings.extraBody["temperature"] = 1
+        for assignment in ["reasoning.effort=high", "console.stream=false", "model=gpt-5-mini", "metadata.team=core"] {
+            try settings.apply(assignment)
+        }
+        let body = PayloadBuilder().build(settings: settings, conversation: nil, input: "hi").json
+        #expect(body["model"] == "gpt-5-mini")
+        #expect(body["reasoning"] == ["effort": "high", "summary": "auto"])
+        #expect(body["temperature"] == 1)
+        #expect(body["metadata"] == ["team": "core"])
+        #expect(body["stream"] == false)
+    }
+
+    @Test func docsAreGeneratedFromTheRegistry() throws {
+        let url = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Docs/settings.md")
+        let file = try String(contentsOf: url, encoding: .utf8)
+        #expect(file == SettingsRegistry.markdown(), "Docs/settings.md is stale: run openresponses settings --markdown > Docs/settings.md")
+        #expect(Set(SettingsRegistry.all.map(\.key)).count == SettingsRegistry.all.count)
+    }
+}
