@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --no-build
+# The spec-validation tests use python3 with jsonschema; they skip without it.
+python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null 2>&1 || true
 
 started_peer=""
 if [ -z "${OPENRESPONSES_PEER_URL:-}" ] && [ "${OPENRESPONSES_SKIP_PEER:-0}" != 1 ]; then

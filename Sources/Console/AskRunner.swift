@@ -80,7 +80,8 @@ public struct AskRunner: Sendable {
         if let model = options.model { settings.model = model }
         if let instructions = options.instructions { settings.instructions = instructions }
         if !options.stream { settings.stream = false }
-        let request = PayloadBuilder().build(settings: settings, conversation: nil, input: input)
+        var request = PayloadBuilder().build(settings: settings, conversation: nil, input: input)
+        for notice in ModelCapabilities.adjust(&request) { context.diagnostics.write("note: \(notice)\n") }
         if options.dryRun {
             context.output.write(request.json.prettyPrinted() + "\n")
             return .success

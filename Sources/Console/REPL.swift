@@ -112,7 +112,9 @@ public final class REPL {
     }
 
     func runTurn(input: String) {
-        let request = PayloadBuilder().build(settings: settings, conversation: conversation, input: input)
+        var built = PayloadBuilder().build(settings: settings, conversation: conversation, input: input)
+        for notice in ModelCapabilities.adjust(&built) { context.diagnostics.write("note: \(notice)\n") }
+        let request = built
         let client = context.client
         let output = context.output
         let exchangeContext = ExchangeContext(preset: settings.preset, session: conversation.sessionID)

@@ -1,0 +1,76 @@
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+import Workbench
+
+/// Every setting, at each of its values, builds a body that OpenAI's CreateResponse schema accepts
+/// (checked with python3's jsonschema against ../shared/conformance/openapi; skipped when either is absent).
+@Suite("Bodies against the OpenAPI spec", .enabled(if: SpecValidation.available, "../shared or python3 jsonschema is absent"))
+struct SpecValidationTests {
+    @Test func everySettingAtEveryValueBuildsAValidBody() async throws {
+        var bodies: [JSONValue] = []
+        func body(_ assignments: [String]) throws -> JSONValue {
+            var settings = TurnSettings(model: "gpt-5.1")
+            for assignment in assignments { try settings.apply(assignment) }
+            return PayloadBuilder().build(settings: settings, conversation: nil, input: "hello").json
+        }
+        bodies.append(try body([]))
+        for setting in SettingsRegistry.all where setting.apiField != nil {
+            let key = setting.key.hasSuffix(".*") ? String(setting.key.dropLast()) + "example" : setting.key
+            for value in SpecValidation.samples(for: setting) {
+                bodies.append(try body(["\(key)=\(value)"] + (key.hasPrefix("prompt.") && key != "prompt.id" ? ["prompt.id=pmpt_123"] : [])))
+            }
+        }
+        let problems = try SpecValidation.validate(bodies)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(bodies.count > 40)
+    }
+
+    @Test func theValidatorCatchesABadBody() throws {
+        let problems = try SpecValidation.validate([["model": "m", "input": "x", "reasoning": ["effort": "huge"]]])
+        #expect(problems.contains("reasoning"))
+    }
+}
+
+enum SpecValidation {
+    static var spec: URL? { Fixtures.conformanceDirectory?.appendingPathComponent("openapi/openapi.json") }
+    static let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/validate-create-response.py")
+
+    /// python3 from PATH, when it has jsonschema.
+    static let pythonWorks: Bool = {
+        let check = try? Subprocess.runBlocking(
+            "/usr/bin/env", ["python3", "-c", "import jsonschema"], environment: ProcessInfo.processInfo.environment)
+        return check?.status == 0
+    }()
+
+    static let available = spec != nil && pythonWorks
+
+    static func samples(for setting: SettingDescriptor) -> [String] {
+        switch setting.kind {
+        case .string: [setting.key == "model" ? "gpt-5.1" : setting.key == "conversation" ? "conv_123" : "pmpt_123"]
+        case .integer(let minimum, _): [String(minimum), String(minimum * 100)]
+        case .number(let range): [JSONValue.number(range.lowerBound).compactString, JSONValue.number(range.upperBound).compactString]
+        case .boolean: ["true", "false"]
+        case .choice(let values): values
+        case .stringList: ["reasoning.encrypted_content,message.output_text.logprobs"]
+        }
+    }
+
+    /// The validator's complaints, empty when every body is valid.
+    static func validate(_ bodies: [JSONValue]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (index, body) in bodies.enumerated() {
+            let url = directory.appendingPathComponent("body-\(index).json")
+            try Data(body.serialized()).write(to: url)
+            paths.append(url.path)
+        }
+        let result = try Subprocess.runBlocking(
+            "/usr/bin/env", ["python3", script.path, spec!.path] + paths, environment: ProcessInfo.processInfo.environment)
+        return result.stdout + result.stderr
+    }
+}
