@@ -105,18 +105,9 @@ extension ExchangeRecorder {
                 }
             case .events(let events):
                 for event in events { texts.collect(event) }
-                let rows = events.map { ($0, ExchangeRecorder.databaseValue(redactor.redact($0.data))) }
+                let rows = events.map { ($0, redactor.redact($0.data)) }
                 try await store.writer.write { db in
-                    let statement = try db.cachedStatement(
-                        sql: """
-                            INSERT INTO event (exchange_id, idx, sequence_number, offset_ms, type, data)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """)
-                    for (event, data) in rows {
-                        try statement.execute(arguments: [
-                            id, event.index, event.sequenceNumber, event.offset.milliseconds, event.type, data,
-                        ])
-                    }
+                    try EventInserter.insert(rows, exchange: id, db: db)
                     try db.execute(
                         sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
                         arguments: [events.count, id])

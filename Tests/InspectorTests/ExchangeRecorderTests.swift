@@ -173,4 +173,28 @@ struct ExchangeRecorderTests {
         let states = try await store.store.recentExchanges().map(\.state)
         #expect(states == ["in_progress", "interrupted"])
     }
+
+    @Test func eventBytesThatAreNotUTF8AreStoredExactly() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        var frames = Fixtures.frames("stream-hello.sse").map { Array($0.utf8) }
+        let odd: [UInt8] = Array("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"".utf8)
+            + [0xFF, 0xFE] + Array("\"}\n\n".utf8)
+        frames.insert(odd, at: 5)
+        let parts: [Reply.Part] = frames.map { .bytes($0) }
+        let server = try await LoopbackServer.start { _ in
+            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
+        }
+        try await recording(store, server: server) { client in
+            for try await _ in client.stream(CreateResponseRequest(model: "m", input: "hi")) {}
+        }
+        await server.stop()
+        let detail = try #require(try await store.store.exchange(id: 1))
+        #expect(detail.events.count == 13)
+        let stored = try #require(detail.events.first { $0.data.contains(0xFF) })
+        #expect(stored.data == Array(odd.dropFirst(40).dropLast(2)))
+        #expect(stored.type == "response.output_text.delta")
+        let others = detail.events.filter { !$0.data.contains(0xFF) }.map { String(decoding: $0.data, as: UTF8.self) }
+        #expect(others == fixtureDataLines("stream-hello.sse"))
+    }
 }
