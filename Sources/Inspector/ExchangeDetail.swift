@@ -36,8 +36,9 @@ public struct ExchangeDetail: Sendable, Hashable {
 
     /// What the server answered, as JSON: the response of the terminal event of a stream, else the body.
     public var responseJSON: JSONValue {
-        let terminal: Set<String> = ["response.completed", "response.incomplete", "response.failed"]
-        if let last = events.last(where: { terminal.contains($0.type) }), let json = try? JSONValue.parse(last.data) {
+        if let last = events.last(where: { ResponseStreamEvent.terminalTypes.contains($0.type) }),
+            let json = try? JSONValue.parse(last.data)
+        {
             return json["response"] ?? .null
         }
         guard let body = responseBody, !body.isEmpty else { return .null }

@@ -64,9 +64,6 @@ public struct ExchangeExporter: Sendable {
         func headers(_ pairs: [(String, String)]) -> JSONValue {
             .array(pairs.map { ["name": .string($0.0), "value": .string($0.1)] })
         }
-        func header(_ name: String, in pairs: [(String, String)]) -> String? {
-            pairs.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
-        }
         let requestText = String(decoding: detail.requestBody, as: UTF8.self)
         let responseText = summary.streamed ? sse(detail) : detail.responseBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let query = URLComponents(string: summary.url)?.queryItems ?? []
@@ -78,7 +75,7 @@ public struct ExchangeExporter: Sendable {
         ]
         if !detail.requestBody.isEmpty {
             request["postData"] = [
-                "mimeType": .string(header("content-type", in: detail.requestHeaders) ?? "application/json"),
+                "mimeType": .string(detail.requestHeaders.headerValue("content-type") ?? "application/json"),
                 "text": .string(requestText),
             ]
         }
@@ -89,7 +86,7 @@ public struct ExchangeExporter: Sendable {
             "headers": headers(detail.responseHeaders),
             "content": [
                 "size": .integer(responseText.utf8.count),
-                "mimeType": .string(header("content-type", in: detail.responseHeaders) ?? "application/octet-stream"),
+                "mimeType": .string(detail.responseHeaders.headerValue("content-type") ?? "application/octet-stream"),
                 "text": .string(responseText),
             ],
             "redirectURL": "", "headersSize": -1, "bodySize": .integer(responseText.utf8.count),

@@ -88,10 +88,8 @@ extension ExchangeRecorder {
         ) async throws {
             switch operation {
             case .head(let head):
-                let isStream = head.headers.contains {
-                    $0.0.lowercased() == "content-type" && $0.1.lowercased().contains("text/event-stream")
-                }
-                let requestID = head.headers.first { $0.0.lowercased() == "x-request-id" }?.1
+                let isStream = head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream") ?? false
+                let requestID = head.headers.headerValue("x-request-id")
                 try await store.writer.write { db in
                     try db.execute(
                         sql: """

@@ -30,7 +30,7 @@ public struct TransportResponse: Sendable {
 
     /// The first value of header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        headers.headerValue(name)
     }
 }
 

@@ -18,9 +18,7 @@ public struct ResponseMetadata: Sendable, Hashable {
     public init(status: Int, headers: [(String, String)]) {
         self.status = status
         self.headers = headers.map { Header(name: $0.0, value: $0.1) }
-        func value(_ name: String) -> String? {
-            headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
-        }
+        let value = headers.headerValue
         requestID = value("x-request-id")
         processingTime = value("openai-processing-ms").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             .map { Duration.milliseconds($0) }
@@ -28,7 +26,7 @@ public struct ResponseMetadata: Sendable, Hashable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.map { ($0.name, $0.value) }.headerValue(name)
     }
 }
 

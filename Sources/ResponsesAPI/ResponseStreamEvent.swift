@@ -67,6 +67,9 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     }
 
 
+    /// The types of the three events that end a response.
+    public static let terminalTypes: Set<String> = ["response.completed", "response.incomplete", "response.failed"]
+
     /// True for the three events that end a response.
     public var isTerminal: Bool {
         switch kind {

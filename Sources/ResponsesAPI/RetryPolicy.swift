@@ -98,7 +98,7 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     static func header(_ name: String, in headers: [(String, String)]) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        headers.headerValue(name)
     }
 
     static func describe(_ duration: Duration) -> String {
