@@ -60,31 +60,40 @@ public struct AskRunner: Sendable {
                 "error: ask needs a prompt: give it as arguments (openresponses ask \"...\") or pipe it on stdin\n")
             return .usage
         }
-        var settings = TurnSettings.defaults(environment: context.environment)
-        if let preset = options.preset {
-            do {
-                settings = try PresetLibrary(environment: context.environment).settings(fromPreset: preset, base: settings)
-            } catch {
-                context.diagnostics.write("error: \(error)\n")
-                return .usage
-            }
+        let stack: SettingsStack
+        do {
+            let flags = try SettingsLayer.commandLine(
+                model: options.model, instructions: options.instructions, stream: options.stream ? nil : false,
+                assignments: options.assignments)
+            stack = try SettingsStack.load(environment: context.environment, preset: options.preset, flags: flags)
+        } catch let error as SettingError {
+            context.diagnostics.write("error: \(error.message)\n")
+            return .usage
+        } catch {
+            context.diagnostics.write(error.linesPrefixed("error: "))
+            return .usage
         }
-        for assignment in options.assignments {
-            do {
-                try settings.apply(assignment)
-            } catch {
-                context.diagnostics.write("error: --set \(assignment): \(error.message)\n")
-                return .usage
-            }
+        let settings = stack.effective
+        let builder = PayloadBuilder()
+        var request: CreateResponseRequest
+        do {
+            request = try builder.build(
+                settings: settings, conversation: nil, input: .string(input),
+                for: options.dryRun ? .display : .send(context.environment))
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+            return .usage
         }
-        if let model = options.model { settings.model = model }
-        if let instructions = options.instructions { settings.instructions = instructions }
-        if !options.stream { settings.stream = false }
-        var request = PayloadBuilder().build(settings: settings, conversation: nil, input: input)
         for notice in ModelCapabilities.adjust(&request) { context.diagnostics.write("note: \(notice)\n") }
+        let problems = builder.problems(settings: settings)
         if options.dryRun {
+            for problem in problems { context.diagnostics.write("note: \(problem)\n") }
             context.output.write(request.json.prettyPrinted() + "\n")
             return .success
+        }
+        if !problems.isEmpty {
+            for problem in problems { context.diagnostics.write("error: \(problem)\n") }
+            return .usage
         }
 
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
@@ -128,4 +137,11 @@ struct DiscardingOutput: OutputSink {
 
 extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension Error {
+    /// The error's description with `prefix` before each of its lines.
+    func linesPrefixed(_ prefix: String) -> String {
+        "\(self)".split(separator: "\n").map { prefix + $0 + "\n" }.joined()
+    }
 }

@@ -7,7 +7,9 @@ import Workbench
 /// starting with `/` are commands.
 public final class REPL {
     let context: ConsoleContext
-    var settings: TurnSettings
+    var stack: SettingsStack
+    var settings: TurnSettings { stack.effective }
+    let presets: PresetLibrary
     var conversation: Conversation
     let editor: LineEditor
     let interrupt: InterruptPipe
@@ -15,9 +17,10 @@ public final class REPL {
 
     public static let prompt = "> "
 
-    public init(context: ConsoleContext, settings: TurnSettings, interrupt: InterruptPipe) {
+    public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
-        self.settings = settings
+        self.stack = settings
+        self.presets = PresetLibrary(environment: context.environment)
         self.interrupt = interrupt
         self.bridge = MainThreadBridge(interrupt: interrupt)
         self.conversation = Conversation(sessionID: UUID().uuidString.lowercased())
@@ -27,9 +30,12 @@ public final class REPL {
     /// Runs until /quit or Ctrl-D; the terminal is restored on the way out.
     public func run() -> ExitStatus {
         defer { editor.restoreTerminal() }
+        let presets = self.presets
+        editor.complete(with: Completer(presetNames: { presets.names }))
         if editor.isInteractive {
+            let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
             context.output.write(
-                "openresponses · \(settings.model) · \(context.configuration.baseURL)\n"
+                "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
                     + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
         while true {
@@ -56,6 +62,7 @@ public final class REPL {
 
     func handleCommand(_ line: String) -> CommandResult {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        let rest = words.count > 1 ? String(line[words[1].startIndex...]).trimmingCharacters(in: .whitespaces) : ""
         switch words.first.map(String.init) {
         case "/quit", "/exit", "/q":
             return .quit
@@ -66,6 +73,20 @@ public final class REPL {
             context.output.write(Self.help)
         case "/inspect":
             inspect(words.dropFirst().first.map(String.init))
+        case "/preset", "/presets":
+            presetCommand(words.dropFirst().map(String.init))
+        case "/set":
+            setCommand(rest)
+        case "/unset":
+            unsetCommand(rest)
+        case "/reset":
+            resetCommand(rest)
+        case "/settings":
+            settingsCommand()
+        case "/payload":
+            payloadCommand(rest)
+        case "/stream":
+            streamCommand(rest)
         case let other:
             context.diagnostics.write("unknown command \(other ?? line); /help lists the commands\n")
         }
@@ -74,6 +95,17 @@ public final class REPL {
 
     static let help = """
         Type a message and press Enter to send it; each turn continues the conversation.
+          /preset list       list presets (* marks the one in use)
+          /preset use NAME   switch to a preset (your /set values stay on top)
+          /preset show [NAME] show a preset file (the one in use by default)
+          /preset save NAME  save the current settings as a preset in your data directory
+          /preset diff A B   show how two presets differ
+          /set KEY VALUE     change a setting for the following turns (/settings lists them)
+          /unset KEY         do not send KEY from now on
+          /reset [KEY]       drop your /set and /unset (of KEY, or all), back to the preset's values
+          /settings          show every setting in effect and where it comes from
+          /payload [TEXT]    show the exact JSON of the next request (with TEXT as the message)
+          /stream on|off     stream answers, or ask for whole ones
           /new               start a new conversation
           /inspect [last|ID] show an exchange from the inspector (the last one by default)
           /help              show this help
@@ -112,7 +144,20 @@ public final class REPL {
     }
 
     func runTurn(input: String) {
-        var built = PayloadBuilder().build(settings: settings, conversation: conversation, input: input)
+        let settings = self.settings
+        let builder = PayloadBuilder()
+        if let problem = builder.problems(settings: settings).first {
+            context.diagnostics.write("error: \(problem)\n")
+            return
+        }
+        var built: CreateResponseRequest
+        do {
+            built = try builder.build(
+                settings: settings, conversation: conversation, input: .string(input), for: .send(context.environment))
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+            return
+        }
         for notice in ModelCapabilities.adjust(&built) { context.diagnostics.write("note: \(notice)\n") }
         let request = built
         let client = context.client

@@ -1,23 +1,26 @@
 import Foundation
 import ResponsesAPI
-import Yams
 
-/// Finds presets by name: the user's `presets/` in the data directory first, then the shipped ones.
-///
-/// A preset is YAML (or JSON) with `version`, `name`, `description` and a `request` mapping that is a
-/// create-response body template (`model`, `instructions`, and any other field, sent as written).
+/// Where presets live: `presets/` in the data directory (the user's, written by `/preset save`) over the
+/// shipped ones; a user preset overrides a shipped one of the same name. Presets are found by file name
+/// (`deep-reasoning.yaml` is preset `deep-reasoning`).
 public struct PresetLibrary: Sendable {
+    /// The user's directory first, then the shipped one.
     public var directories: [URL]
+    public var userDirectory: URL
 
-    public init(directories: [URL]) {
-        self.directories = directories
+    public init(userDirectory: URL, shippedDirectory: URL?) {
+        self.userDirectory = userDirectory
+        self.directories = [userDirectory] + (shippedDirectory.map { [$0] } ?? [])
     }
 
     public init(environment: AppEnvironment) {
-        var directories = [environment.dataDirectory.appendingPathComponent("presets", isDirectory: true)]
-        if let shipped = Self.shippedDirectory(environment: environment) { directories.append(shipped) }
-        self.init(directories: directories)
+        self.init(
+            userDirectory: environment.dataDirectory.appendingPathComponent("presets", isDirectory: true),
+            shippedDirectory: Self.shippedDirectory(environment: environment))
     }
+
+    static let extensions = ["yaml", "yml", "json"]
 
     /// `$OPENRESPONSES_PRESETS_DIR`, else `presets/` of the checkout the executable was built in, else
     /// `share/openresponses/presets` beside an installed binary.
@@ -39,10 +42,41 @@ public struct PresetLibrary: Sendable {
         return nil
     }
 
+    /// One preset file found on disk.
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var url: URL
+        public var isUser: Bool
+        /// A user preset hides this shipped one.
+        public var isOverridden: Bool
+    }
+
+    /// Every preset file, by name; user presets first when names tie, the overridden shipped one marked.
+    public func entries() -> [Entry] {
+        var result: [Entry] = []
+        var seen: Set<String> = []
+        for directory in directories {
+            let isUser = directory == userDirectory
+            let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+            var names: Set<String> = []
+            for url in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
+            where Self.extensions.contains(url.pathExtension.lowercased()) {
+                let name = url.deletingPathExtension().lastPathComponent
+                guard names.insert(name).inserted else { continue }
+                result.append(Entry(name: name, url: url, isUser: isUser, isOverridden: seen.contains(name)))
+            }
+            seen.formUnion(names)
+        }
+        return result.sorted { ($0.name, $0.isOverridden ? 1 : 0) < ($1.name, $1.isOverridden ? 1 : 0) }
+    }
+
+    /// The names `/preset use` completes.
+    public var names: [String] { entries().filter { !$0.isOverridden }.map(\.name) }
+
     /// The file of preset `name`, or nil.
     public func locate(_ name: String) -> URL? {
         for directory in directories {
-            for ext in ["yaml", "yml", "json"] {
+            for ext in Self.extensions {
                 let url = directory.appendingPathComponent("\(name).\(ext)")
                 if FileManager.default.fileExists(atPath: url.path) { return url }
             }
@@ -50,91 +84,42 @@ public struct PresetLibrary: Sendable {
         return nil
     }
 
-    /// Applies preset `name` over `base`.
-    public func settings(fromPreset name: String, base: TurnSettings) throws -> TurnSettings {
+    /// Loads preset `name`, or a preset file when `name` is a path (contains `/` or ends in .yaml/.json).
+    public func load(_ name: String) throws(PresetError) -> Preset {
+        if name.contains("/") || Self.extensions.contains((name as NSString).pathExtension.lowercased()) {
+            return try Preset.load(from: URL(fileURLWithPath: name))
+        }
         guard let url = locate(name) else {
-            let places = directories.map(\.path).joined(separator: ", ")
-            throw PresetError(message: "preset '\(name)' not found (looked in \(places))")
+            let known = names
+            let hint = SettingsRegistry.closest(to: name, in: known).map { " (did you mean \($0)?)" } ?? ""
+            let list = known.isEmpty ? "there are none yet" : "known: " + known.joined(separator: ", ")
+            throw PresetError(message: "no preset named '\(name)'\(hint); \(list)")
         }
-        let preset = try Preset.load(from: url)
-        var settings = base
-        settings.preset = preset.name
-        if let model = preset.request["model"]?.stringValue { settings.model = model }
-        if let instructions = preset.request["instructions"]?.stringValue { settings.instructions = instructions }
-        var extra = preset.request
-        extra["model"] = nil
-        extra["instructions"] = nil
-        extra["stream"] = nil
-        extra["input"] = nil
-        for (key, value) in extra { settings.extraBody[key] = value }
-        return settings
+        return try Preset.load(from: url)
     }
-}
 
-/// A preset read from a file.
-public struct Preset: Sendable, Hashable {
-    public var name: String
-    public var description: String?
-    public var version: Int
-    public var request: JSONObject
-
-    public static func load(from url: URL) throws -> Preset {
-        let text: String
+    /// Writes `preset` to the user's directory (created 0700; the file 0600) and returns its path.
+    @discardableResult
+    public func save(_ preset: Preset) throws(PresetError) -> URL {
+        let url = userDirectory.appendingPathComponent("\(preset.name).yaml")
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw PresetError(message: "\(url.path): cannot read: \(error.localizedDescription)")
-        }
-        let node: Any?
-        do {
-            node = try Yams.load(yaml: text)
-        } catch let error as YamlError {
-            throw PresetError(message: "\(url.path): \(error)")
-        }
-        guard let root = node.map(JSONValue.init(yaml:)), case .object(let object) = root else {
-            throw PresetError(message: "\(url.path): a preset is a mapping with version, name and request")
-        }
-        guard let version = object["version"]?.intValue else {
-            throw PresetError(message: "\(url.path): 'version' is missing (write version: 1)")
-        }
-        guard version == 1 else {
-            throw PresetError(message: "\(url.path): version \(version) is not supported (this build reads version 1)")
-        }
-        let fallbackName = url.deletingPathExtension().lastPathComponent
-        var request = JSONObject()
-        if let value = object["request"] {
-            guard case .object(let mapping) = value else {
-                throw PresetError(message: "\(url.path): 'request' must be a mapping of create-response fields")
+            try FileManager.default.createDirectory(
+                at: userDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for ext in Self.extensions where ext != "yaml" {
+                try? FileManager.default.removeItem(at: userDirectory.appendingPathComponent("\(preset.name).\(ext)"))
             }
-            request = mapping
+            let data = Data(preset.yaml.utf8)
+            if FileManager.default.fileExists(atPath: url.path) {
+                try data.write(to: url)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            } else {
+                guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+            }
+        } catch {
+            throw PresetError(message: "\(url.path): cannot write: \(error.localizedDescription)")
         }
-        return Preset(
-            name: object["name"]?.stringValue ?? fallbackName, description: object["description"]?.stringValue,
-            version: version, request: request)
-    }
-}
-
-public struct PresetError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
-}
-
-extension JSONValue {
-    /// Converts what Yams loads (mappings, sequences, scalars) to JSON.
-    init(yaml node: Any) {
-        switch node {
-        case let value as Bool: self = .bool(value)
-        case let value as Int: self = .integer(value)
-        case let value as Double: self = .number(value)
-        case let value as String: self = .string(value)
-        case let values as [Any]: self = .array(values.map(JSONValue.init(yaml:)))
-        case let mapping as [AnyHashable: Any]:
-            var object = JSONObject()
-            let pairs = mapping.map { (String(describing: $0.key.base), $0.value) }.sorted { $0.0 < $1.0 }
-            for (key, value) in pairs { object[key] = JSONValue(yaml: value) }
-            self = .object(object)
-        case is NSNull: self = .null
-        default: self = .string("\(node)")
-        }
+        return url
     }
 }

@@ -11,6 +11,8 @@ public struct SettingDescriptor: Sendable, Hashable {
         case choice([String])
         /// A comma-separated list of strings.
         case stringList
+        /// A comma-separated list of some of these values.
+        case choiceList([String])
     }
 
     /// The key path users write (`reasoning.effort`). A key ending in `.*` takes any name after its prefix
@@ -38,6 +40,7 @@ public struct SettingDescriptor: Sendable, Hashable {
         case .boolean: "true or false"
         case .choice(let values): "one of " + values.joined(separator: ", ")
         case .stringList: "a comma-separated list"
+        case .choiceList(let values): "a comma-separated list of " + values.joined(separator: ", ")
         }
     }
 
@@ -69,6 +72,13 @@ public struct SettingDescriptor: Sendable, Hashable {
             return .string(trimmed)
         case .stringList:
             return .array(trimmed.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
+        case .choiceList(let values):
+            let items = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let wrong = items.first(where: { !values.contains($0) }) {
+                let hint = SettingsRegistry.closest(to: wrong, in: values).map { " (did you mean \($0)?)" } ?? ""
+                throw SettingError("\(key): '\(wrong)' is not one of \(values.joined(separator: ", "))\(hint)")
+            }
+            return .array(items.map(JSONValue.string))
         }
     }
 
@@ -76,6 +86,8 @@ public struct SettingDescriptor: Sendable, Hashable {
     public func validate(_ value: JSONValue) throws(SettingError) {
         switch (kind, value) {
         case (.string, .string), (.stringList, .array), (.boolean, .bool): return
+        case (.choiceList, .array(let items)):
+            _ = try parse(items.map { $0.stringValue ?? $0.compactString }.joined(separator: ","))
         case (.integer, .integer), (.number, .integer), (.number, .number), (.choice, .string):
             _ = try parse(value.stringValue ?? value.compactString)
         default:

@@ -18,12 +18,14 @@ public enum SettingsRegistry {
         .init("text.verbosity", .choice(["low", "medium", "high"]), api: "text.verbosity", help: "How long the answer runs."),
         .init("text.format", .choice(["text", "json_object"]), api: "text.format.type",
               help: "Plain text or a JSON object (a JSON Schema format comes from a preset)."),
+        .init("file_search.vector_store_ids", .stringList, api: "tools[type=file_search].vector_store_ids",
+              help: "Vector stores for file_search (adds the tool when the preset has none; /unset removes it)."),
         .init("tool_choice", .choice(["auto", "none", "required"]), api: "tool_choice", help: "Whether the model must, may or must not call tools."),
         .init("parallel_tool_calls", .boolean, api: "parallel_tool_calls", help: "Let the model call several tools at once."),
         .init("truncation", .choice(["auto", "disabled"]), api: "truncation", help: "Drop old context when it overflows, or fail."),
         .init("store", .boolean, api: "store", help: "Keep the response on the server (needed for previous_response_id chaining)."),
         .init("background", .boolean, api: "background", help: "Run the response in the background (poll or resume the stream)."),
-        .init("include", .stringList, api: "include",
+        .init("include", .choiceList(includable), api: "include",
               help: "Extra output to include: reasoning.encrypted_content, file_search_call.results, message.output_text.logprobs..."),
         .init("service_tier", .choice(["auto", "default", "flex", "priority", "scale"]), api: "service_tier", help: "Processing tier."),
         .init("prompt_cache_key", .string, api: "prompt_cache_key", help: "A key that groups requests for prompt caching."),
@@ -36,6 +38,13 @@ public enum SettingsRegistry {
         .init("console.stream", .boolean, help: "Stream answers as they arrive (false sends stream: false)."),
         .init("console.show_reasoning", .boolean, help: "Show reasoning summaries as they stream."),
         .init("console.show_usage", .boolean, help: "Show the usage line after each answer."),
+    ]
+
+    /// What `include` takes (the spec's `IncludeEnum`).
+    public static let includable = [
+        "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
+        "message.input_image.image_url", "computer_call_output.output.image_url", "code_interpreter_call.outputs",
+        "reasoning.encrypted_content", "message.output_text.logprobs",
     ]
 
     /// The descriptor for `key` (a `.*` key matches any name after its prefix).
@@ -62,8 +71,12 @@ public enum SettingsRegistry {
 
     /// The known key closest to `key` by edit distance, when it is close enough to be a typo.
     public static func suggestion(for key: String) -> String? {
-        let candidates = all.map(\.key).filter { !$0.hasSuffix(".*") }
-        let scored = candidates.map { ($0, editDistance(key.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        closest(to: key, in: all.map(\.key).filter { !$0.hasSuffix(".*") })
+    }
+
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    public static func closest(to word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
         guard let (best, distance) = scored, distance <= max(2, best.count / 3) else { return nil }
         return best
     }

@@ -1,51 +1,141 @@
 import ResponsesAPI
 
-/// The settings one turn is built from: built-in defaults, then a preset, then `--set` assignments.
+/// The settings one turn is built from, after every layer (defaults, config file, preset, `/set`,
+/// command-line flags) has been applied: the request template, console options and extra body fields.
 public struct TurnSettings: Sendable, Hashable {
     public static let defaultModel = "gpt-4.1-mini"
 
-    public var model: String
-    public var instructions: String?
-    public var stream: Bool
-    /// The preset these settings came from, recorded with each exchange.
+    /// Create-response fields (model, instructions, reasoning, tools with their local options, ...).
+    public var template: JSONObject
+    /// `stream`, `show_reasoning`, `show_usage`.
+    public var console: JSONObject
+    /// Sent as written, after everything else.
+    public var extraBody: JSONObject
+    /// The preset in use, recorded with each exchange.
     public var preset: String?
-    /// Other create-response fields (from a preset), sent as written.
-    public var extraBody: JSONObject = JSONObject()
-    /// Fields set with `--set` / `/set`, by request-body path (`reasoning.effort`); they win over the preset's.
-    public var bodySettings: [String: JSONValue] = [:]
-    /// Console options (`console.show_reasoning`, `console.show_usage`).
-    public var consoleOptions: [String: Bool] = [:]
 
     public init(model: String = TurnSettings.defaultModel, instructions: String? = nil, stream: Bool = true, preset: String? = nil) {
-        self.model = model
-        self.instructions = instructions
-        self.stream = stream
+        self.template = ["model": .string(model)]
+        if let instructions { template["instructions"] = .string(instructions) }
+        self.console = ["stream": .bool(stream)]
+        self.extraBody = [:]
         self.preset = preset
     }
 
-    /// Built-in defaults, then `OPENRESPONSES_MODEL` from the environment.
-    public static func defaults(environment: AppEnvironment) -> TurnSettings {
-        TurnSettings(model: environment["OPENRESPONSES_MODEL"] ?? defaultModel)
+    public var model: String {
+        get { template["model"]?.stringValue ?? Self.defaultModel }
+        set { template["model"] = .string(newValue) }
     }
+
+    public var instructions: String? {
+        get { template["instructions"]?.stringValue }
+        set { template["instructions"] = newValue.map(JSONValue.string) }
+    }
+
+    public var stream: Bool {
+        get { console["stream"]?.boolValue ?? true }
+        set { console["stream"] = .bool(newValue) }
+    }
+
+    public var showReasoning: Bool { console["show_reasoning"]?.boolValue ?? true }
+    public var showUsage: Bool { console["show_usage"]?.boolValue ?? true }
 
     /// Applies one `KEY=VALUE` assignment (validated against the registry).
     public mutating func apply(_ assignment: String) throws(SettingError) {
-        let (descriptor, key, value) = try SettingsRegistry.parseAssignment(assignment)
-        set(descriptor, key: key, to: value)
+        let (_, key, value) = try SettingsRegistry.parseAssignment(assignment)
+        set(key, to: value)
     }
 
-    public mutating func set(_ descriptor: SettingDescriptor, key: String, to value: JSONValue) {
-        switch key {
-        case "model": model = value.stringValue ?? model
-        case "instructions": instructions = value.stringValue
-        case "console.stream": stream = value.boolValue ?? stream
-        default:
-            guard let field = descriptor.apiField else {
-                consoleOptions[key] = value.boolValue
-                return
-            }
-            let path = field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
-            bodySettings[path] = value
+    /// Sets registry key `key` (nil removes it: the next request does not carry it).
+    public mutating func set(_ key: String, to value: JSONValue?) {
+        guard let descriptor = SettingsRegistry.descriptor(for: key) else { return }
+        if key.hasPrefix("console.") {
+            console[String(key.dropFirst("console.".count))] = value
+            return
         }
+        switch key {
+        case "text.format":
+            template = PayloadBuilder.setting(["text", "format"], to: value.map { .object(["type": $0]) }, in: template)
+        case "file_search.vector_store_ids":
+            setVectorStores(value?.arrayValue?.compactMap(\.stringValue))
+        default:
+            guard let field = descriptor.apiField else { return }
+            let path = field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
+            template = PayloadBuilder.setting(path.split(separator: ".").map(String.init)[...], to: value, in: template)
+        }
+    }
+
+    /// The current value of registry key `key`, as `/settings` shows it.
+    public func value(forKey key: String) -> JSONValue? {
+        if key.hasPrefix("console.") { return console[String(key.dropFirst("console.".count))] }
+        switch key {
+        case "text.format": return template["text"]?["format"]?["type"]
+        case "file_search.vector_store_ids": return fileSearchTool?["vector_store_ids"]
+        default:
+            var value: JSONValue? = .object(template)
+            for part in key.split(separator: ".") { value = value?[String(part)] }
+            return value
+        }
+    }
+
+    var fileSearchTool: JSONValue? {
+        template["tools"]?.arrayValue?.first { $0["type"]?.stringValue == "file_search" }
+    }
+
+    /// Points the file_search tool at `ids` (adding the tool if there is none); nil removes the tool.
+    mutating func setVectorStores(_ ids: [String]?) {
+        var tools = template["tools"]?.arrayValue ?? []
+        let index = tools.firstIndex { $0["type"]?.stringValue == "file_search" }
+        switch (ids, index) {
+        case (nil, let index?): tools.remove(at: index)
+        case (nil, nil): break
+        case (let ids?, let index?):
+            var tool = tools[index].objectValue ?? [:]
+            tool["vector_store_ids"] = .array(ids.map(JSONValue.string))
+            tools[index] = .object(tool)
+        case (let ids?, nil):
+            tools.append(["type": "file_search", "vector_store_ids": .array(ids.map(JSONValue.string))])
+        }
+        template["tools"] = tools.isEmpty ? nil : .array(tools)
+    }
+
+    /// Merges a layer's template over this one: mappings merge key by key, except tagged ones (with a
+    /// `type`, such as `text.format`) and lists, which are replaced whole.
+    public mutating func merge(template other: JSONObject, console: JSONObject, extraBody: JSONObject) {
+        template = Self.merged(template, other)
+        for (key, value) in console { self.console[key] = value }
+        self.extraBody = Self.merged(self.extraBody, extraBody)
+    }
+
+    static func merged(_ base: JSONObject, _ over: JSONObject) -> JSONObject {
+        var result = base
+        for (key, value) in over {
+            if case .object(let new) = value, case .object(let old)? = result[key], new["type"] == nil, old["type"] == nil {
+                result[key] = .object(merged(old, new))
+            } else {
+                result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// Every leaf of the settings as `key path → value` (lists and tagged mappings are leaves), in order:
+    /// the template, then `console.*`, then `extra_body.*`.
+    public var leaves: [(key: String, value: JSONValue)] {
+        func walk(_ object: JSONObject, _ prefix: String, into result: inout [(key: String, value: JSONValue)]) {
+            for (key, value) in object {
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                if case .object(let child) = value, child["type"] == nil, !child.isEmpty {
+                    walk(child, path, into: &result)
+                } else {
+                    result.append((path, value))
+                }
+            }
+        }
+        var result: [(key: String, value: JSONValue)] = []
+        walk(template, "", into: &result)
+        walk(console, "console", into: &result)
+        walk(extraBody, "extra_body", into: &result)
+        return result
     }
 }

@@ -8,7 +8,7 @@ struct Chat: ParsableCommand {
     @Option(name: .shortAndLong, help: "Model to use.")
     var model: String?
 
-    @Option(name: .long, help: "Preset to start from (by name).")
+    @Option(name: .long, help: "Preset to start from (a name, or a path to a preset file).")
     var preset: String?
 
     @Option(name: .long, help: "Instructions (system prompt) for every turn.")
@@ -17,24 +17,25 @@ struct Chat: ParsableCommand {
     @Flag(name: .long, help: "Ask for whole answers instead of streamed ones.")
     var noStream = false
 
+    @Option(name: .customLong("set"), help: "Set a setting: KEY=VALUE (repeatable; openresponses settings lists them).")
+    var assignments: [String] = []
+
     func run() throws {
         let environment = AppEnvironment.process
-        let context = try makeContext(environment: environment)
-        var settings = TurnSettings.defaults(environment: environment)
-        if let preset {
-            do {
-                settings = try PresetLibrary(environment: environment).settings(fromPreset: preset, base: settings)
-            } catch {
-                throw ValidationError("\(error)")
-            }
+        let stack: SettingsStack
+        do {
+            let flags = try SettingsLayer.commandLine(
+                model: model, instructions: instructions, stream: noStream ? false : nil, assignments: assignments)
+            stack = try SettingsStack.load(environment: environment, preset: preset, flags: flags)
+        } catch {
+            for line in "\(error)".split(separator: "\n") { FileDescriptorOutput.standardError.write("error: \(line)\n") }
+            throw ExitCode(ExitStatus.usage.rawValue)
         }
-        if let model { settings.model = model }
-        if let instructions { settings.instructions = instructions }
-        if noStream { settings.stream = false }
+        let context = try makeContext(environment: environment)
         let interrupt = try InterruptPipe()
         interrupt.install()
         defer { interrupt.uninstall() }
-        let status = REPL(context: context, settings: settings, interrupt: interrupt).run()
+        let status = REPL(context: context, settings: stack, interrupt: interrupt).run()
         _ = MainThreadBridge(interrupt: interrupt).run { await context.shutdown() }
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -119,10 +119,9 @@ struct AskRunnerTests {
             version: 1
             name: terse
             description: Short answers
-            request:
-              model: preset-model
-              instructions: Answer in five words.
-              max_output_tokens: 50
+            model: preset-model
+            instructions: Answer in five words.
+            max_output_tokens: 50
             """.write(to: presets.appendingPathComponent("terse.yaml"), atomically: true, encoding: .utf8)
         let (status, _, _, requests) = try await ask(
             AskOptions(prompt: "hi", stdinText: nil, preset: "terse"), route: echoRoute(counter: Counter()),
@@ -137,7 +136,7 @@ struct AskRunnerTests {
             AskOptions(prompt: "hi", stdinText: nil, preset: "nope"), route: echoRoute(counter: Counter()),
             extra: ["OPENRESPONSES_PRESETS_DIR": presets.path])
         #expect(missing == .usage)
-        #expect(err.contains("preset 'nope' not found"))
+        #expect(err == "error: no preset named 'nope'; known: terse\n")
     }
 
     @Test func dryRunPrintsTheExactBodyAndSendsNothing() async throws {

@@ -13,7 +13,7 @@ func withClient<T>(
 
 /// A client over the real transport, pointed at `baseURL`; shut down after `body`.
 func withClient<T>(
-    baseURL: String, apiKey: String?, observer: (any ExchangeObserver)? = nil, readTimeout: Duration = .seconds(10),
+    baseURL: String, apiKey: String?, observer: (any ExchangeObserver)? = nil, readTimeout: Duration = .seconds(60),
     _ body: (ResponsesClient) async throws -> T
 ) async throws -> T {
     let configuration = Configuration(baseURL: baseURL, apiKey: apiKey, readTimeout: readTimeout)

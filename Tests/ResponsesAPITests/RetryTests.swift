@@ -25,7 +25,7 @@ struct RetryTests {
         _ server: LoopbackServer, waits: Waits, policy: RetryPolicy = .default, observer: (any ExchangeObserver)? = nil
     ) -> (ResponsesClient, AsyncHTTPClientTransport) {
         let configuration = Configuration(
-            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(10), retryPolicy: policy)
+            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(60), retryPolicy: policy)
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let client = ResponsesClient(
             configuration: configuration, transport: transport, observer: observer, sleep: { try await waits.sleep($0) },

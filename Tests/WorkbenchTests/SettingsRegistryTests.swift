@@ -35,6 +35,8 @@ struct SettingsRegistryTests {
         ("max_output_tokens=1.5", "max_output_tokens: '1.5' is not a whole number, 16 or more"),
         ("reasoning.effort=huge", "reasoning.effort: 'huge' is not one of none, minimal, low, medium, high, xhigh"),
         ("store=maybe", "store: 'maybe' is not true or false"),
+        ("include=reasoning.encrypted_content,file_search.results", "include: 'file_search.results' is not one of "
+            + SettingsRegistry.includable.joined(separator: ", ") + " (did you mean file_search_call.results?)"),
         ("reasoning.efort=high", "unknown setting 'reasoning.efort' (did you mean reasoning.effort?); openresponses settings lists them all"),
         ("temprature=1", "unknown setting 'temprature' (did you mean temperature?); openresponses settings lists them all"),
         ("flux_capacitor=1", "unknown setting 'flux_capacitor'; openresponses settings lists them all"),
@@ -51,8 +53,8 @@ struct SettingsRegistryTests {
 
     @Test func assignmentsLandAtTheirRequestFieldsOverThePreset() throws {
         var settings = TurnSettings(model: "gpt-5.1")
-        settings.extraBody["reasoning"] = ["effort": "low", "summary": "auto"]
-        settings.extraBody["temperature"] = 1
+        settings.template["reasoning"] = ["effort": "low", "summary": "auto"]
+        settings.template["temperature"] = 1
         for assignment in ["reasoning.effort=high", "console.stream=false", "model=gpt-5-mini", "metadata.team=core"] {
             try settings.apply(assignment)
         }

@@ -1,0 +1,33 @@
+import Foundation
+import ResponsesAPI
+
+/// `config.yaml` in the data directory: settings every session starts from (over the built-in defaults,
+/// under a preset), and the preset to use when none is named. Same keys and checks as a preset.
+public struct ConfigFile: Sendable, Hashable {
+    public var url: URL
+    public var preset: String?
+    public var template: JSONObject
+    public var console: JSONObject
+    public var extraBody: JSONObject
+
+    public static func url(environment: AppEnvironment) -> URL {
+        if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
+        return environment.dataDirectory.appendingPathComponent("config.yaml")
+    }
+
+    /// The config file, or nil when there is none.
+    public static func load(environment: AppEnvironment) throws(PresetError) -> ConfigFile? {
+        let url = url(environment: environment)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try load(from: url)
+    }
+
+    public static func load(from url: URL) throws(PresetError) -> ConfigFile {
+        let text = try PresetDocument.read(url)
+        let document = try PresetDocument.check(text, path: url.path, spec: PresetSchema.config, directory: url.deletingLastPathComponent())
+        try document.finish()
+        return ConfigFile(
+            url: url, preset: document.object["preset"]?.stringValue, template: document.template,
+            console: document.object["console"]?.objectValue ?? [:], extraBody: document.object["extra_body"]?.objectValue ?? [:])
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import ResponsesAPI
+import Yams
+
+/// A preset: a named request template (every create-response field the console supports, tools with
+/// their local options) plus console options. Read from YAML or JSON and checked against
+/// `PresetSchema`; every problem comes back at once, each with `file:line:column` and its key path.
+public struct Preset: Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var version: Int
+    /// Where it was read from (nil for a preset built in memory).
+    public var url: URL?
+    /// Request fields as written, with schema files read in and handler directories made absolute.
+    public var template: JSONObject
+    public var console: JSONObject
+    /// Fields sent as written, unchecked (for API fields newer than this build).
+    public var extraBody: JSONObject
+
+    public init(
+        name: String, description: String? = nil, version: Int = 1, url: URL? = nil, template: JSONObject = [:],
+        console: JSONObject = [:], extraBody: JSONObject = [:]
+    ) {
+        self.name = name
+        self.description = description
+        self.version = version
+        self.url = url
+        self.template = template
+        self.console = console
+        self.extraBody = extraBody
+    }
+
+    public static let supportedVersion = 1
+
+    /// Reads and checks the preset at `url`.
+    public static func load(from url: URL) throws(PresetError) -> Preset {
+        let text = try PresetDocument.read(url)
+        return try parse(text, path: url.path, directory: url.deletingLastPathComponent(),
+                         fileName: url.deletingPathExtension().lastPathComponent, url: url)
+    }
+
+    /// Checks `text`, a preset document; relative paths in it are taken from `directory`.
+    public static func parse(_ text: String, path: String, directory: URL, fileName: String, url: URL? = nil) throws(PresetError) -> Preset {
+        var document = try PresetDocument.check(text, path: path, spec: PresetSchema.preset, directory: directory)
+        let name = document.object["name"]?.stringValue ?? fileName
+        if let written = document.object["name"]?.stringValue, written != fileName {
+            document.report("name", "'\(written)' does not match the file name '\(fileName)' (presets are found by file name)")
+        }
+        if name.isEmpty || name.contains("/") || name.hasPrefix(".") {
+            document.report("name", "'\(name)' is not a usable preset name")
+        }
+        try document.finish()
+        return Preset(
+            name: name, description: document.object["description"]?.stringValue,
+            version: document.object["version"]?.intValue ?? supportedVersion, url: url,
+            template: document.template, console: document.object["console"]?.objectValue ?? [:],
+            extraBody: document.object["extra_body"]?.objectValue ?? [:])
+    }
+
+    /// The preset as a document (`version`, `name`, `description`, the template, `console`, `extra_body`).
+    public var document: JSONObject {
+        var object: JSONObject = ["version": .integer(version), "name": .string(name)]
+        if let description { object["description"] = .string(description) }
+        for (key, value) in template { object[key] = value }
+        if !console.isEmpty { object["console"] = .object(console) }
+        if !extraBody.isEmpty { object["extra_body"] = .object(extraBody) }
+        return object
+    }
+
+    /// The document as YAML (what `/preset save` writes and `presets show` prints).
+    public var yaml: String {
+        (try? Yams.serialize(node: PresetDocument.node(.object(document)), width: 100, sortKeys: false)) ?? JSONValue.object(document).prettyPrinted()
+    }
+}

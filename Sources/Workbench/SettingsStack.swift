@@ -1,0 +1,83 @@
+import Foundation
+import ResponsesAPI
+
+/// The layers a session's settings come from, lowest first: built-in defaults < config file < preset <
+/// REPL `/set` < command-line flags. `effective` merges them; `sources` says which layer each value
+/// came from.
+public struct SettingsStack: Sendable {
+    public var defaults: SettingsLayer
+    public var config: SettingsLayer?
+    /// The preset in use and its layer.
+    public private(set) var preset: Preset?
+    public private(set) var presetLayer: SettingsLayer?
+    public var session: SettingsLayer
+    public var flags: SettingsLayer
+
+    public init(defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil) {
+        self.defaults = defaults
+        self.config = config
+        self.session = SettingsLayer(label: "/set")
+        self.flags = flags ?? SettingsLayer(label: "command line")
+        use(preset)
+    }
+
+    /// The built-in defaults: `OPENRESPONSES_MODEL` or gpt-4.1-mini, streaming, reasoning summaries and
+    /// the usage line shown.
+    public static func builtInDefaults(environment: AppEnvironment) -> SettingsLayer {
+        SettingsLayer(
+            label: "default", template: ["model": .string(environment["OPENRESPONSES_MODEL"] ?? TurnSettings.defaultModel)],
+            console: ["stream": true, "show_reasoning": true, "show_usage": true])
+    }
+
+    /// A session's stack: defaults, the config file if there is one, the preset named (else the config
+    /// file's), and the command-line flags. Throws what is wrong with the config file or the preset.
+    public static func load(environment: AppEnvironment, preset name: String?, flags: SettingsLayer) throws(PresetError) -> SettingsStack {
+        let config = try ConfigFile.load(environment: environment)
+        var preset: Preset?
+        if let name = name ?? config?.preset {
+            preset = try PresetLibrary(environment: environment).load(name)
+        }
+        let configLayer = config.map {
+            SettingsLayer(label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
+        }
+        return SettingsStack(defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
+    }
+
+    public mutating func use(_ preset: Preset?) {
+        self.preset = preset
+        presetLayer = preset.map {
+            SettingsLayer(label: "preset \($0.name)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
+        }
+    }
+
+    var layers: [SettingsLayer] {
+        [defaults] + [config, presetLayer].compactMap { $0 } + [session, flags]
+    }
+
+    /// The settings of the next turn.
+    public var effective: TurnSettings {
+        var settings = TurnSettings(model: TurnSettings.defaultModel)
+        settings.template = [:]
+        settings.console = [:]
+        for layer in layers { layer.apply(to: &settings) }
+        settings.preset = preset?.name
+        return settings
+    }
+
+    /// Each leaf of the effective settings with the label of the layer that last changed it.
+    public var sources: [String: String] {
+        var settings = TurnSettings(model: TurnSettings.defaultModel)
+        settings.template = [:]
+        settings.console = [:]
+        var result: [String: String] = [:]
+        for layer in layers {
+            let before = Dictionary(settings.leaves.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+            layer.apply(to: &settings)
+            let after = settings.leaves
+            let present = Set(after.map(\.key))
+            for key in result.keys where !present.contains(key) { result[key] = nil }
+            for (key, value) in after where before[key] != value { result[key] = layer.label }
+        }
+        return result
+    }
+}
