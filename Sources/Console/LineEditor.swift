@@ -30,6 +30,30 @@ private func lineHandler(_ line: UnsafeMutablePointer<CChar>?) {
     }
 }
 
+// Tab completion: readline asks `attemptedCompletion` on the main thread, which asks the completer and
+// hands readline the matches one by one through `completionGenerator`.
+nonisolated(unsafe) private var activeCompleter: Completer?
+nonisolated(unsafe) private var pendingMatches: [String] = []
+nonisolated(unsafe) private var nextMatch = 0
+
+private func completionGenerator(_ text: UnsafePointer<CChar>?, _ state: Int32) -> UnsafeMutablePointer<CChar>? {
+    if state == 0 { nextMatch = 0 }
+    guard nextMatch < pendingMatches.count else { return nil }
+    defer { nextMatch += 1 }
+    return strdup(pendingMatches[nextMatch])
+}
+
+private func attemptedCompletion(
+    _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    or_rl_set_attempted_completion_over(1)  // never fall back to file names
+    guard let completer = activeCompleter, let text, let buffer = or_rl_line_buffer() else { return nil }
+    let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                                      count: Int(start)), as: UTF8.self)
+    pendingMatches = completer.candidates(before: before, word: String(cString: text))
+    return rl_completion_matches(text, completionGenerator)
+}
+
 /// Line editing over readline's callback interface: stdin and the Ctrl-C pipe are polled together, so
 /// Ctrl-C drops the line being edited without readline's own signal handling, and no readline function
 /// runs off the main thread. History is kept in a file. When stdin is not a terminal, lines are read
@@ -55,6 +79,13 @@ public final class LineEditor {
     }
 
     public var isInteractive: Bool { interactive }
+
+    /// Turns on Tab completion with `completer`.
+    public func complete(with completer: Completer) {
+        guard interactive else { return }
+        activeCompleter = completer
+        or_rl_set_attempted_completion(attemptedCompletion)
+    }
 
     public func readLine(prompt: String) -> LineInput {
         interactive ? readInteractive(prompt: prompt) : readPlain()

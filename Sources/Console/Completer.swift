@@ -1,0 +1,53 @@
+import Workbench
+
+/// What Tab offers at the console's prompt: slash commands, `/preset` subcommands and preset names,
+/// setting keys after `/set`, `/unset` and `/reset`, and a setting's allowed values after `/set KEY`.
+/// Pure: given the line before the word and the word, it returns the candidates.
+public struct Completer: Sendable {
+    public var presetNames: @Sendable () -> [String]
+
+    public init(presetNames: @escaping @Sendable () -> [String]) {
+        self.presetNames = presetNames
+    }
+
+    public static let commands = [
+        "/help", "/inspect", "/new", "/payload", "/preset", "/quit", "/reset", "/set", "/settings", "/stream", "/unset",
+    ]
+
+    /// Setting keys as typed (`metadata.` for `metadata.*`).
+    static let settingKeys = SettingsRegistry.all.map { $0.key.hasSuffix(".*") ? String($0.key.dropLast()) : $0.key }
+
+    /// The candidates for `word`, where `before` is the text of the line before it.
+    public func candidates(before: String, word: String) -> [String] {
+        let words = before.split(separator: " ").map(String.init)
+        let options: [String]
+        switch (words.first, words.count) {
+        case (nil, _):
+            options = word.hasPrefix("/") ? Self.commands : []
+        case ("/preset", 1):
+            options = ["list", "use", "show", "save", "diff"]
+        case ("/preset", 2) where ["use", "show", "diff"].contains(words[1]), ("/preset", 3) where words[1] == "diff":
+            options = presetNames()
+        case ("/set", 1), ("/unset", 1), ("/reset", 1):
+            options = Self.settingKeys
+        case ("/set", 2):
+            options = Self.values(for: words[1])
+        case ("/stream", 1):
+            options = ["on", "off"]
+        case ("/inspect", 1):
+            options = ["last"]
+        default:
+            options = []
+        }
+        return options.filter { $0.hasPrefix(word) }
+    }
+
+    /// The values `/set KEY` takes, when they are a closed set.
+    static func values(for key: String) -> [String] {
+        switch SettingsRegistry.descriptor(for: key)?.kind {
+        case .choice(let values)?: values
+        case .boolean?: ["true", "false"]
+        default: []
+        }
+    }
+}
