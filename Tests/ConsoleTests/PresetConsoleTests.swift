@@ -111,8 +111,6 @@ struct PayloadNotFound: Error, CustomStringConvertible {
     var screen: String
     var description: String { "no /payload output on the screen:\n\(screen)" }
 }
-<<<<<<< Updated upstream
-=======
 
 /// Tab at the console's prompt, in a real terminal.
 @Suite("Tab completion in the console", .serialized)
@@ -146,4 +144,3 @@ struct CompletionTerminalTests {
         await server.stop()
     }
 }
->>>>>>> Stashed changes

@@ -46,11 +46,7 @@ struct ShippedPresetTests {
             bodies.append(body)
         }
         #expect(bodies.count == Self.names.count)
-<<<<<<< Updated upstream
-        let problems = try SpecValidation.validate(bodies)
-=======
         let problems = try await SpecValidation.validate(bodies)
->>>>>>> Stashed changes
         #expect(problems.isEmpty, "\(problems)")
     }
 
