@@ -73,6 +73,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "CTerminal",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

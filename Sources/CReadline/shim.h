@@ -31,5 +31,6 @@ static inline void or_rl_set_attempted_completion(rl_completion_func_t *f) { rl_
 static inline void or_rl_set_completion_append_character(int c) { rl_completion_append_character = c; }
 static inline void or_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
 static inline const char *or_rl_line_buffer(void) { return rl_line_buffer; }
+static inline int or_rl_line_length(void) { return rl_end; }
 
 #endif

@@ -97,10 +97,13 @@ public struct AskRunner: Sendable {
         }
 
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
-        var renderer = TurnRenderer(output: sink)
+        // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
+        let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
+        let renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
+        var renderer = TurnRenderer(output: sink, options: renderOptions)
         let outcome = await TurnRunner(client: context.client).run(
             request, context: .init(preset: settings.preset), renderer: &renderer)
-        renderer.finishLine()
+        renderer.finish(response: outcome.error == nil ? outcome.response : nil)
 
         if options.printJSON, let response = outcome.response {
             context.output.write(response.json.prettyPrinted() + "\n")

@@ -80,6 +80,9 @@ public final class LineEditor {
 
     public var isInteractive: Bool { interactive }
 
+    /// Whether the line was empty when the last Ctrl-C came (two of those in a row leave the console).
+    public private(set) var lastInterruptWasOnEmptyLine = false
+
     /// Turns on Tab completion with `completer`.
     public func complete(with completer: Completer) {
         guard interactive else { return }
@@ -91,9 +94,10 @@ public final class LineEditor {
         interactive ? readInteractive(prompt: prompt) : readPlain()
     }
 
-    /// Adds a line to the history (memory and file).
-    public func remember(_ line: String) {
+    /// Adds a line to the history (memory and file), unless it looks like it holds a secret.
+    public func remember(_ line: String, secrets: [String] = []) {
         guard interactive, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        guard !HistoryFilter.holdsSecret(line, secrets: secrets) else { return }
         add_history(line)
         if let historyPath {
             if append_history(1, historyPath) != 0 { _ = write_history(historyPath) }
@@ -125,6 +129,7 @@ public final class LineEditor {
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 interrupt.drain()
+                lastInterruptWasOnEmptyLine = or_rl_line_length() == 0
                 or_rl_discard_line()
                 return .interrupted
             }
@@ -161,6 +166,7 @@ public final class LineEditor {
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 interrupt.drain()
+                lastInterruptWasOnEmptyLine = pendingBytes.isEmpty
                 return .interrupted
             }
             var buffer = [UInt8](repeating: 0, count: 4096)

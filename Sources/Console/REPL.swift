@@ -3,8 +3,9 @@ import Inspector
 import ResponsesAPI
 import Workbench
 
-/// The interactive console: plain lines are user turns chained with `previous_response_id`; lines
-/// starting with `/` are commands.
+/// The interactive console: plain lines are user turns (chained as the conversation mode says); lines
+/// starting with `/` are commands. A turn that ends in function calls or MCP approval requests goes on
+/// by itself (handlers run, approvals asked) until the model answers.
 public final class REPL {
     let context: ConsoleContext
     var stack: SettingsStack
@@ -14,8 +15,15 @@ public final class REPL {
     let editor: LineEditor
     let interrupt: InterruptPipe
     let bridge: MainThreadBridge
+    /// Files for the next message (`/attach`).
+    var attachments: [Attachment] = []
+    /// A Ctrl-C at an empty prompt was just seen; another one leaves.
+    var armedToQuit = false
 
     public static let prompt = "> "
+    public static let continuationPrompt = "… "
+    /// Rounds of tool calls a single turn may go through before the console stops it.
+    static let maximumToolRounds = 10
 
     public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
@@ -27,7 +35,9 @@ public final class REPL {
         self.editor = LineEditor(historyPath: context.environment.historyPath, interrupt: interrupt)
     }
 
-    /// Runs until /quit or Ctrl-D; the terminal is restored on the way out.
+    var secrets: [String] { [context.configuration.apiKey].compactMap { $0 } }
+
+    /// Runs until /quit, Ctrl-D, or Ctrl-C twice at an empty prompt; the terminal is restored on the way out.
     public func run() -> ExitStatus {
         defer { editor.restoreTerminal() }
         let presets = self.presets
@@ -44,18 +54,55 @@ public final class REPL {
                 if editor.isInteractive { context.output.write("\n") }
                 return .success
             case .interrupted:
+                if editor.lastInterruptWasOnEmptyLine {
+                    if armedToQuit { return .success }
+                    armedToQuit = true
+                    context.diagnostics.write("(Ctrl-C again to quit)\n")
+                } else {
+                    armedToQuit = false
+                }
                 continue
-            case .line(let line):
-                let text = line.trimmingCharacters(in: .whitespaces)
+            case .line(let first):
+                armedToQuit = false
+                guard let line = readContinuation(of: first) else { continue }
+                let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 if text.isEmpty { continue }
-                editor.remember(line)
-                if text.hasPrefix("/") {
+                editor.remember(line, secrets: secrets)
+                if text.hasPrefix("/") && !text.contains("\n") {
                     if case .quit = handleCommand(text) { return .success }
                 } else {
-                    runTurn(input: line)
+                    runTurn(text: line)
                 }
             }
         }
+    }
+
+    /// A message over several lines: each line ending in a backslash continues on the next, and a line of
+    /// `"""` opens a block that another `"""` closes. Ctrl-C drops the message; nil then.
+    func readContinuation(of first: String) -> String? {
+        var lines: [String] = []
+        if first.trimmingCharacters(in: .whitespaces) == "\"\"\"" {
+            while true {
+                switch editor.readLine(prompt: Self.continuationPrompt) {
+                case .line(let line) where line.trimmingCharacters(in: .whitespaces) == "\"\"\"":
+                    return lines.joined(separator: "\n")
+                case .line(let line): lines.append(line)
+                case .endOfInput: return lines.joined(separator: "\n")
+                case .interrupted: return nil
+                }
+            }
+        }
+        var current = first
+        while current.hasSuffix("\\") {
+            lines.append(String(current.dropLast()))
+            switch editor.readLine(prompt: Self.continuationPrompt) {
+            case .line(let line): current = line
+            case .endOfInput: current = ""
+            case .interrupted: return nil
+            }
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n")
     }
 
     enum CommandResult { case `continue`, quit }
@@ -67,8 +114,9 @@ public final class REPL {
         case "/quit", "/exit", "/q":
             return .quit
         case "/new":
-            conversation = Conversation(sessionID: UUID().uuidString.lowercased())
-            context.output.write("New conversation.\n")
+            conversation = Conversation(sessionID: UUID().uuidString.lowercased(), mode: conversation.mode)
+            attachments.removeAll()
+            context.output.write("New conversation (\(conversation.mode.rawValue)).\n")
         case "/help":
             context.output.write(Self.help)
         case "/inspect":
@@ -87,14 +135,34 @@ public final class REPL {
             payloadCommand(rest)
         case "/stream":
             streamCommand(rest)
+        case "/attach":
+            attachCommand(rest)
+        case "/detach":
+            let count = attachments.count
+            attachments.removeAll()
+            context.output.write(count == 0 ? "Nothing attached.\n" : "Dropped \(count) attachment\(count == 1 ? "" : "s").\n")
+        case "/mode":
+            modeCommand(rest)
+        case "/conversation":
+            conversationCommand(words.dropFirst().map(String.init))
+        case "/retry":
+            retryCommand()
+        case "/history":
+            historyCommand(rest)
+        case "/resume":
+            resumeCommand(rest)
+        case "/edit":
+            editCommand()
         case let other:
-            context.diagnostics.write("unknown command \(other ?? line); /help lists the commands\n")
+            let hint = SettingsRegistry.closest(to: other ?? "", in: Completer.commands).map { " (did you mean \($0)?)" } ?? ""
+            context.diagnostics.write("unknown command \(other ?? line)\(hint); /help lists the commands\n")
         }
         return .continue
     }
 
     static let help = """
-        Type a message and press Enter to send it; each turn continues the conversation.
+        Type a message and press Enter to send it; end a line with \\ to go on, or put the message between
+        two lines of \"\"\". Each turn continues the conversation.
           /preset list       list presets (* marks the one in use)
           /preset use NAME   switch to a preset (your /set values stay on top)
           /preset show [NAME] show a preset file (the one in use by default)
@@ -106,10 +174,18 @@ public final class REPL {
           /settings          show every setting in effect and where it comes from
           /payload [TEXT]    show the exact JSON of the next request (with TEXT as the message)
           /stream on|off     stream answers, or ask for whole ones
+          /attach PATH...    attach files to the next message (images, PDFs, text); alone: list them
+          /detach            drop the attachments
+          /edit              write the next message in $EDITOR
+          /mode stored|stateless   chain with previous_response_id, or send the whole history with store: false
+          /conversation new|use ID   keep the turns in a Conversations API conversation
+          /retry             send the last message again
+          /history [PAGE]    past conversations in the inspector
+          /resume ID         continue a past conversation (an id from /history)
           /new               start a new conversation
           /inspect [last|ID] show an exchange from the inspector (the last one by default)
           /help              show this help
-          /quit              leave (Ctrl-D works too)
+          /quit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)
         Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.
 
         """
@@ -143,45 +219,98 @@ public final class REPL {
         context.output.write(InspectorPresenter().showText(detail))
     }
 
-    func runTurn(input: String) {
+    /// One user turn: the message (with any attachments), then as many tool rounds as the model needs.
+    func runTurn(text: String) {
+        let input: JSONValue
+        do {
+            input = try Attachment.message(text: text, attachments: attachments)
+        } catch {
+            context.diagnostics.write("error: \(error)\n")
+            return
+        }
+        attachments.removeAll()
+        conversation.beginTurn(input: input)
+        send(input)
+    }
+
+    /// Sends `input` and follows the tool rounds it leads to.
+    func send(_ firstInput: JSONValue) {
+        var input = firstInput
+        for round in 0...Self.maximumToolRounds {
+            guard let response = sendOnce(input) else { return }
+            let followUp = toolResults(for: response)
+            guard !followUp.isEmpty else { return }
+            if round == Self.maximumToolRounds {
+                context.diagnostics.write("[stopped after \(Self.maximumToolRounds) rounds of tool calls]\n")
+                return
+            }
+            input = .array(followUp)
+        }
+    }
+
+    /// Sends one request; returns the response when the turn can go on from it.
+    func sendOnce(_ input: JSONValue) -> Response? {
         let settings = self.settings
         let builder = PayloadBuilder()
         if let problem = builder.problems(settings: settings).first {
             context.diagnostics.write("error: \(problem)\n")
-            return
+            return nil
         }
         var built: CreateResponseRequest
         do {
-            built = try builder.build(
-                settings: settings, conversation: conversation, input: .string(input), for: .send(context.environment))
+            built = try builder.build(settings: settings, conversation: conversation, input: input, for: .send(context.environment))
         } catch {
             context.diagnostics.write("error: \(error.message)\n")
-            return
+            return nil
         }
         for notice in ModelCapabilities.adjust(&built) { context.diagnostics.write("note: \(notice)\n") }
         let request = built
         let client = context.client
         let output = context.output
+        let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings)
         let exchangeContext = ExchangeContext(preset: settings.preset, session: conversation.sessionID)
         let (outcome, _) = bridge.run {
-            var renderer = TurnRenderer(output: output)
+            var renderer = TurnRenderer(output: output, options: options)
             let outcome = await TurnRunner(client: client).run(request, context: exchangeContext, renderer: &renderer)
-            renderer.finishLine()
+            renderer.finish(response: outcome.error == nil ? outcome.response : nil)
             return outcome
         }
         if let error = outcome.error {
             if error.code == .cancelled {
                 context.diagnostics.write("[cancelled — the partial answer is kept]\n")
+                cancelBackgroundResponse(outcome.response ?? outcome.partialResponse)
             } else {
                 context.diagnostics.write("error: \(error)\n")
             }
-            return
+            return nil
         }
-        conversation.record(responseID: outcome.response?.id)
-        if outcome.response?.status == .incomplete {
-            context.diagnostics.write("[incomplete: \(outcome.response?.incompleteReason ?? "no reason given")]\n")
-        } else if outcome.response?.status == .failed {
-            context.diagnostics.write("error: \(outcome.response?.error?.message ?? "the response failed")\n")
+        conversation.record(input: input, response: outcome.response)
+        guard let response = outcome.response else { return nil }
+        switch response.status {
+        case .incomplete?:
+            context.diagnostics.write("[incomplete: \(response.incompleteReason ?? "no reason given")]\n")
+            return nil
+        case .failed?:
+            context.diagnostics.write("error: \(response.error?.message ?? "the response failed")\n")
+            return nil
+        default:
+            return response
         }
+    }
+
+    /// A background response stopped with Ctrl-C is cancelled on the server too.
+    func cancelBackgroundResponse(_ response: Response?) {
+        guard let response, response.json["background"]?.boolValue == true, !response.id.isEmpty else { return }
+        let client = context.client
+        let id = response.id
+        let (result, _) = bridge.run { () async -> String? in
+            do {
+                _ = try await client.cancel(id: id)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        context.diagnostics.write(result.map { "could not cancel \(id) on the server: \($0)\n" } ?? "[cancelled \(id) on the server]\n")
     }
 }

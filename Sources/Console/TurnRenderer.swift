@@ -1,44 +1,240 @@
+import Foundation
 import ResponsesAPI
 
-/// Turns response events into terminal text as they arrive. It writes only what it knows how to show;
-/// any other event (unknown ones included) is passed over without breaking the output.
+/// Turns response events into terminal text as they arrive: the answer (wrapped to the terminal),
+/// reasoning summaries dimmed, one timeline line per tool call, refusals marked, `[n]` citation markers
+/// with footnotes at the end, and a usage line. Anything it does not know is passed over without
+/// breaking the output.
 public struct TurnRenderer: Sendable {
     let output: any OutputSink
+    let options: RenderOptions
     /// The output text shown so far (kept when the turn is cancelled or fails).
     public private(set) var text = ""
-    private var lastCharacter: Character?
+    /// Paths of the images saved during the turn.
+    public private(set) var savedImages: [String] = []
 
-    public init(output: any OutputSink) {
+    private var writer: WrappingWriter
+    private var lane = Lane.none
+    private var footnotes: [Footnote] = []
+    /// The text of each output_text part so far, by "item:content", for citation spans.
+    private var partTexts: [String: String] = [:]
+    private let startedAt = ContinuousClock.now
+    private var firstTokenAt: ContinuousClock.Instant?
+    /// A reasoning summary part ended: the next one starts a new paragraph.
+    private var reasoningParagraphEnded = false
+
+    enum Lane { case none, reasoning, text, refusal, timeline }
+
+    struct Footnote {
+        var key: String
+        var label: String
+        var quote: String?
+    }
+
+    public init(output: any OutputSink, options: RenderOptions = .plain) {
         self.output = output
+        self.options = options
+        self.writer = WrappingWriter(width: options.width)
     }
 
     public mutating func render(_ event: ResponseStreamEvent) {
         switch event.kind {
         case .outputTextDelta(let delta):
-            emit(delta.delta)
+            noteFirstToken()
+            enter(.text)
+            write(delta.delta, wrap: true)
             text += delta.delta
+            partTexts["\(delta.itemID):\(delta.partIndex)", default: ""] += delta.delta
+        case .outputTextAnnotationAdded(let added) where options.citations:
+            let number = footnote(for: added.annotation, partText: partTexts["\(added.itemID):\(added.contentIndex)"] ?? "")
+            if let number { write("[\(number)]", wrap: false) }
         case .refusalDelta(let delta):
-            emit(delta.delta)
+            noteFirstToken()
+            if lane != .refusal {
+                enter(.refusal)
+                write(styled("[refusal] ", .yellow), wrap: false)
+            }
+            write(styled(delta.delta, .yellow), wrap: true)
+        case .reasoningSummaryTextDelta(let delta) where options.showExtras && options.showReasoning:
+            noteFirstToken()
+            if lane == .reasoning, reasoningParagraphEnded {
+                writer.endLine(into: output)
+                emit("\n")
+            }
+            reasoningParagraphEnded = false
+            enter(.reasoning)
+            write(styled(delta.delta, .dim), wrap: true)
+        case .reasoningSummaryPartDone where options.showExtras && options.showReasoning && lane == .reasoning:
+            reasoningParagraphEnded = true
+        case .outputItemDone(let done) where options.showExtras:
+            if let line = Self.timelineLine(for: done.item, savingImagesTo: options.imagesDirectory, saved: &savedImages) {
+                timeline(line)
+            }
+        case .error(let payload) where options.showExtras:
+            timeline("[error] " + (payload.code.map { "\($0): " } ?? "") + payload.message, color: .red)
         default:
             break
         }
     }
 
-    /// Shows a whole response at once (non-streamed turns).
+    /// Shows a whole response at once (non-streamed turns), with the same extras.
     public mutating func render(response: Response) {
-        let answer = response.outputText
-        emit(answer)
-        text += answer
+        noteFirstToken()
+        for (index, item) in response.output.enumerated() {
+            switch item {
+            case .reasoning(let reasoning) where options.showExtras && options.showReasoning && !reasoning.summary.isEmpty:
+                enter(.reasoning)
+                write(styled(reasoning.summary.joined(separator: "\n\n"), .dim), wrap: true)
+            case .message(let message):
+                for (contentIndex, part) in message.content.enumerated() {
+                    switch part {
+                    case .outputText(let output):
+                        enter(.text)
+                        write(output.text, wrap: true)
+                        text += output.text
+                        if options.citations {
+                            let markers = output.annotations.compactMap { footnote(for: $0, partText: output.text) }
+                            if !markers.isEmpty { write(markers.map { "[\($0)]" }.joined(), wrap: false) }
+                        }
+                        _ = contentIndex
+                    case .refusal(let refusal):
+                        enter(.refusal)
+                        write(styled("[refusal] " + refusal, .yellow), wrap: true)
+                    default: break
+                    }
+                }
+            default:
+                if options.showExtras,
+                    let line = Self.timelineLine(for: item, savingImagesTo: options.imagesDirectory, saved: &savedImages)
+                {
+                    timeline(line)
+                }
+            }
+            _ = index
+        }
+    }
+
+    /// Ends the turn: the line is finished, then the footnotes and (when `response` has usage) the
+    /// usage line.
+    public mutating func finish(response: Response?) {
+        finishLine()
+        if !footnotes.isEmpty {
+            emit("\n")
+            for (index, note) in footnotes.enumerated() {
+                emit("[\(index + 1)] \(note.label)\n")
+                if let quote = note.quote, !quote.isEmpty { emit(styled("    “\(quote)”", .dim) + "\n") }
+            }
+            footnotes.removeAll()
+        }
+        if options.showExtras, options.showUsage, let usage = response?.usage {
+            emit(styled(usageLine(usage), .dim) + "\n")
+        }
     }
 
     /// Ends the current line if text was written without a final newline.
     public mutating func finishLine() {
-        if let lastCharacter, lastCharacter != "\n" { emit("\n") }
+        writer.flush(into: output)
+        writer.endLine(into: output)
+        lane = .none
     }
 
-    private mutating func emit(_ string: String) {
-        guard !string.isEmpty else { return }
-        output.write(string)
-        lastCharacter = string.last
+    // MARK: Pieces
+
+    func usageLine(_ usage: Usage) -> String {
+        func number(_ value: Int?) -> String { value.map { $0.formatted(.number.grouping(.automatic)) } ?? "?" }
+        var parts = ["input \(number(usage.inputTokens))" + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")]
+        parts.append("output \(number(usage.outputTokens))" + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
+        let now = ContinuousClock.now
+        if let firstTokenAt { parts.append("first token \(Self.seconds(firstTokenAt - startedAt))") }
+        parts.append("total \(Self.seconds(now - startedAt))")
+        return "[usage] " + parts.joined(separator: " · ")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.2f s", value)
+    }
+
+    mutating func noteFirstToken() {
+        if firstTokenAt == nil { firstTokenAt = ContinuousClock.now }
+    }
+
+    /// Starts `new` on a fresh line (with a blank line between reasoning and the answer).
+    mutating func enter(_ new: Lane) {
+        guard new != lane else { return }
+        writer.flush(into: output)
+        if writer.column > 0 { writer.endLine(into: output) }
+        if lane == .reasoning, new == .text { emit("\n") }
+        lane = new
+    }
+
+    mutating func timeline(_ line: String, color: Color = .cyan) {
+        enter(.timeline)
+        emit(styled(line, color) + "\n")
+    }
+
+    mutating func footnote(for annotation: Annotation, partText: String) -> Int? {
+        let key: String, label: String
+        var quote: String?
+        switch annotation {
+        case .urlCitation(let url, let title, let start, let end):
+            key = url
+            label = title.map { "\($0) — \(url)" } ?? url
+            quote = Self.span(partText, start, end)
+        case .fileCitation(let fileID, let filename, let index):
+            key = fileID
+            label = filename ?? fileID
+            quote = index.flatMap { Self.sentence(before: $0, in: partText) }
+        case .containerFileCitation(_, let fileID, let filename, let start, let end):
+            key = fileID
+            label = (filename ?? fileID) + " (code interpreter)"
+            quote = Self.span(partText, start, end)
+        case .filePath(let fileID, _):
+            key = fileID
+            label = "file \(fileID)"
+        case .unknown:
+            return nil
+        }
+        if let existing = footnotes.firstIndex(where: { $0.key == key }) { return existing + 1 }
+        footnotes.append(Footnote(key: key, label: label, quote: quote.map { Self.clipped($0, 120) }))
+        return footnotes.count
+    }
+
+    /// Characters `start..<end` of `text` (indices count Unicode scalars, as the API's do).
+    static func span(_ text: String, _ start: Int?, _ end: Int?) -> String? {
+        guard let start, let end, start >= 0, end > start else { return nil }
+        let scalars = Array(text.unicodeScalars)
+        guard end <= scalars.count else { return nil }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[start..<end])
+        return String(result).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The sentence of `text` that ends at `index` (a file citation points just past what it cites).
+    static func sentence(before index: Int, in text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        guard index > 0, index <= scalars.count else { return nil }
+        var start = index - 1
+        while start > 0, !".!?\n".unicodeScalars.contains(scalars[start - 1]) { start -= 1 }
+        return span(text, start, index)
+    }
+
+    static func clipped(_ text: String, _ limit: Int) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+    }
+
+    mutating func write(_ text: String, wrap: Bool) {
+        if wrap { writer.write(text, into: output) } else { writer.writeUnwrapped(text, into: output) }
+    }
+
+    mutating func emit(_ text: String) {
+        writer.writeUnwrapped(text, into: output)
+    }
+
+    enum Color: String { case dim = "2", cyan = "36", yellow = "33", red = "31" }
+
+    func styled(_ text: String, _ color: Color) -> String {
+        options.colors && !text.isEmpty ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

@@ -8,6 +8,9 @@ public struct TurnOutcome: Sendable {
     /// The output text shown, complete or partial.
     public var text: String
     public var error: ResponsesAPIError?
+    /// The response as last announced mid-stream (`response.created`, `.in_progress`): its id and whether
+    /// it runs in the background are known before it ends.
+    public var partialResponse: Response? = nil
 
     public var wasCancelled: Bool { error?.code == .cancelled }
 
@@ -49,25 +52,31 @@ public struct TurnRunner: Sendable {
             }
         }
         var final: Response?
+        var latest: Response?
         do {
             for try await event in client.stream(request, context: context) {
                 renderer.render(event)
-                if let response = event.finalResponse { final = response }
+                if let response = event.finalResponse {
+                    final = response
+                } else if let response = event.response {
+                    latest = response
+                }
             }
             if final == nil {
                 // The iteration ended without a terminal event: the task was cancelled.
                 return TurnOutcome(
-                    response: nil, text: renderer.text, error: ResponsesAPIError(code: .cancelled, message: "cancelled"))
+                    response: nil, text: renderer.text, error: ResponsesAPIError(code: .cancelled, message: "cancelled"),
+                    partialResponse: latest)
             }
-            return TurnOutcome(response: final, text: renderer.text, error: nil)
+            return TurnOutcome(response: final, text: renderer.text, error: nil, partialResponse: latest)
         } catch let error as ResponsesAPIError {
-            return TurnOutcome(response: final, text: renderer.text, error: error)
+            return TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
         } catch {
             let wrapped: ResponsesAPIError =
                 error is CancellationError
                 ? ResponsesAPIError(code: .cancelled, message: "cancelled", underlying: error)
                 : ResponsesAPIError(code: .network, message: "\(error)", underlying: error)
-            return TurnOutcome(response: final, text: renderer.text, error: wrapped)
+            return TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest)
         }
     }
 }

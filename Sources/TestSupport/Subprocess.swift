@@ -1,3 +1,4 @@
+import CTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -56,32 +57,16 @@ public enum Subprocess {
             }
             let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
             defer { close(devNull) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, stdin == nil ? devNull : pipes[0][0], 0)
-            posix_spawn_file_actions_adddup2(&actions, captureOutput ? pipes[1][1] : devNull, 1)
-            posix_spawn_file_actions_adddup2(&actions, captureOutput ? pipes[2][1] : devNull, 2)
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer {
                 argv.forEach { free($0) }
                 envp.forEach { free($0) }
             }
-            // The child starts with no signal blocked and default dispositions: the calling thread may be a
-            // pool thread with signals blocked, and a child inheriting that mask would never see Ctrl-C.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var noSignals = sigset_t()
-            sigemptyset(&noSignals)
-            var allSignals = sigset_t()
-            sigfillset(&allSignals)
-            posix_spawnattr_setsigmask(&attributes, &noSignals)
-            posix_spawnattr_setsigdefault(&attributes, &allSignals)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            let spawned = or_spawn(
+                &pid, executable, argv, envp, stdin == nil ? devNull : pipes[0][0], captureOutput ? pipes[1][1] : devNull,
+                captureOutput ? pipes[2][1] : devNull, 0)
             close(pipes[0][0])
             close(pipes[1][1])
             close(pipes[2][1])

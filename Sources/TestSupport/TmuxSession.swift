@@ -44,9 +44,10 @@ public final class TmuxSession: Sendable {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
-    /// The visible screen plus scrollback, as text.
-    public func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name])
+    /// The visible screen plus scrollback, as text; with `escapes`, colours and attributes are kept as
+    /// ANSI escape sequences.
+    public func screen(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name] + (escapes ? ["-e"] : []))
     }
 
     /// Waits until `predicate` holds for the screen; returns the screen. Throws with the screen on timeout.

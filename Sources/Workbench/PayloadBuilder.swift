@@ -29,10 +29,11 @@ public struct PayloadBuilder: Sendable {
     ) throws(SettingError) -> CreateResponseRequest {
         var request = CreateResponseRequest(
             model: settings.model, input: input, instructions: settings.instructions,
-            previousResponseID: conversation?.lastResponseID)
+            previousResponseID: conversation?.previousResponseID)
         for (key, value) in settings.template where request.body[key] == nil {
             request.body[key] = key == "tools" ? try tools(value, purpose) : value
         }
+        conversation?.apply(to: &request, input: input)
         for (key, value) in settings.extraBody { request.body[key] = value }
         request.stream = settings.stream
         return request

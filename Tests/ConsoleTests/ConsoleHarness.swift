@@ -12,6 +12,8 @@ struct ConsoleHarness {
     let server: LoopbackServer
     /// Points the console at another server, with the same data directory.
     var baseURLOverride: String?
+    /// More environment variables for the console (NO_COLOR, EDITOR, ...).
+    var extraVariables: [String: String] = [:]
 
     init(server: LoopbackServer) {
         self.server = server
@@ -24,7 +26,7 @@ struct ConsoleHarness {
             "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": baseURLOverride ?? server.baseURL,
             "OPENAI_API_KEY": consoleTestKey,
             "HOME": home.path, "PATH": "/usr/bin:/bin",
-        ]
+        ].merging(extraVariables) { $1 }
     }
 
     func context(output: RecordingOutput, diagnostics: RecordingOutput) throws -> ConsoleContext {

@@ -12,4 +12,13 @@ void or_save_terminal(int fd);
 /// Restores the attributes saved by or_save_terminal; harmless when nothing was saved.
 void or_restore_terminal(void);
 
+#include <sys/types.h>
+
+/// Starts `path` with `argv` and `envp` like posix_spawn, with stdin, stdout and stderr taken from
+/// `in_fd`, `out_fd`, `err_fd` (-1 keeps the parent's), no signal blocked and every disposition at its
+/// default (the calling thread may have SIGINT blocked; a child inheriting that would never see Ctrl-C),
+/// and in a process group of its own when `new_group` is non-zero. Returns 0 or an errno value.
+int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int err_fd,
+             int new_group);
+
 #endif

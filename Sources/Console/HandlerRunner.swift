@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTerminal
+import Foundation
+import ResponsesAPI
+
+/// Runs a function tool's local handler: the command (a string for `sh -c`, or a list of words) in its
+/// working directory, with the call's arguments JSON on stdin. Its stdout is the result. A non-zero exit,
+/// a timeout (the whole process group is killed) or a command that cannot start becomes an error result
+/// for the model, never a crash.
+public struct HandlerRunner: Sendable {
+    public struct Handler: Sendable, Hashable {
+        public var command: [String]
+        public var usesShell: Bool
+        public var workingDirectory: String
+        public var timeoutSeconds: Int
+        public var trusted: Bool
+
+        /// The handler of a function tool in a preset template (nil when it has none).
+        public init?(tool: JSONValue) {
+            guard let handler = tool["handler"] else { return nil }
+            switch handler["command"] {
+            case .string(let line)?:
+                command = [line]
+                usesShell = true
+            case .array(let words)?:
+                command = words.compactMap(\.stringValue)
+                usesShell = false
+            default:
+                return nil
+            }
+            guard !command.isEmpty else { return nil }
+            workingDirectory = handler["working_directory"]?.stringValue ?? FileManager.default.currentDirectoryPath
+            timeoutSeconds = handler["timeout_seconds"]?.intValue ?? 30
+            trusted = handler["trusted"]?.boolValue ?? false
+        }
+    }
+
+    public enum Outcome: Sendable, Hashable {
+        case output(String)
+        case failed(String)
+
+        /// The `output` of the `function_call_output` item.
+        public var resultText: String {
+            switch self {
+            case .output(let text): text
+            case .failed(let message): JSONValue.object(["error": .string(message)]).compactString
+            }
+        }
+    }
+
+    public init() {}
+
+    /// Runs `handler` with `arguments` on stdin. Blocks the calling thread until it ends or times out.
+    public func run(_ handler: Handler, arguments: String) -> Outcome {
+        let script = handler.usesShell
+            ? ["/bin/sh", "-c", "cd \"$1\" && eval \"$2\"", "sh", handler.workingDirectory, handler.command[0]]
+            : ["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", handler.workingDirectory] + handler.command
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else { return .failed("cannot create pipes") }
+        for fd in input + output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let argv = script.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = or_spawn(&pid, "/bin/sh", argv, envp, input[0], output[1], errors[1], 1)
+        close(input[0]); close(output[1]); close(errors[1])
+        guard spawned == 0 else {
+            close(input[1]); close(output[0]); close(errors[0])
+            return .failed("cannot start \(handler.command.joined(separator: " ")): \(String(cString: strerror(spawned)))")
+        }
+        // Arguments are small; a handler that does not read them must not block us.
+        _ = signal(SIGPIPE, SIG_IGN)
+        arguments.utf8CString.withUnsafeBufferPointer { buffer in
+            _ = write(input[1], buffer.baseAddress, max(0, buffer.count - 1))
+        }
+        close(input[1])
+
+        let deadline = ContinuousClock.now + .seconds(handler.timeoutSeconds)
+        var stdout: [UInt8] = [], stderr: [UInt8] = []
+        var open = [output[0], errors[0]]
+        var timedOut = false
+        while !open.isEmpty {
+            let remaining = deadline - ContinuousClock.now
+            if remaining <= .zero {
+                timedOut = true
+                break
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 1000))
+            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+            if ready < 0 && errno != EINTR { break }
+            for entry in fds where entry.revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 {
+                    if entry.fd == output[0] { stdout += buffer[..<count] } else { stderr += buffer[..<count] }
+                } else {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+        if timedOut { kill(-pid, SIGKILL) }
+        open.forEach { close($0) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { return .failed("the handler timed out after \(handler.timeoutSeconds) s") }
+        let text = String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited, code == 0 else {
+            let reason = exited ? "exit status \(code)" : "killed by signal \(status & 0x7f)"
+            let detail = String(decoding: stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failed("the handler failed (\(reason))" + (detail.isEmpty ? "" : ": \(detail.prefix(500))"))
+        }
+        return .output(text)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Workbench
+
+/// How a turn is shown: colours, wrapping, and which of the extras (reasoning summaries, the tool
+/// timeline, citations, the usage line) appear beside the answer.
+public struct RenderOptions: Sendable {
+    /// ANSI colours (dim reasoning, coloured tool lines); off for `NO_COLOR` and when not a terminal.
+    public var colors: Bool
+    /// Wrap text at this many columns; nil writes it as it comes (pipes get the exact text).
+    public var width: Int?
+    public var showReasoning: Bool
+    public var showUsage: Bool
+    /// The tool timeline, reasoning and usage lines (everything that is not the answer).
+    public var showExtras: Bool
+    /// `[1]` markers in the text and numbered footnotes after it.
+    public var citations: Bool
+    /// Where generated images are saved.
+    public var imagesDirectory: URL?
+
+    public init(
+        colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true, showExtras: Bool = false,
+        citations: Bool = false, imagesDirectory: URL? = nil
+    ) {
+        self.colors = colors
+        self.width = width
+        self.showReasoning = showReasoning
+        self.showUsage = showUsage
+        self.showExtras = showExtras
+        self.citations = citations
+        self.imagesDirectory = imagesDirectory
+    }
+
+    /// Plain text: what `ask` writes to a pipe.
+    public static let plain = RenderOptions()
+
+    /// For a terminal on file descriptor `fd` (everything on, colours unless `NO_COLOR`), or plain text
+    /// when `fd` is not a terminal.
+    public static func forTerminal(fd: Int32, environment: AppEnvironment, settings: TurnSettings) -> RenderOptions {
+        guard isatty(fd) == 1 else {
+            return RenderOptions(showReasoning: settings.showReasoning, showUsage: settings.showUsage,
+                                 imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))
+        }
+        var size = winsize()
+        let columns = ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : Int(environment["COLUMNS"] ?? "") ?? 80
+        return RenderOptions(
+            colors: environment.variables["NO_COLOR"] == nil && environment["TERM"] != "dumb", width: max(20, columns),
+            showReasoning: settings.showReasoning, showUsage: settings.showUsage, showExtras: true, citations: true,
+            imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))
+    }
+}

@@ -1,0 +1,67 @@
+import Console
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// The renderer fed real frames (parsed as the client parses them), writing to a recording sink.
+@Suite("Rendering a turn")
+struct TurnRendererTests {
+    static func events(_ fixture: String) throws -> [ResponseStreamEvent] {
+        try Fixtures.frames(fixture).map { frame in
+            let data = frame.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6)
+            return ResponseStreamEvent(json: try JSONValue.parse(String(data)))
+        }
+    }
+
+    static func render(_ fixture: String, options: RenderOptions) throws -> String {
+        let output = RecordingOutput()
+        var renderer = TurnRenderer(output: output, options: options)
+        var final: Response?
+        for event in try events(fixture) {
+            renderer.render(event)
+            if let response = event.finalResponse { final = response }
+        }
+        renderer.finish(response: final)
+        return output.text
+    }
+
+    @Test func reasoningToolTimelineCitationFootnoteAndUsageInPlainText() throws {
+        let text = try Self.render("stream-reasoning-citation.sse", options: RenderOptions(showExtras: true, citations: true))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "Checking the sources before answering.")
+        #expect(lines[1] == "[web search] \"eiffel tower height\" — 2 sources: example.org, facts.example.com")
+        #expect(lines[2] == "The Eiffel Tower is 330 metres tall.[1]")
+        #expect(lines[3] == "")
+        #expect(lines[4] == "[1] Eiffel facts — https://example.org/eiffel")
+        #expect(lines[5] == "    “Eiffel Tower is 330 metres tall.”")
+        #expect(lines[6].hasPrefix("[usage] input 1,200 (cached 1,000) · output 80 (reasoning 48) · first token "))
+        #expect(!text.contains("\u{1B}["))
+    }
+
+    @Test func coloursMarkReasoningDimAndToolsInColour() throws {
+        let text = try Self.render("stream-reasoning-citation.sse", options: RenderOptions(colors: true, showExtras: true, citations: true))
+        #expect(text.contains("\u{1B}[2mChecking"))
+        #expect(text.contains("\u{1B}[36m[web search]"))
+    }
+
+    @Test func plainOptionsGiveExactlyTheAnswerText() throws {
+        let text = try Self.render("stream-reasoning-citation.sse", options: .plain)
+        #expect(text == "The Eiffel Tower is 330 metres tall.\n")
+    }
+
+    @Test func textWrapsAtTheWidthBetweenWords() throws {
+        let text = try Self.render("stream-reasoning-citation.sse", options: RenderOptions(width: 16))
+        #expect(text == "The Eiffel Tower\nis 330 metres\ntall.\n")
+    }
+
+    @Test func theEveryEventFixtureNeverBreaksTheOutput() throws {
+        let text = try Self.render("stream-every-event.sse", options: RenderOptions(width: 40, showExtras: true, citations: true))
+        #expect(!text.isEmpty)
+    }
+
+    @Test func aFunctionCallIsOneTimelineLine() throws {
+        let text = try Self.render("stream-function-call.sse", options: RenderOptions(showUsage: false, showExtras: true))
+        #expect(text == "[function] local_time({\"timezone\":\"UTC\"})\n")
+    }
+}
