@@ -11,7 +11,8 @@ public struct Completer: Sendable {
     }
 
     public static let commands = [
-        "/help", "/inspect", "/new", "/payload", "/preset", "/quit", "/reset", "/set", "/settings", "/stream", "/unset",
+        "/attach", "/conversation", "/detach", "/edit", "/help", "/history", "/inspect", "/mode", "/new", "/payload", "/preset",
+        "/quit", "/reset", "/resume", "/retry", "/set", "/settings", "/stream", "/unset",
     ]
 
     /// Setting keys as typed (`metadata.` for `metadata.*`).
@@ -36,10 +37,19 @@ public struct Completer: Sendable {
             options = ["on", "off"]
         case ("/inspect", 1):
             options = ["last"]
+        case ("/mode", 1):
+            options = ["stored", "stateless"]
+        case ("/conversation", 1):
+            options = ["new", "use"]
         default:
             options = []
         }
         return options.filter { $0.hasPrefix(word) }
+    }
+
+    /// True where Tab completes file names (readline's own completion): after `/attach`.
+    public static func completesFileNames(before: String) -> Bool {
+        before.hasPrefix("/attach ")
     }
 
     /// The values `/set KEY` takes, when they are a closed set.

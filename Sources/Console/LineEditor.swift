@@ -46,10 +46,13 @@ private func completionGenerator(_ text: UnsafePointer<CChar>?, _ state: Int32) 
 private func attemptedCompletion(
     _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
 ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-    or_rl_set_attempted_completion_over(1)  // never fall back to file names
     guard let completer = activeCompleter, let text, let buffer = or_rl_line_buffer() else { return nil }
     let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
                                                       count: Int(start)), as: UTF8.self)
+    // File names after /attach (readline's own completion); nothing but the completer's words elsewhere.
+    let wantsFiles = Completer.completesFileNames(before: before)
+    or_rl_set_attempted_completion_over(wantsFiles ? 0 : 1)
+    if wantsFiles { return nil }
     pendingMatches = completer.candidates(before: before, word: String(cString: text))
     return rl_completion_matches(text, completionGenerator)
 }

@@ -114,9 +114,11 @@ public final class REPL {
         case "/quit", "/exit", "/q":
             return .quit
         case "/new":
-            conversation = Conversation(sessionID: UUID().uuidString.lowercased(), mode: conversation.mode)
+            // A new Conversations API conversation takes /conversation new; /new goes back to stored mode.
+            let mode = conversation.mode == .conversation ? Conversation.Mode.stored : conversation.mode
+            conversation = Conversation(sessionID: UUID().uuidString.lowercased(), mode: mode)
             attachments.removeAll()
-            context.output.write("New conversation (\(conversation.mode.rawValue)).\n")
+            context.output.write("New conversation (\(mode.rawValue)).\n")
         case "/help":
             context.output.write(Self.help)
         case "/inspect":
@@ -278,7 +280,8 @@ public final class REPL {
         if let error = outcome.error {
             if error.code == .cancelled {
                 context.diagnostics.write("[cancelled — the partial answer is kept]\n")
-                cancelBackgroundResponse(outcome.response ?? outcome.partialResponse)
+                cancelBackgroundResponse(
+                    outcome.response ?? outcome.partialResponse, requested: request.body["background"]?.boolValue == true)
             } else {
                 context.diagnostics.write("error: \(error)\n")
             }
@@ -299,8 +302,8 @@ public final class REPL {
     }
 
     /// A background response stopped with Ctrl-C is cancelled on the server too.
-    func cancelBackgroundResponse(_ response: Response?) {
-        guard let response, response.json["background"]?.boolValue == true, !response.id.isEmpty else { return }
+    func cancelBackgroundResponse(_ response: Response?, requested: Bool) {
+        guard let response, requested || response.json["background"]?.boolValue == true, !response.id.isEmpty else { return }
         let client = context.client
         let id = response.id
         let (result, _) = bridge.run { () async -> String? in

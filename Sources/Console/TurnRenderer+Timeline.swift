@@ -22,7 +22,8 @@ extension TurnRenderer {
             let results = call.results
             if !results.isEmpty {
                 let hits = results.prefix(3).map { hit in
-                    (hit.filename ?? hit.fileID ?? "?") + (hit.score.map { String(format: " %.2f", $0) } ?? "")
+                    (hit.json["attributes"]?["filename"]?.stringValue ?? hit.filename ?? hit.fileID ?? "?")
+                        + (hit.score.map { String(format: " %.2f", $0) } ?? "")
                 }
                 line += " — \(results.count) hit\(results.count == 1 ? "" : "s"): " + hits.joined(separator: ", ")
             }

@@ -9,6 +9,8 @@ struct CompleterTests {
     @Test("candidates", arguments: [
         ("", "/pre", ["/preset"]),
         ("", "/s", ["/set", "/settings", "/stream"]),
+        ("", "/re", ["/reset", "/resume", "/retry"]),
+        ("/mode ", "st", ["stored", "stateless"]),
         ("", "hello", []),
         ("/preset ", "u", ["use"]),
         ("/preset use ", "de", ["deep-reasoning", "default"]),
@@ -23,5 +25,11 @@ struct CompleterTests {
     ])
     func candidates(_ before: String, _ word: String, _ expected: [String]) {
         #expect(completer.candidates(before: before, word: word) == expected)
+    }
+
+    @Test func fileNamesAfterAttach() {
+        #expect(Completer.completesFileNames(before: "/attach "))
+        #expect(Completer.completesFileNames(before: "/attach a.pdf "))
+        #expect(!Completer.completesFileNames(before: "/set "))
     }
 }

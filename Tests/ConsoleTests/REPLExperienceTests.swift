@@ -8,10 +8,21 @@ import Testing
 /// "tool said: ..."; anything else is echoed (the text of a message with attachments too).
 func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
     { request in
+        switch (request.method, request.path) {
+        case ("POST", "/v1/conversations"):
+            return .json(#"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{}}"#)
+        case ("POST", let path) where path.hasSuffix("/cancel"):
+            return .json(#"{"id":"resp_bg","object":"response","status":"cancelled","background":true,"output":[]}"#)
+        default:
+            break
+        }
         let body = (try? JSONValue.parse(request.body)) ?? .null
         let id = "resp_\(counter.next())"
         let previous = body["previous_response_id"]?.stringValue
         let items = body["input"]?.arrayValue ?? []
+        if let approval = items.last(where: { $0["type"] == "mcp_approval_response" }) {
+            return .sse(Fixtures.textStream(id: id, text: "approved: \(approval["approve"]?.boolValue ?? false)", previousResponseID: previous))
+        }
         if let output = items.last(where: { $0["type"] == "function_call_output" }) {
             return .sse(Fixtures.textStream(id: id, text: "tool said: " + (output["output"]?.stringValue ?? ""), previousResponseID: previous))
         }
@@ -25,6 +36,20 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
         }
         let offersTime = (body["tools"]?.arrayValue ?? []).contains { $0["name"] == "local_time" }
         if text.contains("cite") { return .sseFixture("stream-reasoning-citation.sse") }
+        if text.contains("mcp") {
+            let request = #"{"id":"mcpr_1","type":"mcp_approval_request","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"x\"}"}"#
+            return .sse([
+                "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":\(request)}\n\n",
+                "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"\(id)\",\"object\":\"response\",\"status\":\"completed\",\"output\":[\(request)]}}\n\n",
+            ])
+        }
+        if text.contains("background") {
+            var frames = Fixtures.textStream(id: "resp_bg", text: (1...40).map { "w\($0)" }.joined(separator: " "))
+            for index in 0..<2 {
+                frames[index] = frames[index].replacingOccurrences(of: #""status":"in_progress""#, with: #""status":"in_progress","background":true"#)
+            }
+            return .sse(frames, pause: .milliseconds(250))
+        }
         if text.contains("time"), offersTime { return .sseFixture("stream-function-call.sse") }
         return .sse(Fixtures.textStream(id: id, text: "echo: " + text.replacingOccurrences(of: "\n", with: " / "), previousResponseID: previous))
     }
@@ -190,6 +215,80 @@ struct REPLExperienceTests {
         let file = try String(contentsOf: harness.home.appendingPathComponent("history"), encoding: .utf8)
         #expect(file.contains("alpha"))
         #expect(!file.contains("sk-abcdefghijklmnopqrstuvwxyz123456"))
+        await server.stop()
+    }
+
+    @Test func mcpApprovalIsAskedAndAnsweredInTheNextRequest() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("use mcp please")
+        try await tmux.waitFor("Allow deepwiki to run ask_question({\"q\":\"x\"})? [y/N] ")
+        try tmux.type("y")
+        try await tmux.waitFor("approved: true")
+        let body = try JSONValue.parse(try #require(server.requests.last).body)
+        #expect(body["input"] == [["type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": true]])
+        #expect(body["previous_response_id"] == "resp_1")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+        await server.stop()
+    }
+
+    @Test func conversationsAPIEditorHistoryAndResume() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        var harness = ConsoleHarness(server: server)
+        try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
+        let editor = harness.home.appendingPathComponent("fake-editor.sh")
+        try "#!/bin/sh\nprintf 'written in the editor\\n' > \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+        harness.extraVariables = ["EDITOR": editor.path]
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+
+        try tmux.type("/conversation new")
+        try await tmux.waitFor("Turns now go to conversation conv_1.")
+        try tmux.type("in a conversation")
+        try await tmux.waitFor("echo: in a conversation")
+        let body = try JSONValue.parse(try #require(server.requests.last).body)
+        #expect(body["conversation"] == "conv_1")
+        #expect(body["previous_response_id"] == nil)
+
+        try tmux.type("/edit")
+        try await tmux.waitFor("echo: written in the editor")
+
+        try tmux.type("/new")
+        try tmux.type("/history")
+        let history = try await tmux.waitFor("/resume ID continues one")
+        let line = try #require(history.split(separator: "\n").first { $0.hasPrefix("  ") && $0.contains("in a conversation") })
+        let id = try #require(line.split(separator: " ").first.map(String.init))
+        try tmux.type("/resume \(id)")
+        try await tmux.waitFor("the next turn continues from resp_")
+        try tmux.type("after resume")
+        try await tmux.waitFor("echo: after resume")
+        let resumed = try JSONValue.parse(try #require(server.requests.last).body)
+        #expect(resumed["previous_response_id"]?.stringValue?.hasPrefix("resp_") == true)
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+        await server.stop()
+    }
+
+    @Test func ctrlCOnABackgroundResponseCancelsItOnTheServer() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/set background true")
+        try tmux.type("background work")
+        try await tmux.waitFor("w3 ")
+        try tmux.press("C-c")
+        try await tmux.waitFor("[cancelled resp_bg on the server]")
+        #expect(server.requests.contains { $0.method == "POST" && $0.path == "/v1/responses/resp_bg/cancel" })
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
         await server.stop()
     }
 
