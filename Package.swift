@@ -50,7 +50,10 @@ let package = Package(
         ),
         .target(
             name: "Console",
-            dependencies: ["ResponsesAPI", "Inspector", "Workbench", "CReadline", "CTerminal"]
+            dependencies: [
+                "ResponsesAPI", "Inspector", "Workbench", "CReadline", "CTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "openresponses",

@@ -5,14 +5,17 @@ import Workbench
 /// Pure: given the line before the word and the word, it returns the candidates.
 public struct Completer: Sendable {
     public var presetNames: @Sendable () -> [String]
+    /// Vector store ids seen in this session (listed or used), for `/stores use` and friends.
+    public var storeIDs: @Sendable () -> [String]
 
-    public init(presetNames: @escaping @Sendable () -> [String]) {
+    public init(presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] }) {
         self.presetNames = presetNames
+        self.storeIDs = storeIDs
     }
 
     public static let commands = [
-        "/attach", "/conversation", "/detach", "/edit", "/help", "/history", "/inspect", "/mode", "/new", "/payload", "/preset",
-        "/quit", "/reset", "/resume", "/retry", "/set", "/settings", "/stream", "/unset",
+        "/attach", "/conversation", "/detach", "/edit", "/files", "/help", "/history", "/inspect", "/mode", "/new", "/payload", "/preset",
+        "/quit", "/reset", "/resume", "/retry", "/set", "/settings", "/stores", "/stream", "/unset",
     ]
 
     /// Setting keys as typed (`metadata.` for `metadata.*`).
@@ -41,6 +44,12 @@ public struct Completer: Sendable {
             options = ["stored", "stateless"]
         case ("/conversation", 1):
             options = ["new", "use"]
+        case ("/files", 1):
+            options = ["upload", "list", "show", "download", "delete"]
+        case ("/stores", 1):
+            options = ["use", "create", "list", "show", "update", "delete", "files", "add", "remove", "search"]
+        case ("/stores", 2) where ["use", "show", "files", "add", "remove", "search", "delete", "update"].contains(words[1]):
+            options = storeIDs() + (words[1] == "use" ? ["none"] : [])
         default:
             options = []
         }
@@ -49,7 +58,7 @@ public struct Completer: Sendable {
 
     /// True where Tab completes file names (readline's own completion): after `/attach`.
     public static func completesFileNames(before: String) -> Bool {
-        before.hasPrefix("/attach ")
+        before.hasPrefix("/attach ") || before.hasPrefix("/files upload ")
     }
 
     /// The values `/set KEY` takes, when they are a closed set.

@@ -19,6 +19,8 @@ public final class REPL {
     var attachments: [Attachment] = []
     /// A Ctrl-C at an empty prompt was just seen; another one leaves.
     var armedToQuit = false
+    /// Vector store ids for completion.
+    let storeIDs: StoreIDCache
 
     public static let prompt = "> "
     public static let continuationPrompt = "… "
@@ -33,6 +35,7 @@ public final class REPL {
         self.bridge = MainThreadBridge(interrupt: interrupt)
         self.conversation = Conversation(sessionID: UUID().uuidString.lowercased())
         self.editor = LineEditor(historyPath: context.environment.historyPath, interrupt: interrupt)
+        self.storeIDs = StoreIDCache(client: context.client)
     }
 
     var secrets: [String] { [context.configuration.apiKey].compactMap { $0 } }
@@ -41,7 +44,8 @@ public final class REPL {
     public func run() -> ExitStatus {
         defer { editor.restoreTerminal() }
         let presets = self.presets
-        editor.complete(with: Completer(presetNames: { presets.names }))
+        let stores = storeIDs
+        editor.complete(with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
             context.output.write(
@@ -155,6 +159,10 @@ public final class REPL {
             resumeCommand(rest)
         case "/edit":
             editCommand()
+        case "/files":
+            filesCommand(Self.words(rest), root: FilesCommand.self)
+        case "/stores":
+            filesCommand(Self.words(rest), root: StoresCommand.self)
         case let other:
             let hint = SettingsRegistry.closest(to: other ?? "", in: Completer.commands).map { " (did you mean \($0)?)" } ?? ""
             context.diagnostics.write("unknown command \(other ?? line)\(hint); /help lists the commands\n")
@@ -184,6 +192,9 @@ public final class REPL {
           /retry             send the last message again
           /history [PAGE]    past conversations in the inspector
           /resume ID         continue a past conversation (an id from /history)
+          /files upload|list|show|download|delete ...   manage files (as `openresponses files`)
+          /stores create|list|show|update|delete|files|add|remove|search ...   manage vector stores
+          /stores use ID[,ID...]|none   turn file_search on with those stores (or off); /stores shows them
           /new               start a new conversation
           /inspect [last|ID] show an exchange from the inspector (the last one by default)
           /help              show this help
@@ -191,6 +202,29 @@ public final class REPL {
         Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.
 
         """
+
+    /// Words of a command line; "double quotes" keep spaces together.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var started = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+                started = true
+            } else if character == " " && !quoted {
+                if started { words.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(character)
+                started = true
+            }
+        }
+        if started { words.append(current) }
+        return words
+    }
 
     /// `/inspect [last|ID]`: an exchange as `inspect show` prints it.
     func inspect(_ argument: String?) {

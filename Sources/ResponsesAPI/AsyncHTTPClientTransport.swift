@@ -23,6 +23,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let streamed = request.streamed { outgoing.body = .stream(streamed.chunks, length: .known(Int64(streamed.length))) }
         do {
             // The deadline bounds the whole exchange; silence is bounded by the configured read timeout.
             let response = try await client.execute(outgoing, timeout: .hours(24))

@@ -19,16 +19,26 @@ final class Exchange: @unchecked Sendable {
     }
 
     static func begin(
-        client: ResponsesClient, method: String, path: String, body: [UInt8]?, accept: String,
+        client: ResponsesClient, method: String, path: String, body: RequestBody?, accept: String,
         context: ExchangeContext, attempt: Int = 0
     ) async -> Exchange {
         var headers = client.configuration.standardHeaders
         headers.append(("Accept", accept))
-        if body != nil { headers.append(("Content-Type", "application/json")) }
+        var bytes: [UInt8]?, streamed: StreamedBody?
+        switch body {
+        case .json(let json)?:
+            headers.append(("Content-Type", "application/json"))
+            bytes = json
+        case .streamed(let body)?:
+            headers.append(("Content-Type", body.contentType))
+            streamed = body
+        case nil:
+            break
+        }
         let request = TransportRequest(
-            method: method, url: client.configuration.baseURL + path, headers: headers, body: body)
+            method: method, url: client.configuration.baseURL + path, headers: headers, body: bytes, streamed: streamed)
         let recording = await client.observer?.exchangeWillStart(ExchangeRequest(
-            startedAt: client.now(), method: method, url: request.url, headers: headers, body: body ?? [],
+            startedAt: client.now(), method: method, url: request.url, headers: headers, body: bytes ?? streamed?.summary ?? [],
             secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context, attempt: attempt))
         return Exchange(client: client, request: request, recording: recording)
     }

@@ -7,12 +7,15 @@ public struct TransportRequest: Sendable {
     public var url: String
     public var headers: [(String, String)]
     public var body: [UInt8]?
+    /// A body streamed from a file instead of `body`.
+    public var streamed: StreamedBody?
 
-    public init(method: String, url: String, headers: [(String, String)], body: [UInt8]?) {
+    public init(method: String, url: String, headers: [(String, String)], body: [UInt8]?, streamed: StreamedBody? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.streamed = streamed
     }
 }
 

@@ -177,6 +177,13 @@ public struct ResponsesClient: Sendable {
     public func send(
         method: String, path: String, body: [UInt8]? = nil, context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> (JSONValue, ResponseMetadata) {
+        try await send(method: method, path: path, requestBody: body.map(RequestBody.json), context: context)
+    }
+
+    /// `send` with a body that may be streamed from a file (uploads).
+    public func send(
+        method: String, path: String, requestBody body: RequestBody?, context: ExchangeContext = ExchangeContext()
+    ) async throws(ResponsesAPIError) -> (JSONValue, ResponseMetadata) {
         let (exchange, response) = try await open(
             method: method, path: path, body: body, accept: "application/json", context: context)
         do {
@@ -217,6 +224,12 @@ public struct ResponsesClient: Sendable {
     /// the last attempt's error when the policy gives up.
     func open(
         method: String, path: String, body: [UInt8]?, accept: String, context: ExchangeContext
+    ) async throws(ResponsesAPIError) -> (Exchange, TransportResponse) {
+        try await open(method: method, path: path, body: body.map(RequestBody.json), accept: accept, context: context)
+    }
+
+    func open(
+        method: String, path: String, body: RequestBody?, accept: String, context: ExchangeContext
     ) async throws(ResponsesAPIError) -> (Exchange, TransportResponse) {
         try configuration.validate()
         let policy = configuration.retryPolicy

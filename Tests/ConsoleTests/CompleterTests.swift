@@ -4,11 +4,13 @@ import Testing
 /// Tab completion's candidates, from the settings registry and the preset names.
 @Suite("Completion")
 struct CompleterTests {
-    let completer = Completer(presetNames: { ["deep-reasoning", "default", "doc-qa"] })
+    let completer = Completer(presetNames: { ["deep-reasoning", "default", "doc-qa"] }, storeIDs: { ["vs_1"] })
 
     @Test("candidates", arguments: [
         ("", "/pre", ["/preset"]),
-        ("", "/s", ["/set", "/settings", "/stream"]),
+        ("", "/s", ["/set", "/settings", "/stores", "/stream"]),
+        ("/stores ", "u", ["use", "update"]),
+        ("/stores use ", "vs", ["vs_1"]),
         ("", "/re", ["/reset", "/resume", "/retry"]),
         ("/mode ", "st", ["stored", "stateless"]),
         ("", "hello", []),

@@ -11,6 +11,10 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
         switch (request.method, request.path) {
         case ("POST", "/v1/conversations"):
             return .json(#"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{}}"#)
+        case ("GET", "/v1/vector_stores"):
+            return .json(#"{"object":"list","data":[{"id":"vs_alpha","object":"vector_store","name":"alpha","status":"completed","file_counts":{"completed":2,"total":2}}],"has_more":false}"#)
+        case ("GET", "/v1/files"):
+            return .json(#"{"object":"list","data":[{"id":"file-9","object":"file","bytes":2048,"filename":"notes.pdf","purpose":"user_data"}],"has_more":false}"#)
         case ("POST", let path) where path.hasSuffix("/cancel"):
             return .json(#"{"id":"resp_bg","object":"response","status":"cancelled","background":true,"output":[]}"#)
         default:
@@ -287,6 +291,40 @@ struct REPLExperienceTests {
         try tmux.press("C-c")
         try await tmux.waitFor("[cancelled resp_bg on the server]")
         #expect(server.requests.contains { $0.method == "POST" && $0.path == "/v1/responses/resp_bg/cancel" })
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+        await server.stop()
+    }
+
+    @Test func storesUseTurnsFileSearchOnAndOffAndFilesCommandsWork() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/stores use vs_a", enter: false)
+        try tmux.press("Tab")
+        try await tmux.waitFor("> /stores use vs_alpha ")
+        try tmux.press("C-u")
+        try tmux.type("/stores use vs_alpha,vs_beta")
+        try await tmux.waitFor("file_search now searches vs_alpha, vs_beta.")
+        try tmux.type("/stores")
+        try await tmux.waitFor("file_search uses: vs_alpha, vs_beta")
+        try tmux.type("search my files")
+        try await tmux.waitFor("echo: search my files")
+        let body = try JSONValue.parse(try #require(server.requests.last).body)
+        #expect(body["tools"] == [["type": "file_search", "vector_store_ids": ["vs_alpha", "vs_beta"]]])
+        try tmux.type("/stores use none")
+        try await tmux.waitFor("file_search is off")
+        try tmux.type("plain again")
+        try await tmux.waitFor("echo: plain again")
+        #expect(try JSONValue.parse(try #require(server.requests.last).body)["tools"] == nil)
+        try tmux.type("/files list")
+        try await tmux.waitFor("file-9  notes.pdf  2.0 KB  user_data")
+        try tmux.type("/stores list")
+        try await tmux.waitFor("vs_alpha  alpha  2/2 files  completed")
+        try tmux.type("/files frobnicate")
+        try await tmux.waitFor("Unexpected argument 'frobnicate'")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()

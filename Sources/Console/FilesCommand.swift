@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+
+public struct FilesCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "files", abstract: "Upload, list, show, download and delete files.",
+        subcommands: [Upload.self, List.self, Show.self, Download.self, Delete.self])
+
+    public init() {}
+
+    public struct Upload: RunnerCommand {
+        public static let configuration = CommandConfiguration(
+            abstract: "Upload files (streamed from disk; above 512 MB through the Uploads API in parts).")
+        @Argument(help: "Files to upload.") var paths: [String]
+        @Option(help: "assistants, user_data, batch, vision or evals.") var purpose: String = "assistants"
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func validate() throws {
+            guard ["assistants", "user_data", "batch", "vision", "evals"].contains(purpose) else {
+                throw ValidationError("--purpose \(purpose): use assistants, user_data, batch, vision or evals")
+            }
+        }
+        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.upload(paths: paths, purpose: purpose, json: json) }
+    }
+
+    public struct List: RunnerCommand {
+        public static let configuration = CommandConfiguration(abstract: "List files, newest first.")
+        @Option(help: "Only files with this purpose.") var purpose: String?
+        @Option(help: "How many (one page).") var limit: Int?
+        @Flag(help: "Every file, following pagination.") var all = false
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.list(purpose: purpose, limit: limit, all: all, json: json) }
+    }
+
+    public struct Show: RunnerCommand {
+        public static let configuration = CommandConfiguration(abstract: "Show one file.")
+        @Argument(help: "The file id.") var id: String
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.show(id: id, json: json) }
+    }
+
+    public struct Download: RunnerCommand {
+        public static let configuration = CommandConfiguration(abstract: "Save a file's content (streamed to disk).")
+        @Argument(help: "The file id.") var id: String
+        @Option(name: .shortAndLong, help: "Where to save it (the file's name by default).") var output: String?
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, json: json) }
+    }
+
+    public struct Delete: RunnerCommand {
+        public static let configuration = CommandConfiguration(abstract: "Delete files.")
+        @Argument(help: "File ids.") var ids: [String]
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.delete(ids: ids, json: json) }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Workbench
+
+/// A `files` or `stores` subcommand: parsed by ArgumentParser both on the command line and after
+/// `/files` or `/stores` in the console, and run against a `FilesRunner`.
+public protocol RunnerCommand: ParsableCommand, Sendable {
+    func execute(_ runner: FilesRunner) async -> ExitStatus
+}
+
+extension RunnerCommand {
+    /// The command line: a context for this process, Ctrl-C cancels, the exit status is the process's.
+    public func run() throws {
+        let context: ConsoleContext
+        do {
+            context = try ConsoleContext(environment: .process)
+        } catch {
+            FileDescriptorOutput.standardError.write("error: \(error.message)\n")
+            throw ExitCode(error.exitStatus.rawValue)
+        }
+        let interrupt = try InterruptPipe()
+        interrupt.install()
+        defer { interrupt.uninstall() }
+        let runner = FilesRunner(context: context, progressEnabled: FileDescriptorOutput.standardError.isTerminal)
+        let command = self
+        let (status, _) = MainThreadBridge(interrupt: interrupt).run {
+            let status = await command.execute(runner)
+            await context.shutdown()
+            return status
+        }
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}
