@@ -73,6 +73,11 @@ let package = Package(
             dependencies: ["ResponsesAPI", "Inspector", "TestSupport"],
             path: "Benchmarks/InspectorBenchmark"
         ),
+        .executableTarget(
+            name: "openresponses-loopback",
+            dependencies: ["TestSupport"],
+            path: "Benchmarks/LoopbackServe"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [

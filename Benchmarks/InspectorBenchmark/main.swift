@@ -22,41 +22,10 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-/// A streamed answer of about `megabytes` MB on the wire, in deltas of a few words.
-func frames(megabytes: Double) -> [String] {
-    let words = ["stream ", "delta ", "tokens ", "flow ", "quickly ", "over ", "the ", "wire ", "héllo ", "wörld "]
-    var deltas: [String] = []
-    var size = 0
-    var index = 0
-    var text = ""
-    while Double(size) < megabytes * 1_048_576 {
-        let delta = words[index % 10] + words[(index + 3) % 10] + words[(index + 7) % 10]
-        index += 1
-        text += delta
-        deltas.append(delta)
-        size += 190 + delta.utf8.count
-    }
-    return Fixtures.textStream(id: "resp_bench", text: text).prefix(4)
-        + deltas.enumerated().map { offset, delta in
-            "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":\(offset + 4),\"item_id\":\"msg_bench\",\"output_index\":0,\"content_index\":0,\"delta\":\"\(delta)\",\"logprobs\":[]}\n\n"
-        } + Fixtures.textStream(id: "resp_bench", text: "done").suffix(1)
-}
-
 func streamBenchmark(megabytes: Double, runs: Int) async throws {
-    let body = frames(megabytes: megabytes)
+    let body = Fixtures.largeTextStream(megabytes: megabytes)
     let bytes = body.reduce(0) { $0 + $1.utf8.count }
-    // Whole chunks of 64 KiB, as a server flushing a fast stream sends them.
-    var chunks: [[UInt8]] = []
-    var current: [UInt8] = []
-    for frame in body {
-        current.append(contentsOf: frame.utf8)
-        if current.count >= 65536 {
-            chunks.append(current)
-            current = []
-        }
-    }
-    if !current.isEmpty { chunks.append(current) }
-    let parts: [Reply.Part] = chunks.map { .bytes($0) }
+    let parts = Fixtures.chunked(body)
     let server = try await LoopbackServer.start { _ in
         Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
     }

@@ -99,7 +99,8 @@ public struct AskRunner: Sendable {
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
         let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
-        let renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
+        var renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
+        renderOptions.keepsText = false
         var renderer = TurnRenderer(output: sink, options: renderOptions)
         let outcome = await TurnRunner(client: context.client).run(
             request, context: .init(preset: settings.preset), renderer: &renderer)

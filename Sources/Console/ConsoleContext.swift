@@ -33,7 +33,7 @@ public final class ConsoleContext: Sendable {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         self.transport = transport
         var recorder: ExchangeRecorder? = nil
-        if record {
+        if record && environment["OPENRESPONSES_INSPECTOR"]?.lowercased() != "off" {
             do {
                 _ = try environment.ensureDataDirectory()
                 let store = try InspectorStore.open(at: environment.inspectorPath)

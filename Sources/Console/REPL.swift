@@ -257,9 +257,10 @@ public final class REPL {
 
     /// One user turn: the message (with any attachments), then as many tool rounds as the model needs.
     func runTurn(text: String) {
+        guard let uploaded = uploadLargeAttachments() else { return }
         let input: JSONValue
         do {
-            input = try Attachment.message(text: text, attachments: attachments)
+            input = try Attachment.message(text: text, attachments: attachments, uploaded: uploaded)
         } catch {
             context.diagnostics.write("error: \(error)\n")
             return
@@ -267,6 +268,39 @@ public final class REPL {
         attachments.removeAll()
         conversation.beginTurn(input: input)
         send(input)
+    }
+
+    /// Uploads the attachments too big to go inline; their file ids by path, or nil (nothing is sent,
+    /// the attachments stay) when an upload fails.
+    func uploadLargeAttachments() -> [URL: String]? {
+        let limitKB = settings.console["inline_attachments_kb"]?.intValue ?? Attachment.defaultInlineLimit / 1024
+        let large = attachments.filter { $0.size > limitKB * 1024 }
+        guard !large.isEmpty else { return [:] }
+        let client = context.client
+        let diagnostics = context.diagnostics
+        let progressEnabled = editor.isInteractive
+        let (result, _) = bridge.run { () async -> (ids: [URL: String], error: String?) in
+            var ids: [URL: String] = [:]
+            for attachment in large {
+                let progress = ProgressLine(output: diagnostics, enabled: progressEnabled, label: attachment.url.lastPathComponent, total: attachment.size)
+                do {
+                    let file = try await client.uploadFile(
+                        attachment.url, purpose: attachment.uploadPurpose, mediaType: attachment.mediaType, progress: { progress.update($0) })
+                    progress.finish()
+                    ids[attachment.url] = file["id"]?.stringValue
+                } catch {
+                    progress.finish()
+                    return (ids, "cannot upload \(attachment.url.lastPathComponent): \(error)")
+                }
+            }
+            return (ids, nil)
+        }
+        if let error = result.error {
+            context.diagnostics.write("error: \(error); nothing sent (the attachments are kept; /detach drops them)\n")
+            return nil
+        }
+        for (url, id) in result.ids { context.output.write("[uploaded \(url.lastPathComponent) as \(id)]\n") }
+        return result.ids
     }
 
     /// Sends `input` and follows the tool rounds it leads to.

@@ -16,6 +16,8 @@ public struct RenderOptions: Sendable {
     public var citations: Bool
     /// Where generated images are saved.
     public var imagesDirectory: URL?
+    /// Keep the answer's text in the renderer (`TurnOutcome.text`); `ask` does not need it.
+    public var keepsText = true
 
     public init(
         colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true, showExtras: Bool = false,

@@ -14,6 +14,9 @@ public struct TurnRenderer: Sendable {
     public private(set) var savedImages: [String] = []
 
     private var writer: WrappingWriter
+    /// Text not yet written to `output`: written by `flush` (the runner calls it after each network
+    /// read's events), so a fast stream costs one write per read, not one per delta.
+    private var buffer = ""
     private var lane = Lane.none
     private var footnotes: [Footnote] = []
     /// The text of each output_text part so far, by "item:content", for citation spans.
@@ -43,8 +46,8 @@ public struct TurnRenderer: Sendable {
             noteFirstToken()
             enter(.text)
             write(delta.delta, wrap: true)
-            text += delta.delta
-            partTexts["\(delta.itemID):\(delta.partIndex)", default: ""] += delta.delta
+            if options.keepsText { text += delta.delta }
+            if options.citations { partTexts["\(delta.itemID):\(delta.partIndex)", default: ""] += delta.delta }
         case .outputTextAnnotationAdded(let added) where options.citations:
             let number = footnote(for: added.annotation, partText: partTexts["\(added.itemID):\(added.contentIndex)"] ?? "")
             if let number { write("[\(number)]", wrap: false) }
@@ -58,7 +61,7 @@ public struct TurnRenderer: Sendable {
         case .reasoningSummaryTextDelta(let delta) where options.showExtras && options.showReasoning:
             noteFirstToken()
             if lane == .reasoning, reasoningParagraphEnded {
-                writer.endLine(into: output)
+                writer.endLine(into: &buffer)
                 emit("\n")
             }
             reasoningParagraphEnded = false
@@ -91,7 +94,7 @@ public struct TurnRenderer: Sendable {
                     case .outputText(let output):
                         enter(.text)
                         write(output.text, wrap: true)
-                        text += output.text
+                        if options.keepsText { text += output.text }
                         if options.citations {
                             let markers = output.annotations.compactMap { footnote(for: $0, partText: output.text) }
                             if !markers.isEmpty { write(markers.map { "[\($0)]" }.joined(), wrap: false) }
@@ -112,6 +115,7 @@ public struct TurnRenderer: Sendable {
             }
             _ = index
         }
+        flush()
     }
 
     /// Ends the turn: the line is finished, then the footnotes and (when `response` has usage) the
@@ -129,13 +133,15 @@ public struct TurnRenderer: Sendable {
         if options.showExtras, options.showUsage, let usage = response?.usage {
             emit(styled(usageLine(usage), .dim) + "\n")
         }
+        flush()
     }
 
     /// Ends the current line if text was written without a final newline.
     public mutating func finishLine() {
-        writer.flush(into: output)
-        writer.endLine(into: output)
+        writer.flush(into: &buffer)
+        writer.endLine(into: &buffer)
         lane = .none
+        flush()
     }
 
     // MARK: Pieces
@@ -162,8 +168,8 @@ public struct TurnRenderer: Sendable {
     /// Starts `new` on a fresh line (with a blank line between reasoning and the answer).
     mutating func enter(_ new: Lane) {
         guard new != lane else { return }
-        writer.flush(into: output)
-        if writer.column > 0 { writer.endLine(into: output) }
+        writer.flush(into: &buffer)
+        if writer.column > 0 { writer.endLine(into: &buffer) }
         if lane == .reasoning, new == .text { emit("\n") }
         lane = new
     }
@@ -225,11 +231,19 @@ public struct TurnRenderer: Sendable {
     }
 
     mutating func write(_ text: String, wrap: Bool) {
-        if wrap { writer.write(text, into: output) } else { writer.writeUnwrapped(text, into: output) }
+        if wrap { writer.write(text, into: &buffer) } else { writer.writeUnwrapped(text, into: &buffer) }
+        if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
     mutating func emit(_ text: String) {
-        writer.writeUnwrapped(text, into: output)
+        writer.writeUnwrapped(text, into: &buffer)
+    }
+
+    /// Writes out what is buffered.
+    public mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        output.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
     }
 
     enum Color: String { case dim = "2", cyan = "36", yellow = "33", red = "31" }

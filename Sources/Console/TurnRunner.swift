@@ -54,13 +54,16 @@ public struct TurnRunner: Sendable {
         var final: Response?
         var latest: Response?
         do {
-            for try await event in client.stream(request, context: context) {
-                renderer.render(event)
-                if let response = event.finalResponse {
-                    final = response
-                } else if let response = event.response {
-                    latest = response
+            for try await batch in client.streamBatches(request, context: context) {
+                for event in batch {
+                    renderer.render(event)
+                    if let response = event.finalResponse {
+                        final = response
+                    } else if let response = event.response {
+                        latest = response
+                    }
                 }
+                renderer.flush()
             }
             if final == nil {
                 // The iteration ended without a terminal event: the task was cancelled.

@@ -1,6 +1,6 @@
 /// Word-wraps streamed text at a width, a delta at a time. The word being written is held until the
 /// space or newline after it arrives (or `flush`), so a break never splits it; ANSI escape sequences take
-/// no columns. With no width, text passes through untouched.
+/// no columns. With no width, text passes through untouched. Text goes into a buffer the caller writes out.
 struct WrappingWriter: Sendable {
     let width: Int?
     /// The column the cursor is at (0 at the start of a line).
@@ -14,9 +14,9 @@ struct WrappingWriter: Sendable {
         self.width = width
     }
 
-    mutating func write(_ text: String, into output: any OutputSink) {
+    mutating func write(_ text: String, into output: inout String) {
         guard let width else {
-            writeUnwrapped(text, into: output)
+            writeUnwrapped(text, into: &output)
             return
         }
         var out = ""
@@ -43,11 +43,17 @@ struct WrappingWriter: Sendable {
                 wordWidth += 1
             }
         }
-        if !out.isEmpty { output.write(out) }
+        if !out.isEmpty { output += out }
     }
 
     /// Writes `text` as is (markers, timeline lines), after whatever is held.
-    mutating func writeUnwrapped(_ text: String, into output: any OutputSink) {
+    mutating func writeUnwrapped(_ text: String, into output: inout String) {
+        guard width != nil else {
+            // Plain text: only whether the cursor is at the start of a line matters.
+            output += text
+            if let last = text.utf8.last { column = last == 0x0A ? 0 : 1 }
+            return
+        }
         var out = width.map { takeWord(width: $0) } ?? ""
         if width != nil, pendingSpaces > 0 {
             out += String(repeating: " ", count: pendingSpaces)
@@ -60,22 +66,22 @@ struct WrappingWriter: Sendable {
         } else {
             column += Self.visibleWidth(text[...])
         }
-        if !out.isEmpty { output.write(out) }
+        if !out.isEmpty { output += out }
     }
 
     /// Writes the word held back.
-    mutating func flush(into output: any OutputSink) {
+    mutating func flush(into output: inout String) {
         guard let width else { return }
         let out = takeWord(width: width)
-        if !out.isEmpty { output.write(out) }
+        if !out.isEmpty { output += out }
     }
 
     /// Moves to the start of a new line unless already there.
-    mutating func endLine(into output: any OutputSink) {
-        flush(into: output)
+    mutating func endLine(into output: inout String) {
+        flush(into: &output)
         pendingSpaces = 0
         if column > 0 {
-            output.write("\n")
+            output += "\n"
             column = 0
         }
     }

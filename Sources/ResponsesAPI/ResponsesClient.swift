@@ -84,7 +84,7 @@ public struct ResponsesClient: Sendable {
         let task = Task {
             do {
                 try await self.runStream(
-                    method: method, path: path, body: body, context: context, onHead: onHead, continuation: continuation)
+                    method: method, path: path, body: body, context: context, onHead: onHead, sink: .events(continuation))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -94,10 +94,38 @@ public struct ResponsesClient: Sendable {
         return stream
     }
 
+    /// `stream`, delivering the events of each network read together: one hand-off per chunk instead of
+    /// one per event, for consumers of large streams (the console). Same semantics otherwise.
+    public func streamBatches(
+        _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext(),
+        onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
+    ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
+        var request = request
+        request.stream = true
+        let body = request.json.serialized()
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [ResponseStreamEvent].self)
+        let task = Task {
+            do {
+                try await self.runStream(
+                    method: "POST", path: "/responses", body: body, context: context, onHead: onHead, sink: .batches(continuation))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Where a running stream's events go: one at a time, or a chunk's worth at a time.
+    enum EventSink {
+        case events(AsyncThrowingStream<ResponseStreamEvent, any Error>.Continuation)
+        case batches(AsyncThrowingStream<[ResponseStreamEvent], any Error>.Continuation)
+    }
+
     private func runStream(
         method: String, path: String, body: [UInt8]?, context: ExchangeContext,
-        onHead: (@Sendable (ResponseMetadata) -> Void)?,
-        continuation: AsyncThrowingStream<ResponseStreamEvent, any Error>.Continuation
+        onHead: (@Sendable (ResponseMetadata) -> Void)?, sink: EventSink
     ) async throws(ResponsesAPIError) {
         let (exchange, response) = try await open(
             method: method, path: path, body: body, accept: "text/event-stream", context: context)
@@ -113,6 +141,7 @@ public struct ResponsesClient: Sendable {
                     status: response.status, requestID: exchange.requestID)
             }
             var decoder = SSEDecoder()
+            var pending: [ResponseStreamEvent] = []
             let handle: (ServerSentEvent) throws -> Void = { sse in
                 let offset = exchange.elapsed
                 let event: ResponseStreamEvent
@@ -135,14 +164,34 @@ public struct ResponsesClient: Sendable {
                         sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput))
                 }
                 tracker.observe(event, at: offset)
-                if case .terminated = continuation.yield(event) {
+                switch sink {
+                case .events(let continuation):
+                    if case .terminated = continuation.yield(event) {
+                        throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
+                    }
+                case .batches:
+                    pending.append(event)
+                }
+            }
+            let deliver: () throws -> Void = {
+                guard case .batches(let continuation) = sink, !pending.isEmpty else { return }
+                let batch = pending
+                pending.removeAll(keepingCapacity: true)
+                if case .terminated = continuation.yield(batch) {
                     throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
                 }
             }
             for try await chunk in response.body {
-                try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw, emit: handle) }
+                do {
+                    try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw, emit: handle) }
+                } catch {
+                    try? deliver()
+                    throw error
+                }
+                try deliver()
             }
             try decoder.finish(emit: handle)
+            try deliver()
             if Task.isCancelled {
                 throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
             }

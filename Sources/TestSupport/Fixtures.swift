@@ -66,4 +66,39 @@ public enum Fixtures {
         frame("response.\(status)", #""response":\#(response(status, output: final, usage: usage))"#)
         return frames
     }
+
+    /// A streamed answer of about `megabytes` MB on the wire, in deltas of a few words (for benchmarks).
+    public static func largeTextStream(megabytes: Double) -> [String] {
+        let words = ["stream ", "delta ", "tokens ", "flow ", "quickly ", "over ", "the ", "wire ", "héllo ", "wörld "]
+        var deltas: [String] = []
+        var size = 0
+        var index = 0
+        var text = ""
+        while Double(size) < megabytes * 1_048_576 {
+            let delta = words[index % 10] + words[(index + 3) % 10] + words[(index + 7) % 10]
+            index += 1
+            text += delta
+            deltas.append(delta)
+            size += 190 + delta.utf8.count
+        }
+        return textStream(id: "resp_bench", text: text).prefix(4)
+            + deltas.enumerated().map { offset, delta in
+                "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":\(offset + 4),\"item_id\":\"msg_bench\",\"output_index\":0,\"content_index\":0,\"delta\":\"\(delta)\",\"logprobs\":[]}\n\n"
+            } + textStream(id: "resp_bench", text: "done").suffix(1)
+    }
+
+    /// Frames joined into 64 KiB chunks, as a server flushing a fast stream sends them.
+    public static func chunked(_ frames: [String]) -> [Reply.Part] {
+        var chunks: [Reply.Part] = []
+        var current: [UInt8] = []
+        for frame in frames {
+            current.append(contentsOf: frame.utf8)
+            if current.count >= 65536 {
+                chunks.append(.bytes(current))
+                current = []
+            }
+        }
+        if !current.isEmpty { chunks.append(.bytes(current)) }
+        return chunks
+    }
 }

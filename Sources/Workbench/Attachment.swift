@@ -1,16 +1,17 @@
 import Foundation
 import ResponsesAPI
 
-/// A file attached to the next message: images go as `input_image`, anything else as `input_file`, both
-/// inline as base64 data URLs. Files are checked when attached (exists, readable, not too big), so
+/// A file attached to the next message: images go as `input_image`, anything else as `input_file`.
+/// Small files go inline as base64 data URLs; bigger ones are uploaded first (purpose `user_data`, or
+/// `vision` for images) and sent by file id. Files are checked when attached (exists, readable), so
 /// nothing is sent half-built.
 public struct Attachment: Sendable, Hashable {
     public var url: URL
     public var size: Int
     public var mediaType: String
 
-    /// The largest file sent inline (the API takes requests up to about 50 MB; base64 adds a third).
-    public static let inlineLimit = 32 * 1024 * 1024
+    /// Files up to this size go inline unless `console.inline_attachments_kb` says otherwise.
+    public static let defaultInlineLimit = 8 * 1024 * 1024
 
     static let imageTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"]
     static let fileTypes = [
@@ -31,17 +32,21 @@ public struct Attachment: Sendable, Hashable {
         guard !isDirectory.boolValue else { throw SettingError("\(url.path) is a directory; attach the files in it") }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw SettingError("\(url.path): cannot read it (permissions)") }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size <= Self.inlineLimit else {
-            throw SettingError("\(url.path) is \(size / 1_048_576) MB; files above \(Self.inlineLimit / 1_048_576) MB are not sent inline")
-        }
         let ext = url.pathExtension.lowercased()
         self.url = url
         self.size = size
         self.mediaType = Self.imageTypes[ext] ?? Self.fileTypes[ext] ?? "application/octet-stream"
     }
 
-    /// The content part for this file.
-    public func contentPart() throws(SettingError) -> JSONValue {
+    /// The purpose an upload of this file takes.
+    public var uploadPurpose: String { isImage ? "vision" : "user_data" }
+
+    /// The content part for this file: by `fileID` when it was uploaded, else inline.
+    public func contentPart(fileID: String? = nil) throws(SettingError) -> JSONValue {
+        if let fileID {
+            if isImage { return ["type": "input_image", "file_id": .string(fileID), "detail": "auto"] }
+            return ["type": "input_file", "file_id": .string(fileID)]
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else { throw SettingError("\(url.path): cannot read it") }
         let dataURL = "data:\(mediaType);base64," + data.base64EncodedString()
         if isImage { return ["type": "input_image", "image_url": .string(dataURL), "detail": "auto"] }
@@ -49,10 +54,11 @@ public struct Attachment: Sendable, Hashable {
     }
 
     /// The user's message: plain text, or a message whose content is the text and the attachments.
-    public static func message(text: String, attachments: [Attachment]) throws(SettingError) -> JSONValue {
+    /// `uploaded` maps attachments sent by file id to their ids.
+    public static func message(text: String, attachments: [Attachment], uploaded: [URL: String] = [:]) throws(SettingError) -> JSONValue {
         guard !attachments.isEmpty else { return .string(text) }
         var content: [JSONValue] = [["type": "input_text", "text": .string(text)]]
-        for attachment in attachments { content.append(try attachment.contentPart()) }
+        for attachment in attachments { content.append(try attachment.contentPart(fileID: uploaded[attachment.url])) }
         return [["role": "user", "content": .array(content)]]
     }
 }

@@ -13,6 +13,13 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
             return .json(#"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{}}"#)
         case ("GET", "/v1/vector_stores"):
             return .json(#"{"object":"list","data":[{"id":"vs_alpha","object":"vector_store","name":"alpha","status":"completed","file_counts":{"completed":2,"total":2}}],"has_more":false}"#)
+        case ("POST", "/v1/files"):
+            let purpose = String(decoding: request.body, as: UTF8.self).contains("\r\n\r\nvision\r\n") ? "vision" : "user_data"
+            return .json(#"{"id":"file-up\#(counter.next())","object":"file","bytes":4,"filename":"x","purpose":"\#(purpose)"}"#)
+        case ("POST", "/v1/vector_stores"):
+            return .json(#"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#)
+        case ("GET", "/v1/vector_stores/vs_slow"):
+            return .json(#"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#)
         case ("GET", "/v1/files"):
             return .json(#"{"object":"list","data":[{"id":"file-9","object":"file","bytes":2048,"filename":"notes.pdf","purpose":"user_data"}],"has_more":false}"#)
         case ("POST", let path) where path.hasSuffix("/cancel"):
@@ -170,6 +177,24 @@ struct REPLExperienceTests {
         try tmux.type("no attachment now")
         try await tmux.waitFor("echo: no attachment now")
         #expect(try JSONValue.parse(try #require(server.requests.last).body)["input"] == "no attachment now")
+
+        // Above the inline limit, files are uploaded first and sent by id (images with purpose vision).
+        let png = harness.home.appendingPathComponent("chart.png")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: png)
+        try tmux.type("/set console.inline_attachments_kb 0")
+        try tmux.type("/attach \(png.path) \(pdf.path)")
+        try await tmux.waitFor("Attached chart.png (image) to the next message.")
+        try tmux.type("look at these")
+        try await tmux.waitFor("echo: look at these")
+        let uploads = server.requests.filter { $0.method == "POST" && $0.path == "/v1/files" }
+        #expect(uploads.count == 2)
+        #expect(String(decoding: uploads[0].body, as: UTF8.self).contains("\r\n\r\nvision\r\n"))
+        let sent = try JSONValue.parse(try #require(server.requests.last).body)["input"]?[0]?["content"]
+        #expect(sent?[1]?["type"] == "input_image")
+        #expect(sent?[1]?["file_id"]?.stringValue?.hasPrefix("file-up") == true)
+        #expect(sent?[2]?["type"] == "input_file")
+        #expect(sent?[2]?["file_id"]?.stringValue?.hasPrefix("file-up") == true)
+        #expect(sent?[2]?["file_data"] == nil)
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()
@@ -325,6 +350,26 @@ struct REPLExperienceTests {
         try await tmux.waitFor("vs_alpha  alpha  2/2 files  completed")
         try tmux.type("/files frobnicate")
         try await tmux.waitFor("Unexpected argument 'frobnicate'")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+        await server.stop()
+    }
+
+    @Test func ctrlCWhileWaitingForAStoreSaysWhatWasCreated() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/stores create slow --file file-abc")
+        try await tmux.waitFor(timeout: .seconds(10), "two polls") { _ in
+            server.requests.filter { $0.path == "/v1/vector_stores/vs_slow" }.count >= 2
+        }
+        try tmux.press("C-c")
+        try await tmux.waitFor("created vs_slow with 1 file; the server goes on processing them")
+        try await tmux.waitFor("interrupted")
+        try tmux.type("still here")
+        try await tmux.waitFor("echo: still here")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()
