@@ -22,9 +22,12 @@ public struct InspectorStore: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.label = "inspector"
+        // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process loses
+        // nothing; only a power cut can lose the last commits.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let store = InspectorStore(writer: pool, path: path)
-        try store.migrator.migrate(pool)
+        try Self.migrator.migrate(pool)
         return store
     }
 
@@ -33,7 +36,7 @@ public struct InspectorStore: Sendable {
         self.path = path
     }
 
-    var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "exchange") { t in
@@ -97,6 +100,39 @@ public struct InspectorStore: Sendable {
                 CREATE VIRTUAL TABLE exchange_fts USING fts5(input_text, output_text, event_text, tokenize = 'unicode61')
                 """)
             try db.create(index: "exchange_model", on: "exchange", columns: ["model"])
+        }
+        migrator.registerMigration("v4-event-batches") { db in
+            // Events are stored a batch to a row (the writer's batches: up to 2048 events): a long stream
+            // is hundreds of inserts instead of hundreds of thousands. `event` stays, as a view with the
+            // same columns, so every query written against it keeps working.
+            try db.execute(sql: """
+                CREATE TABLE event_batch (
+                    exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
+                    first_idx INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    meta TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (exchange_id, first_idx)
+                ) WITHOUT ROWID;
+                INSERT INTO event_batch (exchange_id, first_idx, count, meta, data)
+                    SELECT exchange_id, idx, 1,
+                           json_array(json_array(idx, sequence_number, offset_ms, type, 0, length(CAST(data AS BLOB)),
+                                                 typeof(data) = 'text')),
+                           CAST(data AS BLOB)
+                    FROM event;
+                DROP TABLE event;
+                CREATE VIEW event AS
+                    SELECT b.exchange_id AS exchange_id,
+                           json_extract(m.value, '$[0]') AS idx,
+                           json_extract(m.value, '$[1]') AS sequence_number,
+                           json_extract(m.value, '$[2]') AS offset_ms,
+                           json_extract(m.value, '$[3]') AS type,
+                           CASE json_extract(m.value, '$[6]')
+                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                           END AS data
+                    FROM event_batch AS b, json_each(b.meta) AS m;
+                """)
         }
         return migrator
     }

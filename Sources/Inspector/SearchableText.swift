@@ -3,13 +3,20 @@ import ResponsesAPI
 /// The texts of an exchange that search looks through: the user's input, the answer, and what else the
 /// events carried (reasoning summaries, tool-call arguments and code, error messages). Collected by the
 /// recording's writer task, off the streaming path.
+/// Each text keeps its first `limit` bytes (1 MB): enough to find any answer by its words, while a
+/// 50 MB answer costs the index no more than a long one (the events keep every byte).
 struct SearchableText: Sendable {
+    static let limit = 1 << 20
     var output = ""
     var events = ""
 
     mutating func collect(_ event: RecordedEvent) {
         guard let text = event.text else { return }
-        if event.isOutputText { output += text } else { events += text }
+        if event.isOutputText {
+            if output.utf8.count < Self.limit { output += text }
+        } else if events.utf8.count < Self.limit {
+            events += text
+        }
     }
 
     /// The body of an answer that is not a stream: a response's output text, or an error's message.
