@@ -9,7 +9,7 @@ public struct FilesCommand: ParsableCommand {
     public init() {}
 
     public struct Upload: RunnerCommand {
-        public static let configuration = CommandConfiguration(
+        public static let configuration = CommandConfiguration(commandName: "upload", 
             abstract: "Upload files (streamed from disk; above 512 MB through the Uploads API in parts).")
         @Argument(help: "Files to upload.") var paths: [String]
         @Option(help: "assistants, user_data, batch, vision or evals.") var purpose: String = "assistants"
@@ -24,7 +24,7 @@ public struct FilesCommand: ParsableCommand {
     }
 
     public struct List: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "List files, newest first.")
+        public static let configuration = CommandConfiguration(commandName: "list", abstract: "List files, newest first.")
         @Option(help: "Only files with this purpose.") var purpose: String?
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every file, following pagination.") var all = false
@@ -34,7 +34,7 @@ public struct FilesCommand: ParsableCommand {
     }
 
     public struct Show: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Show one file.")
+        public static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one file.")
         @Argument(help: "The file id.") var id: String
         @Flag(help: "Print JSON.") var json = false
         public init() {}
@@ -42,7 +42,7 @@ public struct FilesCommand: ParsableCommand {
     }
 
     public struct Download: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Save a file's content (streamed to disk).")
+        public static let configuration = CommandConfiguration(commandName: "download", abstract: "Save a file's content (streamed to disk).")
         @Argument(help: "The file id.") var id: String
         @Option(name: .shortAndLong, help: "Where to save it (the file's name by default).") var output: String?
         @Flag(help: "Print JSON.") var json = false
@@ -51,7 +51,7 @@ public struct FilesCommand: ParsableCommand {
     }
 
     public struct Delete: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Delete files.")
+        public static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete files.")
         @Argument(help: "File ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
         public init() {}

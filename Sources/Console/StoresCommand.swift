@@ -9,7 +9,7 @@ public struct StoresCommand: ParsableCommand {
     public init() {}
 
     public struct Create: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Create a vector store (paths are uploaded first).")
+        public static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a vector store (paths are uploaded first).")
         @Argument(help: "The store's name.") var name: String
         @Option(name: .customLong("file"), help: "A file id or a path to upload (repeatable).") var files: [String] = []
         @Option(help: "Expire this many days after last use.") var expiresAfterDays: Int?
@@ -23,7 +23,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct List: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "List vector stores.")
+        public static let configuration = CommandConfiguration(commandName: "list", abstract: "List vector stores.")
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every store, following pagination.") var all = false
         @Flag(help: "Print JSON.") var json = false
@@ -32,7 +32,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Show: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Show one vector store.")
+        public static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one vector store.")
         @Argument(help: "The store id.") var id: String
         @Flag(help: "Print JSON.") var json = false
         public init() {}
@@ -40,7 +40,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Update: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Rename a store or change its metadata or expiry.")
+        public static let configuration = CommandConfiguration(commandName: "update", abstract: "Rename a store or change its metadata or expiry.")
         @Argument(help: "The store id.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
@@ -53,7 +53,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Delete: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Delete vector stores (their files stay).")
+        public static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete vector stores (their files stay).")
         @Argument(help: "Store ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
         public init() {}
@@ -61,7 +61,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Files: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "List a store's files.")
+        public static let configuration = CommandConfiguration(commandName: "files", abstract: "List a store's files.")
         @Argument(help: "The store id.") var id: String
         @Option(help: "in_progress, completed, failed or cancelled.") var status: String?
         @Flag(help: "Print JSON.") var json = false
@@ -70,7 +70,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Add: RunnerCommand {
-        public static let configuration = CommandConfiguration(
+        public static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Add files (ids or paths, uploaded first; several go as one batch) and wait for processing.")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids or paths.") var files: [String]
@@ -81,7 +81,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Remove: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Take files out of a store (the files stay).")
+        public static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take files out of a store (the files stay).")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids.") var fileIDs: [String]
         @Flag(help: "Print JSON.") var json = false
@@ -90,7 +90,7 @@ public struct StoresCommand: ParsableCommand {
     }
 
     public struct Search: RunnerCommand {
-        public static let configuration = CommandConfiguration(abstract: "Search one or more stores at once; matches merged by score.")
+        public static let configuration = CommandConfiguration(commandName: "search", abstract: "Search one or more stores at once; matches merged by score.")
         @Argument(help: "Store ids, comma-separated.") var ids: String
         @Argument(help: "The query.") var query: [String]
         @Option(help: "At most this many matches.") var maxResults: Int?

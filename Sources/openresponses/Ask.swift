@@ -4,7 +4,7 @@ import Foundation
 import Workbench
 
 struct Ask: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "ask", 
         abstract: "Send one prompt and print the answer as it arrives.",
         discussion: """
             The prompt comes from the arguments, or from stdin when it is piped; with both, the piped text is

@@ -3,7 +3,7 @@ import Console
 import Workbench
 
 struct Chat: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open the interactive console (the default).")
+    static let configuration = CommandConfiguration(commandName: "chat", abstract: "Open the interactive console (the default).")
 
     @Option(name: .shortAndLong, help: "Model to use.")
     var model: String?

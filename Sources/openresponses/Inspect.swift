@@ -6,12 +6,12 @@ import ResponsesAPI
 import Workbench
 
 struct Inspect: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "inspect", 
         abstract: "Look at the recorded HTTP exchanges: list, show, dump, diff, replay, prune, export.",
         subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List exchanges, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List exchanges, newest first.")
 
         @Option(name: .long, help: "Only exchanges started at or after this time (2026-11-21, 2026-11-21T14:00:00Z, or 2h / 3d ago).")
         var since: String?
@@ -47,7 +47,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show", 
             abstract: "Show one exchange: summary, headers, bodies, events (all unless parts are named).")
 
         @Argument(help: "The exchange id (from inspect list).")
@@ -76,7 +76,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Dump: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "dump", 
             abstract: "Write one exchange as JSON, a curl command ($OPENAI_API_KEY stands for the key), its SSE stream, or HAR.")
 
         @Argument(help: "The exchange id.")
@@ -94,7 +94,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Diff: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "JSON-aware differences of two exchanges' requests and responses.")
+        static let configuration = CommandConfiguration(commandName: "diff", abstract: "JSON-aware differences of two exchanges' requests and responses.")
 
         @Argument(help: "The first exchange id.")
         var first: Int64
@@ -111,7 +111,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Replay: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "replay", 
             abstract: "Send a recorded request again (exactly, or with fields changed); the new exchange is linked to it.")
 
         @Argument(help: "The exchange id.")
@@ -135,7 +135,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "stats", 
             abstract: "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day or preset.")
 
         @Option(name: .long, help: "model, day or preset.")
@@ -161,7 +161,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Prune: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete the exchanges (and their events) started before a time.")
+        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete the exchanges (and their events) started before a time.")
 
         @Option(name: .long, help: "Delete what started before this time (2026-11-01, an ISO 8601 time, or 30d ago).")
         var before: String
@@ -175,7 +175,7 @@ struct Inspect: ParsableCommand {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write exchanges as JSON Lines (one exchange, events included, per line), oldest first.")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write exchanges as JSON Lines (one exchange, events included, per line), oldest first.")
 
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?

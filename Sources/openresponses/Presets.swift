@@ -5,13 +5,13 @@ import ResponsesAPI
 import Workbench
 
 struct Presets: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "presets", 
         abstract: "List, show and check presets (shipped ones and yours in the data directory).",
         subcommands: [List.self, Show.self, Validate.self],
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every preset with its description and where it lives.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every preset with its description and where it lives.")
 
         @Flag(name: .long, help: "Print JSON.")
         var json = false
@@ -35,7 +35,7 @@ struct Presets: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a preset as it is read (schema files inlined).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a preset as it is read (schema files inlined).")
 
         @Argument(help: "The preset's name, or a path to a preset file.")
         var name: String
@@ -56,7 +56,7 @@ struct Presets: ParsableCommand {
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "validate", 
             abstract: "Check preset files (every known preset and the config file when no path is given).",
             discussion: "Prints each problem as path:line:column: key.path: message. Exit status 2 when any file is invalid.")
 

@@ -4,7 +4,7 @@ import ResponsesAPI
 import Workbench
 
 struct Settings: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "settings", 
         abstract: "List every setting: key, allowed values, request field, help.")
 
     @Flag(name: .long, help: "Print Docs/settings.md (generated from the same table).")
