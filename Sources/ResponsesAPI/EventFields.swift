@@ -40,21 +40,51 @@ struct EventFields {
         static let names = ["type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text", "refusal", "arguments", "input", "code", "name", "response", "item", "part", "annotation", "annotation_index", "partial_image_index", "partial_image_b64", "output_format", "command_index", "command", "output", "error", "message", "param"]
     }
 
-    private var values = [JSONValue?](repeating: nil, count: Key.allCases.count)
+    /// Inline storage, one slot per key (a homogeneous tuple is laid out as an array): an event's fields
+    /// cost no heap allocation of their own.
+    private var values: (
+        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
+        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
+        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?
+    ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
     init() {}
 
     /// The fields of an already parsed event.
     init(json: JSONValue) {
         for (key, value) in json.objectValue ?? JSONObject() {
-            if let field = Self.keysByName[key] { values[field.rawValue] = value }
+            if let field = Self.keysByName[key] { self[field] = value }
         }
     }
 
     subscript(key: Key) -> JSONValue? {
-        get { values[key.rawValue] }
-        set { values[key.rawValue] = newValue }
+        get {
+            withUnsafePointer(to: values) { tuple in
+                tuple.withMemoryRebound(to: Optional<JSONValue>.self, capacity: Key.allCases.count) { $0[key.rawValue] }
+            }
+        }
+        set {
+            withUnsafeMutablePointer(to: &values) { tuple in
+                tuple.withMemoryRebound(to: Optional<JSONValue>.self, capacity: Key.allCases.count) { $0[key.rawValue] = newValue }
+            }
+        }
     }
+
+    /// The event type as a shared string when it is one this client knows (no allocation per event).
+    static func internedType(_ key: Key, _ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        guard key == .type, raw.count < typesByLength.count, let base = raw.baseAddress else { return nil }
+        for (bytes, name) in typesByLength[raw.count] {
+            if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, raw.count) == 0 }) { return name }
+        }
+        return nil
+    }
+
+    static let typesByLength: [[([UInt8], String)]] = {
+        let names = ResponseStreamEvent.knownTypes
+        var table = [[([UInt8], String)]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
+        for name in names { table[name.utf8.count].append((Array(name.utf8), name)) }
+        return table
+    }()
 
     static let keysByName: [String: Key] = Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0.name, $0) })
 

@@ -29,8 +29,12 @@ struct JSONParser {
     /// Parses only the top-level fields of a JSON object that `wanted` names (returning the key to `store`
     /// the value under, or nil to skip the value without building it). For the hot path of a stream: an event's
     /// typed fields are read without building what no one reads (log probabilities, padding, unknowns).
+    ///
+    /// `interned` may turn a string value's raw bytes (when they hold no escapes) into a shared string, so
+    /// values that repeat in every event (the event type) are not allocated again and again.
     static func parseFields<Key>(
         _ buffer: UnsafeBufferPointer<UInt8>, wanted: (UnsafeBufferPointer<UInt8>) -> Key?,
+        interned: ((Key, UnsafeBufferPointer<UInt8>) -> String?)? = nil,
         store: (Key, JSONValue) -> Void
     ) throws(JSONParseError) {
         var parser = JSONParser(bytes: buffer)
@@ -54,7 +58,19 @@ struct JSONParser {
             parser.index += 1
             parser.skipWhitespace()
             if let key = wanted(rawKey) {
-                store(key, try parser.parseValue(depth: 1))
+                if let interned, parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "\"") {
+                    let start = parser.index + 1
+                    try parser.skipString()
+                    let raw = UnsafeBufferPointer(rebasing: buffer[start..<(parser.index - 1)])
+                    if !raw.contains(UInt8(ascii: "\\")), let shared = interned(key, raw) {
+                        store(key, .string(shared))
+                    } else {
+                        parser.index = start - 1
+                        store(key, try parser.parseValue(depth: 1))
+                    }
+                } else {
+                    store(key, try parser.parseValue(depth: 1))
+                }
             } else {
                 try parser.skipValue(depth: 1)
             }

@@ -39,7 +39,9 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         var fields = EventFields()
         do {
             try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-                try JSONParser.parseFields(buffer, wanted: EventFields.key(named:)) { key, value in fields[key] = value }
+                try JSONParser.parseFields(buffer, wanted: EventFields.key(named:), interned: EventFields.internedType) { key, value in
+                    fields[key] = value
+                }
             }
         } catch {
             // JSON that is not an object is an unknown event; bytes that are not JSON are an error.
