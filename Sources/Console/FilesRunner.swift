@@ -54,13 +54,10 @@ public struct FilesRunner: Sendable {
         var urls: [URL] = []
         for path in paths {
             let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                throw SettingError("\(url.path): no such file; nothing was uploaded")
-            }
-            guard !isDirectory.boolValue else { throw SettingError("\(url.path) is a directory; nothing was uploaded") }
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw SettingError("\(url.path): cannot read it (permissions); nothing was uploaded")
+            do {
+                _ = try LocalFile.size(of: url)
+            } catch {
+                throw SettingError("\(error.message); nothing was uploaded")
             }
             urls.append(url)
         }
@@ -71,7 +68,7 @@ public struct FilesRunner: Sendable {
     func uploadAll(_ urls: [URL], purpose: String) async throws -> [JSONValue] {
         var uploaded: [JSONValue] = []
         for url in urls {
-            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+            let size = (try? LocalFile.size(of: url)) ?? 0
             let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: url.lastPathComponent, total: size)
             do {
                 let file = try await client.uploadFile(url, purpose: purpose, progress: { progress.update($0) })

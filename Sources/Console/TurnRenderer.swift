@@ -83,13 +83,13 @@ public struct TurnRenderer: Sendable {
     /// Shows a whole response at once (non-streamed turns), with the same extras.
     public mutating func render(response: Response) {
         noteFirstToken()
-        for (index, item) in response.output.enumerated() {
+        for item in response.output {
             switch item {
             case .reasoning(let reasoning) where options.showExtras && options.showReasoning && !reasoning.summary.isEmpty:
                 enter(.reasoning)
                 write(styled(reasoning.summary.joined(separator: "\n\n"), .dim), wrap: true)
             case .message(let message):
-                for (contentIndex, part) in message.content.enumerated() {
+                for part in message.content {
                     switch part {
                     case .outputText(let output):
                         enter(.text)
@@ -99,7 +99,6 @@ public struct TurnRenderer: Sendable {
                             let markers = output.annotations.compactMap { footnote(for: $0, partText: output.text) }
                             if !markers.isEmpty { write(markers.map { "[\($0)]" }.joined(), wrap: false) }
                         }
-                        _ = contentIndex
                     case .refusal(let refusal):
                         enter(.refusal)
                         write(styled("[refusal] " + refusal, .yellow), wrap: true)
@@ -113,7 +112,6 @@ public struct TurnRenderer: Sendable {
                     timeline(line)
                 }
             }
-            _ = index
         }
         flush()
     }

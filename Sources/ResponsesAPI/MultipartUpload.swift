@@ -33,16 +33,8 @@ public struct MultipartUpload: Sendable {
 
     /// The body, or an error naming the file when it cannot be read.
     public func body() throws(ResponsesAPIError) -> StreamedBody {
-        let size: Int
-        do {
-            size = (try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int) ?? 0
-        } catch {
-            throw ResponsesAPIError(code: .configuration, message: "\(fileURL.path): cannot read it (\(error.localizedDescription))")
-        }
-        guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
-            throw ResponsesAPIError(code: .configuration, message: "\(fileURL.path): cannot read it (permissions)")
-        }
-        let range = self.range ?? 0..<size
+        let range: Range<Int>
+        if let given = self.range { range = given } else { range = 0..<(try LocalFile.size(of: fileURL)) }
         let boundary = "openresponses-" + UUID().uuidString.lowercased()
         var head = ""
         for (name, value) in fields {

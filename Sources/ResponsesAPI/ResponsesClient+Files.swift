@@ -17,7 +17,7 @@ extension ResponsesClient {
         progress: (@Sendable (Int) -> Void)? = nil, context: ExchangeContext = ExchangeContext(),
         singleLimit: Int = ResponsesClient.singleUploadLimit, partSize: Int = ResponsesClient.uploadPartSize
     ) async throws(ResponsesAPIError) -> JSONValue {
-        let size = try Self.fileSize(url)
+        let size = try LocalFile.size(of: url)
         if size > singleLimit {
             return try await uploadInParts(
                 url, size: size, partSize: partSize, purpose: purpose, mediaType: mediaType, progress: progress, context: context)
@@ -109,17 +109,5 @@ extension ResponsesClient {
         _ method: String, _ path: String, _ body: JSONObject? = nil, context: ExchangeContext
     ) async throws(ResponsesAPIError) -> JSONValue {
         try await send(method: method, path: path, body: body.map { JSONValue.object($0).serialized() }, context: context).0
-    }
-
-    static func fileSize(_ url: URL) throws(ResponsesAPIError) -> Int {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ResponsesAPIError(code: .configuration, message: "\(url.path): no such file")
-        }
-        guard !isDirectory.boolValue else { throw ResponsesAPIError(code: .configuration, message: "\(url.path) is a directory") }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw ResponsesAPIError(code: .configuration, message: "\(url.path): cannot read it (permissions)")
-        }
-        return ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
     }
 }

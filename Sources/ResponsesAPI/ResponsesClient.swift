@@ -80,18 +80,7 @@ public struct ResponsesClient: Sendable {
         method: String, path: String, body: [UInt8]?, context: ExchangeContext = ExchangeContext(),
         onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ResponseStreamEvent.self)
-        let task = Task {
-            do {
-                try await self.runStream(
-                    method: method, path: path, body: body, context: context, onHead: onHead, sink: .events(continuation))
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        startStream(method: method, path: path, body: body, context: context, onHead: onHead, sink: EventSink.events)
     }
 
     /// `stream`, delivering the events of each network read together: one hand-off per chunk instead of
@@ -102,12 +91,22 @@ public struct ResponsesClient: Sendable {
     ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
         var request = request
         request.stream = true
-        let body = request.json.serialized()
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [ResponseStreamEvent].self)
+        return startStream(
+            method: "POST", path: "/responses", body: request.json.serialized(), context: context, onHead: onHead,
+            sink: EventSink.batches)
+    }
+
+    /// Runs a stream's producer in a task feeding a new `AsyncThrowingStream`; ending the iteration cancels it.
+    private func startStream<Element: Sendable>(
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext,
+        onHead: (@Sendable (ResponseMetadata) -> Void)?,
+        sink: (AsyncThrowingStream<Element, any Error>.Continuation) -> EventSink
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
+        let eventSink = sink(continuation)
         let task = Task {
             do {
-                try await self.runStream(
-                    method: "POST", path: "/responses", body: body, context: context, onHead: onHead, sink: .batches(continuation))
+                try await self.runStream(method: method, path: path, body: body, context: context, onHead: onHead, sink: eventSink)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

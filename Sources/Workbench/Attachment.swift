@@ -25,13 +25,12 @@ public struct Attachment: Sendable, Hashable {
     public init(path: String, relativeTo directory: URL) throws(SettingError) {
         let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
         let url = URL(fileURLWithPath: expanded, relativeTo: directory).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw SettingError("\(url.path): no such file")
+        let size: Int
+        do {
+            size = try LocalFile.size(of: url)
+        } catch {
+            throw SettingError(error.message)
         }
-        guard !isDirectory.boolValue else { throw SettingError("\(url.path) is a directory; attach the files in it") }
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw SettingError("\(url.path): cannot read it (permissions)") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let ext = url.pathExtension.lowercased()
         self.url = url
         self.size = size

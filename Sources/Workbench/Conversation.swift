@@ -5,14 +5,13 @@ import ResponsesAPI
 /// - `stateless`: `store: false`, and every request carries the whole history as input, reasoning items
 ///   with their encrypted content included, so nothing is kept on the server;
 /// - `conversation`: the Conversations API keeps the items; each request names the conversation.
-public struct Conversation: Sendable, Hashable {
+public struct Conversation: Sendable {
     public enum Mode: String, Sendable, Hashable, CaseIterable {
         case stored, stateless, conversation
     }
 
     public var mode: Mode
     public private(set) var lastResponseID: String?
-    public private(set) var turns = 0
     /// Identifies the conversation in the inspector (`session`).
     public let sessionID: String
     /// The Conversations API id (mode `conversation`).
@@ -25,16 +24,6 @@ public struct Conversation: Sendable, Hashable {
     public init(sessionID: String, mode: Mode = .stored) {
         self.sessionID = sessionID
         self.mode = mode
-    }
-
-    public static func == (lhs: Conversation, rhs: Conversation) -> Bool {
-        lhs.sessionID == rhs.sessionID && lhs.mode == rhs.mode && lhs.lastResponseID == rhs.lastResponseID
-            && lhs.history == rhs.history && lhs.conversationID == rhs.conversationID && lhs.turns == rhs.turns
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(sessionID)
-        hasher.combine(lastResponseID)
     }
 
     /// The `previous_response_id` the next request carries (stored mode only).
@@ -76,24 +65,16 @@ public struct Conversation: Sendable, Hashable {
         guard let lastTurn else { return nil }
         lastResponseID = lastTurn.previousResponseID
         history = Array(history.prefix(lastTurn.historyCount))
-        turns = max(0, turns - 1)
         return lastTurn.input
     }
 
     /// Records a request's new input and the response it produced; the next request follows on from it.
     public mutating func record(input: JSONValue, response: Response?) {
-        turns += 1
         guard let response else { return }
         if !response.id.isEmpty { lastResponseID = response.id }
         if mode == .stateless {
             history += Self.items(input) + response.output.map(\.json)
         }
-    }
-
-    /// Records the response a turn produced (stored mode); the next turn chains to it.
-    public mutating func record(responseID: String?) {
-        turns += 1
-        if let responseID, !responseID.isEmpty { lastResponseID = responseID }
     }
 
     /// Continues from `responseID` (a resumed session).

@@ -45,10 +45,6 @@ public struct SettingsLayer: Sendable, Hashable {
         assignments.contains { $0.key == key }
     }
 
-    public var isEmpty: Bool {
-        template.isEmpty && console.isEmpty && extraBody.isEmpty && assignments.isEmpty
-    }
-
     /// Applies this layer over `settings`.
     public func apply(to settings: inout TurnSettings) {
         settings.merge(template: template, console: console, extraBody: extraBody)

@@ -50,15 +50,21 @@ public struct SettingsStack: Sendable {
         }
     }
 
+    /// Settings with nothing set, for the layers to fill.
+    static var empty: TurnSettings {
+        var settings = TurnSettings()
+        settings.template = [:]
+        settings.console = [:]
+        return settings
+    }
+
     var layers: [SettingsLayer] {
         [defaults] + [config, presetLayer].compactMap { $0 } + [session, flags]
     }
 
     /// The settings of the next turn.
     public var effective: TurnSettings {
-        var settings = TurnSettings(model: TurnSettings.defaultModel)
-        settings.template = [:]
-        settings.console = [:]
+        var settings = Self.empty
         for layer in layers { layer.apply(to: &settings) }
         settings.preset = preset?.name
         return settings
@@ -66,9 +72,7 @@ public struct SettingsStack: Sendable {
 
     /// Each leaf of the effective settings with the label of the layer that last changed it.
     public var sources: [String: String] {
-        var settings = TurnSettings(model: TurnSettings.defaultModel)
-        settings.template = [:]
-        settings.console = [:]
+        var settings = Self.empty
         var result: [String: String] = [:]
         for layer in layers {
             let before = Dictionary(settings.leaves.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })

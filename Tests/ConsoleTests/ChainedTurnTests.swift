@@ -21,7 +21,7 @@ struct ChainedTurnTests {
             let outcome = await TurnRunner(client: context.client).run(
                 request, context: ExchangeContext(session: conversation.sessionID), renderer: &renderer)
             #expect(outcome.error == nil)
-            conversation.record(responseID: outcome.response?.id)
+            conversation.record(input: .string(input), response: outcome.response)
         }
         await context.shutdown()
         await server.stop()
