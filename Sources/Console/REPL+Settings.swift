@@ -187,7 +187,7 @@ extension REPL {
                 let type = item["type"]?.stringValue ?? "?"
                 let detail = item["name"]?.stringValue ?? item["server_label"]?.stringValue
                     ?? item["vector_store_ids"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",")
-                return detail.map { "\(type) \($0)" } ?? type
+                return detail.flatMap { $0.isEmpty ? nil : "\(type) \($0)" } ?? type
             }.joined(separator: ", ") + "]"
         default: return value.compactString
         }
