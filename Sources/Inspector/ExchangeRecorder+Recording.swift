@@ -4,27 +4,23 @@ import ResponsesAPI
 import Synchronization
 
 extension ExchangeRecorder {
-    /// The recording of one exchange. Callbacks only append to a buffer under a lock and hand full batches
-    /// to the exchange's writer task, which does all the database work in order.
+    /// The recording of one exchange. Callbacks only hand their data to the exchange's writer task, which
+    /// does all the work in order: it packs events into batches (stored at 1 MB, or 200 ms after the
+    /// first unstored event, so a killed process loses at most that much) and writes the rows.
     final class Recording: ExchangeRecording {
         enum Operation: Sendable {
             case head(ExchangeResponseHead)
             case events([RecordedEvent])
+            /// Store the pending events now (sent by the writer's own timer).
+            case flush
             case body([UInt8])
             case finish(ExchangeOutcome)
         }
 
-        struct Pending {
-            var events: [RecordedEvent] = []
-            var bytes = 0
-            var total = 0
-        }
-
-        static let batchEvents = 2048
-        static let batchBytes = 4 << 20
+        static let batchBytes = 1 << 20
+        static let batchDelay = Duration.milliseconds(200)
 
         let id: Int64
-        private let pending = Mutex<Pending>(Pending())
         private let operations: AsyncStream<Operation>.Continuation
         private let writer: Task<Void, Never>
         private let recorder: ExchangeRecorder
@@ -38,12 +34,36 @@ extension ExchangeRecorder {
             let logger = recorder.logger
             self.writer = Task.detached {
                 var texts = SearchableText()
+                var batch = EventBatch()
                 for await operation in stream {
                     do {
-                        try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
+                        switch operation {
+                        case .events(let events):
+                            let wasEmpty = batch.isEmpty
+                            for event in events {
+                                texts.collect(event)
+                                batch.append(event)
+                            }
+                            if batch.byteCount >= Self.batchBytes {
+                                try await Self.store(&batch, id: id, store: store, redactor: redactor)
+                            } else if wasEmpty, !batch.isEmpty {
+                                Task {
+                                    try? await Task.sleep(for: Self.batchDelay)
+                                    continuation.yield(.flush)
+                                }
+                            }
+                        case .flush:
+                            try await Self.store(&batch, id: id, store: store, redactor: redactor)
+                        case .finish:
+                            try await Self.store(&batch, id: id, store: store, redactor: redactor)
+                            try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
+                        default:
+                            try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
+                        }
                     } catch {
                         logger.error("inspector: cannot write exchange \(id): \(error)")
                     }
+                    if case .finish = operation { continuation.finish() }
                 }
             }
         }
@@ -52,19 +72,8 @@ extension ExchangeRecorder {
             operations.yield(.head(head))
         }
 
-        func didReceiveEvent(_ event: RecordedEvent) {
-            let batch = pending.withLock { state -> [RecordedEvent]? in
-                state.events.append(event)
-                state.bytes += event.data.count
-                state.total += 1
-                guard state.events.count >= Self.batchEvents || state.bytes >= Self.batchBytes else { return nil }
-                defer {
-                    state.events = []
-                    state.bytes = 0
-                }
-                return state.events
-            }
-            if let batch { operations.yield(.events(batch)) }
+        func didReceiveEvents(_ events: [RecordedEvent]) {
+            operations.yield(.events(events))
         }
 
         func didReceiveBody(_ body: [UInt8]) {
@@ -72,15 +81,22 @@ extension ExchangeRecorder {
         }
 
         func didFinish(_ outcome: ExchangeOutcome) async {
-            let rest = pending.withLock { state -> [RecordedEvent] in
-                defer { state.events = [] }
-                return state.events
-            }
-            if !rest.isEmpty { operations.yield(.events(rest)) }
             operations.yield(.finish(outcome))
-            operations.finish()
             await writer.value
             recorder.exchangeClosed()
+        }
+
+        /// Writes the pending events as one row, in their own transaction.
+        private static func store(
+            _ batch: inout EventBatch, id: Int64, store: InspectorStore, redactor: Redactor
+        ) async throws {
+            guard let packed = batch.pack(redactor: redactor) else { return }
+            try await store.writer.write { db in
+                try EventBatch.insert(packed, exchange: id, db: db)
+                try db.execute(
+                    sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?", arguments: [packed.count, id])
+            }
+            batch.recycle(packed)
         }
 
         private static func write(
@@ -101,15 +117,8 @@ extension ExchangeRecorder {
                             head.timeToFirstByte.milliseconds, isStream, requestID, id,
                         ])
                 }
-            case .events(let events):
-                for event in events { texts.collect(event) }
-                let rows = events.map { ($0, redactor.redact($0.data)) }
-                try await store.writer.write { db in
-                    try EventInserter.insert(rows, exchange: id, db: db)
-                    try db.execute(
-                        sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
-                        arguments: [events.count, id])
-                }
+            case .events, .flush:
+                break  // handled by the writer loop
             case .body(let body):
                 texts.collect(body: body)
                 let value = ExchangeRecorder.databaseValue(redactor.redact(body))

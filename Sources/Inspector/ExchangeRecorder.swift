@@ -97,7 +97,7 @@ public final class ExchangeRecorder: ExchangeObserver {
 /// Used when the exchange row could not be written: the request still goes out.
 struct DiscardingRecording: ExchangeRecording {
     func didReceiveHead(_ head: ExchangeResponseHead) {}
-    func didReceiveEvent(_ event: RecordedEvent) {}
+    func didReceiveEvents(_ events: [RecordedEvent]) {}
     func didReceiveBody(_ body: [UInt8]) {}
     func didFinish(_ outcome: ExchangeOutcome) async {}
 }

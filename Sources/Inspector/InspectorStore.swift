@@ -134,6 +134,38 @@ public struct InspectorStore: Sendable {
                     FROM event_batch AS b, json_each(b.meta) AS m;
                 """)
         }
+        migrator.registerMigration("v5-event-batch-rowid") { db in
+            // v4's table was WITHOUT ROWID: its rows live in an index b-tree, and SQLite compares keys there
+            // by reading a cell's whole payload, so every insert read each blob it passed on the way down
+            // (a 50 MB stream read about five times its own size back). A rowid table keeps the blobs out
+            // of key comparisons; the unique index on (exchange_id, first_idx) holds only the keys.
+            try db.execute(sql: """
+                DROP VIEW event;
+                CREATE TABLE event_batch_v5 (
+                    exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
+                    first_idx INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    meta TEXT NOT NULL,
+                    data BLOB NOT NULL
+                );
+                INSERT INTO event_batch_v5 (exchange_id, first_idx, count, meta, data)
+                    SELECT exchange_id, first_idx, count, meta, data FROM event_batch ORDER BY exchange_id, first_idx;
+                DROP TABLE event_batch;
+                ALTER TABLE event_batch_v5 RENAME TO event_batch;
+                CREATE UNIQUE INDEX event_batch_position ON event_batch (exchange_id, first_idx);
+                CREATE VIEW event AS
+                    SELECT b.exchange_id AS exchange_id,
+                           json_extract(m.value, '$[0]') AS idx,
+                           json_extract(m.value, '$[1]') AS sequence_number,
+                           json_extract(m.value, '$[2]') AS offset_ms,
+                           json_extract(m.value, '$[3]') AS type,
+                           CASE json_extract(m.value, '$[6]')
+                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                           END AS data
+                    FROM event_batch AS b, json_each(b.meta) AS m;
+                """)
+        }
         return migrator
     }
 }

@@ -77,6 +77,45 @@ public struct Redactor: Sendable {
         return current
     }
 
+    /// True when any secret occurs in `bytes`: one pass per secret, looking for the secret's rarest-looking
+    /// byte (so ordinary text gives few false starts), for a whole batch of events at once.
+    public func occurs(in bytes: UnsafeRawBufferPointer) -> Bool {
+        for secret in secrets where bytes.count >= secret.count {
+            let anchor = Self.anchor(of: secret)
+            let found = secret.withUnsafeBytes { needle -> Bool in
+                let target = Int32(needle[anchor])
+                var position = anchor
+                let last = bytes.count - needle.count + anchor
+                while position <= last {
+                    guard let hit = memchr(bytes.baseAddress! + position, target, last - position + 1) else { return false }
+                    let offset = UnsafeRawPointer(hit) - bytes.baseAddress!
+                    if memcmp(bytes.baseAddress! + offset - anchor, needle.baseAddress!, needle.count) == 0 { return true }
+                    position = offset + 1
+                }
+                return false
+            }
+            if found { return true }
+        }
+        return false
+    }
+
+    /// The position in `secret` of the byte least likely in JSON and prose: an upper-case letter, then a
+    /// digit, then anything but a lower-case letter, a space or common punctuation.
+    private static func anchor(of secret: [UInt8]) -> Int {
+        func rank(_ byte: UInt8) -> Int {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: ","),
+                UInt8(ascii: ":"), UInt8(ascii: "."): 3
+            default: 2
+            }
+        }
+        var best = 0
+        for index in secret.indices where rank(secret[index]) < rank(secret[best]) { best = index }
+        return best
+    }
+
     /// Offset of the first occurrence of `needle` in `haystack` at or after `start` (memchr on the first
     /// byte, memcmp on the rest: memmem is not in every libc's default headers).
     private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {

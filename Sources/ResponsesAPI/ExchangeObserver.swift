@@ -11,8 +11,10 @@ public protocol ExchangeObserver: Sendable {
 /// The rest of one exchange, as it happens.
 public protocol ExchangeRecording: Sendable {
     func didReceiveHead(_ head: ExchangeResponseHead)
-    /// One server-sent event, with the exact bytes of its data.
-    func didReceiveEvent(_ event: RecordedEvent)
+    /// The server-sent events of one network read, in order, each with the exact bytes of its data
+    /// (one call per read rather than per event: a long stream is thousands of calls, not hundreds of
+    /// thousands).
+    func didReceiveEvents(_ events: [RecordedEvent])
     /// The whole body of an answer that is not a stream (JSON, or an error body).
     func didReceiveBody(_ body: [UInt8])
     /// The end of the exchange, whatever it was. Returns when the outcome is stored.

@@ -130,6 +130,8 @@ public struct ResponsesClient: Sendable {
             method: method, path: path, body: body, accept: "text/event-stream", context: context)
         onHead?(ResponseMetadata(status: response.status, headers: response.headers))
         var tracker = StreamTracker()
+        let recording = exchange.recording
+        var recorded: [RecordedEvent] = []
         do {
             let contentType = response.header("content-type") ?? ""
             guard contentType.lowercased().contains("text/event-stream") else {
@@ -148,17 +150,19 @@ public struct ResponsesClient: Sendable {
                     event = try ResponseStreamEvent(sse)
                 } catch {
                     // Not JSON: keep its bytes in the inspector, skip it in the stream.
-                    exchange.recording?.didReceiveEvent(RecordedEvent(
-                        index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
-                        data: sse.data))
+                    if recording != nil {
+                        recorded.append(RecordedEvent(
+                            index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
+                            data: sse.data))
+                    }
                     tracker.eventCount += 1
                     exchange.client.logger.debug(
                         "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
                     return
                 }
-                if let recording = exchange.recording {
+                if recording != nil {
                     let (text, isOutput) = event.searchableText
-                    recording.didReceiveEvent(RecordedEvent(
+                    recorded.append(RecordedEvent(
                         index: tracker.eventCount, offset: offset, type: event.type,
                         sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput))
                 }
@@ -172,7 +176,13 @@ public struct ResponsesClient: Sendable {
                     pending.append(event)
                 }
             }
+            // After each network read: the inspector gets the read's events first (so they are recorded
+            // even when the consumer stops here), then the consumer.
             let deliver: () throws -> Void = {
+                if let recording, !recorded.isEmpty {
+                    recording.didReceiveEvents(recorded)
+                    recorded.removeAll(keepingCapacity: true)
+                }
                 guard case .batches(let continuation) = sink, !pending.isEmpty else { return }
                 let batch = pending
                 pending.removeAll(keepingCapacity: true)
@@ -208,6 +218,7 @@ public struct ResponsesClient: Sendable {
             }
             await exchange.finish(tracker.outcome(duration: exchange.elapsed))
         } catch {
+            if let recording, !recorded.isEmpty { recording.didReceiveEvents(recorded) }
             var failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
             if failure.code == .network || failure.code == .timeout, tracker.eventCount > 0 {
                 failure.message += " after \(tracker.eventCount) events"

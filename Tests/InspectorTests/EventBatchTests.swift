@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+@testable import Inspector
+import ResponsesAPI
+import Testing
+
+/// How the recorder packs events: the UTF-8 flag of each event, secrets looked for over a whole batch,
+/// and events stored while the stream is still running.
+@Suite("Event batches in the recorder")
+struct EventBatchTests {
+    @Test func utf8CheckAgreesWithTheStandardLibrary() {
+        var generator = SystemRandomNumberGenerator()
+        // Pieces that exercise every rule: ASCII runs, valid 2-, 3- and 4-byte sequences, overlong forms,
+        // surrogates, code points above U+10FFFF, stray continuation bytes and truncated sequences.
+        let pieces: [[UInt8]] = [
+            Array("plain ascii text ".utf8), Array("é".utf8), Array("✓".utf8), Array("𝄞".utf8),
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xBF],
+            [0xE2, 0x9C], [0xF0, 0x9D, 0x84], [0xFF], [0xC2], Array("0123456789abcdef".utf8),
+        ]
+        for _ in 0..<5000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                bytes += pieces.randomElement(using: &generator)!
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid) == expected, "\(bytes)")
+        }
+    }
+
+    @Test func aSecretIsFoundWhereverItIsInABatch() {
+        let key = "sk-proj-AbCdEf0123456789"
+        let redactor = Redactor(secrets: [key])
+        for prefix in ["", "x", String(repeating: "data ", count: 300)] {
+            for suffix in ["", "\"}", String(repeating: " tail", count: 50)] {
+                let bytes = Array((prefix + key + suffix).utf8)
+                #expect(bytes.withUnsafeBytes(redactor.occurs(in:)), "\(prefix.count) + key + \(suffix.count)")
+            }
+        }
+        let near = Array("sk-proj-AbCdEf012345678 sk-proj-AbCdEf0123456780 AbCdEf0123456789".utf8)
+        #expect(!near.withUnsafeBytes(redactor.occurs(in:)))
+        #expect(!Array("".utf8).withUnsafeBytes(redactor.occurs(in:)))
+        #expect(!Array("sk-proj".utf8).withUnsafeBytes(redactor.occurs(in:)))
+    }
+
+    @Test func aSecretInOneEventIsRedactedAndTheOtherEventsStayExact() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let datas = [
+            #"{"type":"response.output_text.delta","delta":"héllo"}"#,
+            #"{"type":"response.output_text.delta","delta":"the key is \#(testKey)!"}"#,
+            #"{"type":"response.output_text.delta","delta":"bye"}"#,
+        ]
+        let recording = await store.recorder.exchangeWillStart(request(secrets: [testKey]))
+        recording.didReceiveEvents(datas.enumerated().map { index, data in
+            RecordedEvent(
+                index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
+                data: Array(data.utf8))
+        })
+        await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
+        let detail = try #require(try await store.store.exchange(id: 1))
+        #expect(detail.events.map { String(decoding: $0.data, as: UTF8.self) } == [
+            datas[0], #"{"type":"response.output_text.delta","delta":"the key is \#(Redactor.placeholder)!"}"#, datas[2],
+        ])
+        #expect(detail.events.map(\.sequenceNumber) == [0, 1, 2])
+        #expect(detail.events.map(\.offsetMs) == [0, 1, 2])
+        #expect(try store.allBytes().range(of: Data(testKey.utf8)) == nil)
+    }
+
+    @Test func eventsAreStoredWhileTheStreamIsStillRunning() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let recording = await store.recorder.exchangeWillStart(request(secrets: []))
+        recording.didReceiveEvents((0..<3).map { index in
+            RecordedEvent(
+                index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
+                data: Array(#"{"type":"response.output_text.delta","delta":"x"}"#.utf8))
+        })
+        // No finish: a process killed now must still have these events on disk.
+        var stored = 0
+        for _ in 0..<100 where stored < 3 {
+            try await Task.sleep(for: .milliseconds(20))
+            stored = try await store.store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event")! }
+        }
+        #expect(stored == 3)
+        await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
+        #expect(try await store.store.exchange(id: 1)?.summary.eventCount == 3)
+    }
+
+    private func request(secrets: [String]) -> ExchangeRequest {
+        ExchangeRequest(
+            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [],
+            body: Array(#"{"model":"m","input":"hi"}"#.utf8), secrets: secrets, context: ExchangeContext())
+    }
+}
