@@ -364,6 +364,14 @@ struct JSONParser {
             }
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         }
+        // Integers of up to 18 digits (every index, count and token number) are read without a String.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let digitsStart = negative ? start + 1 : start
+        if isInteger, index - digitsStart <= 18 {
+            var value = 0
+            for position in digitsStart..<index { value = value &* 10 &+ Int(bytes[position] &- UInt8(ascii: "0")) }
+            return .integer(negative ? -value : value)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int(text) { return .integer(value) }
         guard let value = Double(text) else { throw error("invalid number \(text)", at: start) }

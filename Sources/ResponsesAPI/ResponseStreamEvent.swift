@@ -36,6 +36,17 @@ public struct ResponseStreamEvent: Sendable, Hashable {
             self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
         }
+        if let (sequenceNumber, delta) = event.data.withUnsafeBufferPointer(Self.fastOutputTextDelta) {
+            self.init(type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta), data: event.data)
+            return
+        }
+        try self.init(general: event)
+    }
+
+    static let outputTextDeltaType = "response.output_text.delta"
+
+    /// Decodes any event with the general field parser (the fast path's reference).
+    init(general event: ServerSentEvent) throws(ResponsesAPIError) {
         var fields = EventFields()
         do {
             try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in

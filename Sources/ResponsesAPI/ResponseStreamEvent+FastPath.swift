@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ResponseStreamEvent {
+    /// The fast path for `response.output_text.delta`, most of a long stream's events: read straight from
+    /// the bytes, without the general field parser, when the event has the plain shape servers send
+    /// (`type` first; then `sequence_number`, `item_id`, `output_index`, `content_index`, `delta`,
+    /// `logprobs: []` and `obfuscation`, in any order; integers; strings without escapes). Anything else —
+    /// another key, an escape, non-empty log probabilities, odd spacing — returns nil and the general path
+    /// decodes the event, so the two always agree (the tests hold them to it).
+    static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (sequenceNumber: Int?, delta: TextDelta)? {
+        let prefix: StaticString = #"{"type":"response.output_text.delta""#
+        guard data.count > prefix.utf8CodeUnitCount, let base = data.baseAddress,
+            memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        else { return nil }
+        var index = prefix.utf8CodeUnitCount
+        let end = data.count
+        var sequenceNumber: Int?
+        var itemID = ""
+        var outputIndex = 0
+        var contentIndex = 0
+        var delta = ""
+
+        /// An unsigned or negative integer of up to 18 digits, ending at ',' or '}'.
+        func integer() -> Int? {
+            var position = index
+            let negative = position < end && base[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            let digitsStart = position
+            var value = 0
+            while position < end, base[position] &- UInt8(ascii: "0") < 10 {
+                value = value &* 10 &+ Int(base[position] &- UInt8(ascii: "0"))
+                position += 1
+            }
+            let digits = position - digitsStart
+            // JSON allows no leading zero.
+            guard digits > 0, digits <= 18, digits == 1 || base[digitsStart] != UInt8(ascii: "0") else { return nil }
+            index = position
+            return negative ? -value : value
+        }
+        /// The bytes of a string without escapes or control characters, the quotes excluded.
+        func rawString() -> UnsafeBufferPointer<UInt8>? {
+            guard index < end, base[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var position = start
+            while position < end {
+                let byte = base[position]
+                if byte == UInt8(ascii: "\"") {
+                    index = position + 1
+                    return UnsafeBufferPointer(start: base + start, count: position - start)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        while true {
+            guard index < end else { return nil }
+            if base[index] == UInt8(ascii: "}") {
+                return index + 1 == end
+                    ? (sequenceNumber, TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta))
+                    : nil
+            }
+            guard base[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
+            index += 1
+            guard let key = rawString(), index < end, base[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            switch FastDeltaKey(key) {
+            case .sequenceNumber?:
+                guard let value = integer() else { return nil }
+                sequenceNumber = value
+            case .outputIndex?:
+                guard let value = integer() else { return nil }
+                outputIndex = value
+            case .contentIndex?:
+                guard let value = integer() else { return nil }
+                contentIndex = value
+            case .itemID?:
+                guard let value = rawString() else { return nil }
+                itemID = String(decoding: value, as: UTF8.self)
+            case .delta?:
+                guard let value = rawString() else { return nil }
+                delta = String(decoding: value, as: UTF8.self)
+            case .obfuscation?:
+                guard rawString() != nil else { return nil }
+            case .logprobs?:
+                guard index + 1 < end, base[index] == UInt8(ascii: "["), base[index + 1] == UInt8(ascii: "]") else { return nil }
+                index += 2
+            case nil:
+                return nil
+            }
+        }
+    }
+}
+
+/// The keys the delta fast path reads, told apart by length and a byte or two.
+private enum FastDeltaKey {
+    case sequenceNumber, itemID, outputIndex, contentIndex, delta, logprobs, obfuscation
+
+    init?(_ key: UnsafeBufferPointer<UInt8>) {
+        func equals(_ literal: StaticString) -> Bool {
+            literal.utf8CodeUnitCount == key.count && memcmp(literal.utf8Start, key.baseAddress!, key.count) == 0
+        }
+        switch key.count {
+        case 5 where equals("delta"): self = .delta
+        case 7 where equals("item_id"): self = .itemID
+        case 8 where equals("logprobs"): self = .logprobs
+        case 11 where equals("obfuscation"): self = .obfuscation
+        case 12 where equals("output_index"): self = .outputIndex
+        case 13 where equals("content_index"): self = .contentIndex
+        case 15 where equals("sequence_number"): self = .sequenceNumber
+        default: return nil
+        }
+    }
+}

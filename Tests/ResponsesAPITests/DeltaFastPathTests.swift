@@ -1,0 +1,90 @@
+import Foundation
+@testable import ResponsesAPI
+import TestSupport
+import Testing
+
+/// The `output_text.delta` fast path decodes exactly what the general path decodes, and steps aside for
+/// every shape it does not handle.
+@Suite("Output text delta fast path")
+struct DeltaFastPathTests {
+    static let plain = #"{"type":"response.output_text.delta","sequence_number":74,"item_id":"msg_68d5f30b20a4819488897c4474d830f40eb1ac777f9e7501","output_index":1,"content_index":0,"delta":"The","logprobs":[],"obfuscation":"vcLfGww14wiGT"}"#
+
+    /// Shapes the fast path takes.
+    static let taken = [
+        plain,
+        #"{"type":"response.output_text.delta","delta":"Sure","logprobs":[],"item_id":"msg_0a50","content_index":0,"output_index":0,"sequence_number":5}"#,
+        #"{"type":"response.output_text.delta","delta":"héllo wörld ✓ 𝄞"}"#,
+        #"{"type":"response.output_text.delta","output_index":-3,"content_index":12,"delta":""}"#,
+        #"{"type":"response.output_text.delta","delta":"first","delta":"second"}"#,
+        #"{"type":"response.output_text.delta","sequence_number":123456789012345678,"delta":"x"}"#,
+    ]
+
+    /// Shapes it leaves to the general path (each decodes there, as an event or as an error).
+    static let declined = [
+        #"{"type":"response.output_text.delta","delta":"a \"quoted\" word\n"}"#,
+        #"{"type":"response.output_text.delta","delta":"tab\u0009"}"#,
+        #"{"type":"response.output_text.delta", "delta":"spaced"}"#,
+        #"{"type":"response.output_text.delta","delta" : "spaced"}"#,
+        #"{"type":"response.output_text.delta","delta":"x"} "#,
+        #"{"type":"response.output_text.delta","logprobs":[{"token":"x","logprob":-0.1,"bytes":[120],"top_logprobs":[]}],"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","summary_index":2,"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","future_field":{"a":1},"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","type":"response.refusal.delta","delta":"x"}"#,
+        #"{"type":"response.output_text.delta","output_index":1.0,"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","output_index":01,"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","output_index":"1","delta":"x"}"#,
+        #"{"type":"response.output_text.delta","sequence_number":1234567890123456789,"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","delta":null}"#,
+        #"{"type":"response.output_text.delta","delta":"unterminated}"#,
+        #"{"type":"response.output_text.delta","delta":"x""#,
+        #"{"type":"response.output_text.delta","delta":"x",}"#,
+        #"{"type":"response.output_text.delta""#,
+        #"{"type":"response.output_text.deltas","delta":"x"}"#,
+        #"{"sequence_number":1,"type":"response.output_text.delta","delta":"x"}"#,
+    ]
+
+    @Test("takes the plain shapes and agrees with the general path", arguments: taken)
+    func fastPathTakes(_ data: String) throws {
+        let bytes = Array(data.utf8)
+        #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil)
+        let sse = ServerSentEvent(event: "response.output_text.delta", data: bytes)
+        #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse))
+    }
+
+    @Test("declines every other shape", arguments: declined)
+    func fastPathDeclines(_ data: String) {
+        let bytes = Array(data.utf8)
+        #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) == nil)
+        let sse = ServerSentEvent(event: "response.output_text.delta", data: bytes)
+        #expect((try? ResponseStreamEvent(sse)) == (try? ResponseStreamEvent(general: sse)))
+    }
+
+    @Test func invalidUTF8IsRepairedAlikeOnBothPaths() throws {
+        let bytes = Array(#"{"type":"response.output_text.delta","delta":"a"#.utf8) + [0xFF, 0xC3] + Array(#"b"}"#.utf8)
+        #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil)
+        let sse = ServerSentEvent(data: bytes)
+        #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse))
+    }
+
+    /// Every delta of the project's fixtures and (when present) of the real recordings.
+    @Test func everyRecordedDeltaDecodesAlikeOnBothPaths() throws {
+        var files = ["stream-hello.sse", "stream-every-event.sse", "stream-reasoning-citation.sse"].map { Fixtures.text($0) }
+        if let directory = Fixtures.conformanceDirectory?.appendingPathComponent("sse") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".sse") {
+                files.append(String(decoding: try Data(contentsOf: directory.appendingPathComponent(name)), as: UTF8.self))
+            }
+        }
+        var fast = 0
+        for file in files {
+            var decoder = SSEDecoder()
+            var events: [ServerSentEvent] = []
+            decoder.push(Array(file.utf8)) { events.append($0) }
+            decoder.finish { events.append($0) }
+            for sse in events where sse.dataString.contains(#""type":"response.output_text.delta""#) {
+                if sse.data.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil { fast += 1 }
+                #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse), "\(sse.dataString)")
+            }
+        }
+        #expect(fast > 0)
+    }
+}
