@@ -34,14 +34,15 @@ public final class ConsoleContext: Sendable {
         self.transport = transport
         var recorder: ExchangeRecorder? = nil
         if record && environment["OPENRESPONSES_INSPECTOR"]?.lowercased() != "off" {
+            // Opened in the background: the first request goes out meanwhile.
+            let path = environment.inspectorPath
             do {
                 _ = try environment.ensureDataDirectory()
-                let store = try InspectorStore.open(at: environment.inspectorPath)
-                try store.markInterruptedExchanges()
-                recorder = ExchangeRecorder(store: store)
+                recorder = ExchangeRecorder(openingStoreAt: path) { error in
+                    diagnostics.write("warning: the inspector is off: cannot open \(path): \(error)\n")
+                }
             } catch {
-                diagnostics.write(
-                    "warning: the inspector is off: cannot open \(environment.inspectorPath): \(error)\n")
+                diagnostics.write("warning: the inspector is off: cannot open \(path): \(error)\n")
             }
         }
         self.recorder = recorder

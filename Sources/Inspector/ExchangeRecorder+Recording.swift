@@ -20,19 +20,33 @@ extension ExchangeRecorder {
         static let batchBytes = 1 << 20
         static let batchDelay = Duration.milliseconds(200)
 
-        let id: Int64
         private let operations: AsyncStream<Operation>.Continuation
         private let writer: Task<Void, Never>
         private let recorder: ExchangeRecorder
 
-        init(id: Int64, recorder: ExchangeRecorder, redactor: Redactor) {
-            self.id = id
+        init(request: ExchangeRequest, recorder: ExchangeRecorder) {
             self.recorder = recorder
             let (stream, continuation) = AsyncStream.makeStream(of: Operation.self)
             self.operations = continuation
-            let store = recorder.store
             let logger = recorder.logger
             self.writer = Task.detached {
+                // The row first: the store may still be opening; nothing of the exchange waits for it.
+                let redactor = Redactor(secrets: request.secrets)
+                var row: (store: InspectorStore, id: Int64)?
+                if case .success(let store) = await recorder.opening.value() {
+                    do {
+                        row = (store, try await recorder.insert(request, redactor: redactor, into: store))
+                    } catch {
+                        logger.error("inspector: cannot record \(request.method) \(request.url): \(error)")
+                    }
+                }
+                guard let (store, id) = row else {
+                    // Nothing can be stored (the opening failure was reported once, when it happened).
+                    for await operation in stream {
+                        if case .finish = operation { continuation.finish() }
+                    }
+                    return
+                }
                 var texts = SearchableText()
                 var batch = EventBatch()
                 for await operation in stream {

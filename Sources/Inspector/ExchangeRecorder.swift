@@ -4,11 +4,12 @@ import Logging
 import ResponsesAPI
 import Synchronization
 
-/// The inspector's `ExchangeObserver`: it stores every exchange in the store. The row is written before
-/// the request goes out (so a crash leaves a trace); events are handed off the streaming path and written
-/// in batches by one writer task per exchange; secrets are redacted before anything reaches the disk.
+/// The inspector's `ExchangeObserver`: it stores every exchange in the store. Nothing waits for the
+/// database on the request's path: the store may still be opening when the first request goes out, and
+/// each exchange's writer task writes its row (within milliseconds, before anything else of it), then its
+/// events in batches, then its outcome. Secrets are redacted before anything reaches the disk.
 public final class ExchangeRecorder: ExchangeObserver {
-    public let store: InspectorStore
+    let opening: StoreOpening
     let logger: Logger
     private let openExchanges = Mutex<OpenExchanges>(OpenExchanges())
 
@@ -17,39 +18,63 @@ public final class ExchangeRecorder: ExchangeObserver {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
+    /// Records into a store that is already open.
     public init(store: InspectorStore, logger: Logger = Logger(label: "openresponses.inspector")) {
-        self.store = store
+        self.opening = StoreOpening(opened: store)
         self.logger = logger
     }
 
+    /// Records into the store at `path`, opened (and migrated, and its interrupted exchanges marked) on a
+    /// background thread. When it cannot be opened, `onFailure` is told once and nothing is recorded.
+    public init(
+        openingStoreAt path: String, logger: Logger = Logger(label: "openresponses.inspector"),
+        onFailure: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.opening = StoreOpening {
+            do {
+                let store = try InspectorStore.open(at: path)
+                _ = try store.markInterruptedExchanges()
+                _ = PriceTable.shipped  // read now rather than when the first exchange ends
+                return store
+            } catch {
+                onFailure(error)
+                throw error
+            }
+        }
+        self.logger = logger
+    }
+
+    /// The store, once open (blocking until then); nil when it could not be opened.
+    public var store: InspectorStore? {
+        try? opening.wait().get()
+    }
+
     public func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording {
-        let redactor = Redactor(secrets: request.secrets)
+        openExchanges.withLock { $0.count += 1 }
+        return Recording(request: request, recorder: self)
+    }
+
+    /// Writes an exchange's row: redacted headers and body, and what search and the lists need of them.
+    func insert(_ request: ExchangeRequest, redactor: Redactor, into store: InspectorStore) async throws -> Int64 {
         let headers = redactor.redact(headers: request.headers)
         let body = redactor.redact(Redactor.redactingMCPSecrets(request.body))
         let json = body.isEmpty ? nil : try? JSONValue.parse(body)
         let model = json?["model"]?.stringValue
         let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
         let pid = Int64(getpid())
-        do {
-            let id = try await store.writer.write { db -> Int64 in
-                try db.execute(
-                    sql: """
-                        INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                              preset, session, replay_of, pid, attempt, input_text)
-                        VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        request.startedAt, request.method, request.url, Self.encode(headers: headers),
-                        Self.databaseValue(body), model, request.context.preset, request.context.session,
-                        request.context.replayOf, pid, request.attempt, inputText,
-                    ])
-                return db.lastInsertedRowID
-            }
-            openExchanges.withLock { $0.count += 1 }
-            return Recording(id: id, recorder: self, redactor: redactor)
-        } catch {
-            logger.error("inspector: cannot record \(request.method) \(request.url): \(error)")
-            return DiscardingRecording()
+        return try await store.writer.write { db -> Int64 in
+            try db.execute(
+                sql: """
+                    INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
+                                          preset, session, replay_of, pid, attempt, input_text)
+                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    request.startedAt, request.method, request.url, Self.encode(headers: headers),
+                    Self.databaseValue(body), model, request.context.preset, request.context.session,
+                    request.context.replayOf, pid, request.attempt, inputText,
+                ])
+            return db.lastInsertedRowID
         }
     }
 
@@ -92,12 +117,4 @@ public final class ExchangeRecorder: ExchangeObserver {
         if let text = String(validating: bytes, as: UTF8.self) { return text.databaseValue }
         return Data(bytes).databaseValue
     }
-}
-
-/// Used when the exchange row could not be written: the request still goes out.
-struct DiscardingRecording: ExchangeRecording {
-    func didReceiveHead(_ head: ExchangeResponseHead) {}
-    func didReceiveEvents(_ events: [RecordedEvent]) {}
-    func didReceiveBody(_ body: [UInt8]) {}
-    func didFinish(_ outcome: ExchangeOutcome) async {}
 }

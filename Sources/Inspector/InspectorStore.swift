@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The inspector's database: one value holding a GRDB writer. Migrations are append-only: once a
 /// migration has shipped it is never edited; changes come as new migrations.
@@ -24,7 +25,13 @@ public struct InspectorStore: Sendable {
         configuration.label = "inspector"
         // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process loses
         // nothing; only a power cut can lose the last commits.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Keep the -wal file when the last connection closes (it is checkpointed all the same): deleting
+            // it cost a few milliseconds at the end of every command.
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let store = InspectorStore(writer: pool, path: path)
         try Self.migrator.migrate(pool)
@@ -165,6 +172,11 @@ public struct InspectorStore: Sendable {
                            END AS data
                     FROM event_batch AS b, json_each(b.meta) AS m;
                 """)
+        }
+        migrator.registerMigration("v6-in-progress-index") { db in
+            // Every start looks for exchanges left in progress by a dead process: an index of those few rows
+            // instead of a scan of the whole table (with its bodies) once the store is large.
+            try db.execute(sql: "CREATE INDEX exchange_in_progress ON exchange (state) WHERE state = 'in_progress'")
         }
         return migrator
     }

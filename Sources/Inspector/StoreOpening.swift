@@ -1,0 +1,62 @@
+import Dispatch
+import Synchronization
+
+/// The inspector store being opened on a background thread, so that a command's first request goes out
+/// while SQLite opens the file, checks the migrations and marks interrupted exchanges. Async code awaits
+/// the result; synchronous code (the REPL's commands) may block for it.
+final class StoreOpening: Sendable {
+    private struct State {
+        var result: Result<InspectorStore, any Error>?
+        var waiters: [@Sendable (Result<InspectorStore, any Error>) -> Void] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// A store that is already open.
+    init(opened store: InspectorStore) {
+        state = Mutex(State(result: .success(store)))
+    }
+
+    /// Starts `open` on a global queue (never on the cooperative pool: opening blocks on the disk).
+    init(_ open: @escaping @Sendable () throws -> InspectorStore) {
+        state = Mutex(State())
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result = Result { try open() }
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter(result) }
+        }
+    }
+
+    /// The store, once open.
+    func value() async -> Result<InspectorStore, any Error> {
+        await withCheckedContinuation { continuation in
+            when { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The store, once open, blocking the calling thread until then (not for the cooperative pool).
+    func wait() -> Result<InspectorStore, any Error> {
+        let ready = DispatchSemaphore(value: 0)
+        let box = Mutex<Result<InspectorStore, any Error>?>(nil)
+        when { result in
+            box.withLock { $0 = result }
+            ready.signal()
+        }
+        ready.wait()
+        return box.withLock { $0! }
+    }
+
+    /// Calls `body` with the result: now when it is known, otherwise when it is.
+    private func when(_ body: @escaping @Sendable (Result<InspectorStore, any Error>) -> Void) {
+        let known = state.withLock { state -> Result<InspectorStore, any Error>? in
+            if let result = state.result { return result }
+            state.waiters.append(body)
+            return nil
+        }
+        if let known { body(known) }
+    }
+}

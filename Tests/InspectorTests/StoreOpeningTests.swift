@@ -1,0 +1,73 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import Synchronization
+import TestSupport
+import Testing
+
+/// The store is opened in the background: requests go out meanwhile and are recorded once it is open; a
+/// store that cannot be opened is reported once and nothing else breaks.
+@Suite("Inspector store opened in the background")
+struct StoreOpeningTests {
+    @Test func exchangesMadeWhileTheStoreOpensAreRecorded() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opening-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failures = Mutex<[String]>([])
+        let recorder = ExchangeRecorder(openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path) { error in
+            failures.withLock { $0.append("\(error)") }
+        }
+        let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
+        let client = try await Self.client(server: server, recorder: recorder) { client in
+            for _ in 0..<3 {
+                for try await _ in client.stream(CreateResponseRequest(model: "m", input: "hi")) {}
+            }
+        }
+        _ = client
+        await server.stop()
+        #expect(failures.withLock { $0 }.isEmpty)
+        let store = try #require(recorder.store)
+        let rows = try await store.recentExchanges()
+        #expect(rows.map(\.state) == ["completed", "completed", "completed"])
+        #expect(rows.allSatisfy { $0.eventCount == 12 })
+    }
+
+    @Test func aStoreThatCannotBeOpenedIsReportedOnceAndRequestsStillGoOut() async throws {
+        // A regular file where the store's directory should be.
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("or-blocker-\(UUID().uuidString)")
+        try Data("not a directory".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let failures = Mutex<[String]>([])
+        let recorder = ExchangeRecorder(openingStoreAt: blocker.appendingPathComponent("inspector.sqlite").path) { error in
+            failures.withLock { $0.append("\(error)") }
+        }
+        let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
+        var texts: [String] = []
+        _ = try await Self.client(server: server, recorder: recorder) { client in
+            for _ in 0..<2 {
+                var text = ""
+                for try await event in client.stream(CreateResponseRequest(model: "m", input: "hi")) {
+                    if case .outputTextDelta(let delta) = event.kind { text += delta.delta }
+                }
+                texts.append(text)
+            }
+        }
+        await server.stop()
+        #expect(texts.count == 2 && texts.allSatisfy { !$0.isEmpty })
+        #expect(server.requests.count == 2)
+        #expect(failures.withLock { $0.count } == 1)
+        #expect(recorder.store == nil)
+    }
+
+    private static func client<T>(
+        server: LoopbackServer, recorder: ExchangeRecorder, _ body: (ResponsesClient) async throws -> T
+    ) async throws -> T {
+        let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(10))
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let client = ResponsesClient(configuration: configuration, transport: transport, observer: recorder)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(client)) } catch { result = .failure(error) }
+        await recorder.waitUntilIdle()
+        await transport.shutdown()
+        return try result.get()
+    }
+}
