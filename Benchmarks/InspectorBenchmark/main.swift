@@ -118,14 +118,14 @@ func recordBenchmark(events count: Int) async throws {
         startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
         secrets: ["sk-bench-0123456789"], context: ExchangeContext()))
     // As the client hands them over: the events of one network read (64 KB, about 400 events) at a time.
-    var read: [RecordedEvent] = []
+    var read = RecordedEvents()
     for index in 0..<count {
-        read.append(RecordedEvent(
+        read.append(
             index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
-            data: data, text: "stream delta tokens ", isOutputText: true))
+            data: data, text: "stream delta tokens ", isOutputText: true)
         if read.count == 400 || index == count - 1 {
             recording.didReceiveEvents(read)
-            read.removeAll(keepingCapacity: true)
+            read.removeAll()
         }
     }
     let handedOff = ContinuousClock.now - start

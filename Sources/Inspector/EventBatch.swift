@@ -34,12 +34,16 @@ struct EventBatch {
     var count: Int { entries.count }
     var byteCount: Int { data.count }
 
-    mutating func append(_ event: RecordedEvent) {
-        entries.append(Entry(
-            index: event.index, sequenceNumber: event.sequenceNumber,
-            micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: data.count,
-            length: event.data.count))
-        data.append(contentsOf: event.data)
+    /// Appends the events of one network read: one copy of their bytes.
+    mutating func append(_ events: RecordedEvents) {
+        let base = data.count
+        for event in events.entries {
+            entries.append(Entry(
+                index: event.index, sequenceNumber: event.sequenceNumber,
+                micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: base + event.start,
+                length: event.count))
+        }
+        data.append(contentsOf: events.bytes)
     }
 
     /// Takes the batch's contents, redacted and with their index written, and leaves the batch empty.

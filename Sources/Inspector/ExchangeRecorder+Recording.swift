@@ -10,7 +10,7 @@ extension ExchangeRecorder {
     final class Recording: ExchangeRecording {
         enum Operation: Sendable {
             case head(ExchangeResponseHead)
-            case events([RecordedEvent])
+            case events(RecordedEvents)
             /// Store the pending events now (sent by the writer's own timer).
             case flush
             case body([UInt8])
@@ -54,10 +54,8 @@ extension ExchangeRecorder {
                         switch operation {
                         case .events(let events):
                             let wasEmpty = batch.isEmpty
-                            for event in events {
-                                texts.collect(event)
-                                batch.append(event)
-                            }
+                            for entry in events.entries { texts.collect(entry) }
+                            batch.append(events)
                             if batch.byteCount >= Self.batchBytes {
                                 try await Self.store(&batch, id: id, store: store, redactor: redactor)
                             } else if wasEmpty, !batch.isEmpty {
@@ -86,7 +84,7 @@ extension ExchangeRecorder {
             operations.yield(.head(head))
         }
 
-        func didReceiveEvents(_ events: [RecordedEvent]) {
+        func didReceiveEvents(_ events: RecordedEvents) {
             operations.yield(.events(events))
         }
 

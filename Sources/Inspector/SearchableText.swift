@@ -10,7 +10,7 @@ struct SearchableText: Sendable {
     var output = ""
     var events = ""
 
-    mutating func collect(_ event: RecordedEvent) {
+    mutating func collect(_ event: RecordedEvents.Entry) {
         guard let text = event.text else { return }
         if event.isOutputText {
             if output.utf8.count < Self.limit { output += text }

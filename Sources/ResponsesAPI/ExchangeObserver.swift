@@ -14,7 +14,7 @@ public protocol ExchangeRecording: Sendable {
     /// The server-sent events of one network read, in order, each with the exact bytes of its data
     /// (one call per read rather than per event: a long stream is thousands of calls, not hundreds of
     /// thousands).
-    func didReceiveEvents(_ events: [RecordedEvent])
+    func didReceiveEvents(_ events: RecordedEvents)
     /// The whole body of an answer that is not a stream (JSON, or an error body).
     func didReceiveBody(_ body: [UInt8])
     /// The end of the exchange, whatever it was. Returns when the outcome is stored.
@@ -78,6 +78,7 @@ public struct ExchangeResponseHead: Sendable {
     }
 }
 
+/// One recorded event with its own copy of the data (an element of `RecordedEvents`).
 public struct RecordedEvent: Sendable {
     /// Position in the stream as received, from 0.
     public var index: Int

@@ -131,7 +131,7 @@ public struct ResponsesClient: Sendable {
         onHead?(ResponseMetadata(status: response.status, headers: response.headers))
         var tracker = StreamTracker()
         let recording = exchange.recording
-        var recorded: [RecordedEvent] = []
+        var recorded = RecordedEvents()
         do {
             let contentType = response.header("content-type") ?? ""
             guard contentType.lowercased().contains("text/event-stream") else {
@@ -151,9 +151,9 @@ public struct ResponsesClient: Sendable {
                 } catch {
                     // Not JSON: keep its bytes in the inspector, skip it in the stream.
                     if recording != nil {
-                        recorded.append(RecordedEvent(
+                        recorded.append(
                             index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
-                            data: sse.data))
+                            data: sse.data)
                     }
                     tracker.eventCount += 1
                     exchange.client.logger.debug(
@@ -162,9 +162,9 @@ public struct ResponsesClient: Sendable {
                 }
                 if recording != nil {
                     let (text, isOutput) = event.searchableText
-                    recorded.append(RecordedEvent(
+                    recorded.append(
                         index: tracker.eventCount, offset: offset, type: event.type,
-                        sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput))
+                        sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput)
                 }
                 tracker.observe(event, at: offset)
                 switch sink {
@@ -181,7 +181,7 @@ public struct ResponsesClient: Sendable {
             let deliver: () throws -> Void = {
                 if let recording, !recorded.isEmpty {
                     recording.didReceiveEvents(recorded)
-                    recorded.removeAll(keepingCapacity: true)
+                    recorded.removeAll()
                 }
                 guard case .batches(let continuation) = sink, !pending.isEmpty else { return }
                 let batch = pending
@@ -191,6 +191,7 @@ public struct ResponsesClient: Sendable {
                 }
             }
             for try await chunk in response.body {
+                if recording != nil, recorded.isEmpty { recorded.removeAll(reservingBytes: chunk.readableBytes) }
                 do {
                     try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw, emit: handle) }
                 } catch {

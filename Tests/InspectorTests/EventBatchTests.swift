@@ -51,11 +51,11 @@ struct EventBatchTests {
             #"{"type":"response.output_text.delta","delta":"bye"}"#,
         ]
         let recording = await store.recorder.exchangeWillStart(request(secrets: [testKey]))
-        recording.didReceiveEvents(datas.enumerated().map { index, data in
+        recording.didReceiveEvents(RecordedEvents(datas.enumerated().map { index, data in
             RecordedEvent(
                 index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
                 data: Array(data.utf8))
-        })
+        }))
         await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
         let detail = try #require(try await store.store.exchange(id: 1))
         #expect(detail.events.map { String(decoding: $0.data, as: UTF8.self) } == [
@@ -70,11 +70,11 @@ struct EventBatchTests {
         let store = try TemporaryStore()
         defer { store.remove() }
         let recording = await store.recorder.exchangeWillStart(request(secrets: []))
-        recording.didReceiveEvents((0..<3).map { index in
+        recording.didReceiveEvents(RecordedEvents((0..<3).map { index in
             RecordedEvent(
                 index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
                 data: Array(#"{"type":"response.output_text.delta","delta":"x"}"#.utf8))
-        })
+        }))
         // No finish: a process killed now must still have these events on disk.
         var stored = 0
         for _ in 0..<100 where stored < 3 {

@@ -87,7 +87,7 @@ final class CollectingObserver: ExchangeObserver {
         let observer: CollectingObserver
         let index: Int
         func didReceiveHead(_ head: ExchangeResponseHead) { observer.update(index) { $0.status = head.status } }
-        func didReceiveEvents(_ events: [RecordedEvent]) { observer.update(index) { $0.events += events.count } }
+        func didReceiveEvents(_ events: RecordedEvents) { observer.update(index) { $0.events += events.count } }
         func didReceiveBody(_ body: [UInt8]) {}
         func didFinish(_ outcome: ExchangeOutcome) async {
             observer.update(index) {

@@ -1,0 +1,64 @@
+/// The server-sent events of one network read, as the client hands them to an observer: their data one
+/// after another in one buffer, and a small entry per event. One allocation per read instead of one per
+/// event, and nothing the observer keeps holds on to the events the consumer has already dropped.
+/// Reading an element gives a `RecordedEvent` (with its own copy of the data).
+public struct RecordedEvents: Sendable, RandomAccessCollection {
+    public struct Entry: Sendable {
+        /// Position in the stream as received, from 0.
+        public var index: Int
+        /// Arrival time since the request was sent.
+        public var offset: Duration
+        /// The JSON `type` (or the SSE event name when the data is not JSON).
+        public var type: String
+        public var sequenceNumber: Int?
+        /// Where the event's data is in `bytes`.
+        public var start: Int
+        public var count: Int
+        /// See `RecordedEvent.text`.
+        public var text: String?
+        public var isOutputText: Bool
+    }
+
+    /// Every event's exact data, one after another.
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    public init(_ events: [RecordedEvent]) {
+        for event in events {
+            append(
+                index: event.index, offset: event.offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                data: event.data, text: event.text, isOutputText: event.isOutputText)
+        }
+    }
+
+    public mutating func append(
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil,
+        isOutputText: Bool = false
+    ) {
+        entries.append(Entry(
+            index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
+            count: data.count, text: text, isOutputText: isOutputText))
+        bytes.append(contentsOf: data)
+    }
+
+    /// Empties the list and makes room for about `byteCapacity` bytes of data (the next read's size), so
+    /// a list handed to an observer holds no more memory than its events need.
+    public mutating func removeAll(reservingBytes byteCapacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(byteCapacity)
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    public subscript(position: Int) -> RecordedEvent {
+        let entry = entries[position]
+        return RecordedEvent(
+            index: entry.index, offset: entry.offset, type: entry.type, sequenceNumber: entry.sequenceNumber,
+            data: Array(bytes[entry.start..<(entry.start + entry.count)]), text: entry.text,
+            isOutputText: entry.isOutputText)
+    }
+}
