@@ -5,13 +5,14 @@ import Synchronization
 
 extension ExchangeRecorder {
     /// The recording of one exchange. Callbacks only hand their data to the exchange's writer task, which
-    /// does all the work in order: it packs events into batches (stored at 1 MB, or 200 ms after the
-    /// first unstored event, so a killed process loses at most that much) and writes the rows.
+    /// does all the work in order: it writes the row, then gathers what arrives (the head, events packed
+    /// into a batch, a body, the outcome) and writes it in one transaction at 1 MB of events, 200 ms after
+    /// the first unwritten item (so a killed process loses at most that much), or at the end.
     final class Recording: ExchangeRecording {
         enum Operation: Sendable {
             case head(ExchangeResponseHead)
             case events(RecordedEvents)
-            /// Store the pending events now (sent by the writer's own timer).
+            /// Write what is pending now (sent by the writer's own timer).
             case flush
             case body([UInt8])
             case finish(ExchangeOutcome)
@@ -47,33 +48,42 @@ extension ExchangeRecorder {
                     }
                     return
                 }
-                var texts = SearchableText()
-                var batch = EventBatch()
+                var pending = Pending(redactor: redactor)
+                var flushScheduled = false
                 for await operation in stream {
-                    do {
-                        switch operation {
-                        case .events(let events):
-                            let wasEmpty = batch.isEmpty
-                            for entry in events.entries { texts.collect(entry) }
-                            batch.append(events)
-                            if batch.byteCount >= Self.batchBytes {
-                                try await Self.store(&batch, id: id, store: store, redactor: redactor)
-                            } else if wasEmpty, !batch.isEmpty {
-                                Task {
-                                    try? await Task.sleep(for: Self.batchDelay)
-                                    continuation.yield(.flush)
-                                }
-                            }
-                        case .flush:
-                            try await Self.store(&batch, id: id, store: store, redactor: redactor)
-                        case .finish:
-                            try await Self.store(&batch, id: id, store: store, redactor: redactor)
-                            try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
-                        default:
-                            try await Self.write(operation, id: id, store: store, redactor: redactor, texts: &texts)
+                    switch operation {
+                    case .head(let head):
+                        pending.head = head
+                    case .events(let events):
+                        for entry in events.entries { pending.texts.collect(entry) }
+                        pending.batch.append(events)
+                    case .body(let body):
+                        pending.texts.collect(body: body)
+                        pending.body = ExchangeRecorder.databaseValue(redactor.redact(body))
+                    case .flush:
+                        flushScheduled = false
+                    case .finish(let outcome):
+                        pending.outcome = outcome
+                    }
+                    // What arrived is written with what comes within the next 200 ms (or 1 MB of events, or
+                    // the end), in one transaction: a short exchange costs two transactions, the row and the rest.
+                    let due: Bool
+                    switch operation {
+                    case .flush, .finish: due = true
+                    default: due = pending.batch.byteCount >= Self.batchBytes
+                    }
+                    if due {
+                        do {
+                            try await pending.commit(id: id, store: store)
+                        } catch {
+                            logger.error("inspector: cannot write exchange \(id): \(error)")
                         }
-                    } catch {
-                        logger.error("inspector: cannot write exchange \(id): \(error)")
+                    } else if !flushScheduled, pending.hasWork {
+                        flushScheduled = true
+                        Task {
+                            try? await Task.sleep(for: Self.batchDelay)
+                            continuation.yield(.flush)
+                        }
                     }
                     if case .finish = operation { continuation.finish() }
                 }
@@ -98,77 +108,91 @@ extension ExchangeRecorder {
             recorder.exchangeClosed()
         }
 
-        /// Writes the pending events as one row, in their own transaction.
-        private static func store(
-            _ batch: inout EventBatch, id: Int64, store: InspectorStore, redactor: Redactor
-        ) async throws {
-            guard let packed = batch.pack(redactor: redactor) else { return }
-            try await store.writer.write { db in
-                try EventBatch.insert(packed, exchange: id, db: db)
-                try db.execute(
-                    sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?", arguments: [packed.count, id])
-            }
-            batch.recycle(packed)
-        }
+        /// What the writer holds that is not in the database yet.
+        struct Pending {
+            let redactor: Redactor
+            var head: ExchangeResponseHead?
+            var body: DatabaseValue?
+            var batch = EventBatch()
+            var outcome: ExchangeOutcome?
+            var texts = SearchableText()
 
-        private static func write(
-            _ operation: Operation, id: Int64, store: InspectorStore, redactor: Redactor, texts: inout SearchableText
-        ) async throws {
-            switch operation {
-            case .head(let head):
-                let isStream = head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream") ?? false
-                let requestID = head.headers.headerValue("x-request-id")
-                try await store.writer.write { db in
-                    try db.execute(
-                        sql: """
-                            UPDATE exchange SET status = ?, response_headers = ?, ttfb_ms = ?, streamed = ?,
-                                                request_id = ? WHERE id = ?
-                            """,
-                        arguments: [
-                            head.status, ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
-                            head.timeToFirstByte.milliseconds, isStream, requestID, id,
-                        ])
+            var hasWork: Bool { head != nil || body != nil || !batch.isEmpty || outcome != nil }
+
+            /// Writes everything pending in one transaction, and forgets it.
+            mutating func commit(id: Int64, store: InspectorStore) async throws {
+                guard hasWork else { return }
+                let head = head.map { head in
+                    (
+                        status: head.status, headers: ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
+                        ttfb: head.timeToFirstByte.milliseconds,
+                        streamed: head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream") ?? false,
+                        requestID: head.headers.headerValue("x-request-id")
+                    )
                 }
-            case .events, .flush:
-                break  // handled by the writer loop
-            case .body(let body):
-                texts.collect(body: body)
-                let value = ExchangeRecorder.databaseValue(redactor.redact(body))
-                try await store.writer.write { db in
-                    try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [value, id])
+                let body = body
+                let packed = batch.pack(redactor: redactor)
+                let finish = outcome.map { outcome in
+                    var texts = texts
+                    if let message = outcome.error?.message { texts.events += message + "\n" }
+                    return (
+                        outcome: outcome, error: outcome.error.map { redactor.redact(Recording.encode($0)) },
+                        output: redactor.redact(texts.output), events: redactor.redact(texts.events),
+                        cost: PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
+                    )
                 }
-            case .finish(let outcome):
-                let error = outcome.error.map { redactor.redact(Self.encode($0)) }
-                if let message = outcome.error?.message { texts.events += message + "\n" }
-                let output = redactor.redact(texts.output)
-                let eventText = redactor.redact(texts.events)
-                let cost = PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
+                self.head = nil
+                self.body = nil
+                self.outcome = nil
                 try await store.writer.write { db in
-                    try db.execute(
-                        sql: "UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ? WHERE id = ?",
-                        arguments: [output.isEmpty ? nil : output, eventText.isEmpty ? nil : eventText, cost, id])
-                    try db.execute(
-                        sql: """
-                            INSERT INTO exchange_fts (rowid, input_text, output_text, event_text)
-                            SELECT id, COALESCE(input_text, ''), ?, ? FROM exchange WHERE id = ?
-                            """,
-                        arguments: [output, eventText, id])
-                    try db.execute(
-                        sql: """
-                            UPDATE exchange SET state = ?, error = ?, request_id = COALESCE(request_id, ?),
-                                ttft_ms = ?, duration_ms = ?, response_id = ?, model = COALESCE(?, model),
-                                response_status = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?,
-                                reasoning_tokens = ?, total_tokens = ?
-                            WHERE id = ?
-                            """,
-                        arguments: [
-                            outcome.state.rawValue, error, outcome.error?.requestID,
-                            outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
-                            outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
-                            outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
-                            outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
-                        ])
+                    if let head {
+                        try db.execute(
+                            sql: """
+                                UPDATE exchange SET status = ?, response_headers = ?, ttfb_ms = ?, streamed = ?,
+                                                    request_id = ? WHERE id = ?
+                                """,
+                            arguments: [head.status, head.headers, head.ttfb, head.streamed, head.requestID, id])
+                    }
+                    if let body {
+                        try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [body, id])
+                    }
+                    if let packed {
+                        try EventBatch.insert(packed, exchange: id, db: db)
+                        try db.execute(
+                            sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
+                            arguments: [packed.count, id])
+                    }
+                    if let finish {
+                        let outcome = finish.outcome
+                        let output = finish.output
+                        let events = finish.events
+                        try db.execute(
+                            sql: "UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ? WHERE id = ?",
+                            arguments: [output.isEmpty ? nil : output, events.isEmpty ? nil : events, finish.cost, id])
+                        try db.execute(
+                            sql: """
+                                INSERT INTO exchange_fts (rowid, input_text, output_text, event_text)
+                                SELECT id, COALESCE(input_text, ''), ?, ? FROM exchange WHERE id = ?
+                                """,
+                            arguments: [output, events, id])
+                        try db.execute(
+                            sql: """
+                                UPDATE exchange SET state = ?, error = ?, request_id = COALESCE(request_id, ?),
+                                    ttft_ms = ?, duration_ms = ?, response_id = ?, model = COALESCE(?, model),
+                                    response_status = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?,
+                                    reasoning_tokens = ?, total_tokens = ?
+                                WHERE id = ?
+                                """,
+                            arguments: [
+                                outcome.state.rawValue, finish.error, outcome.error?.requestID,
+                                outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
+                                outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
+                                outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
+                                outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
+                            ])
+                    }
                 }
+                if let packed { batch.recycle(packed) }
             }
         }
 

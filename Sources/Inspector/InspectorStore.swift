@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// The inspector's database: one value holding a GRDB writer. Migrations are append-only: once a
 /// migration has shipped it is never edited; changes come as new migrations.
@@ -25,13 +24,7 @@ public struct InspectorStore: Sendable {
         configuration.label = "inspector"
         // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process loses
         // nothing; only a power cut can lose the last commits.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Keep the -wal file when the last connection closes (it is checkpointed all the same): deleting
-            // it cost a few milliseconds at the end of every command.
-            var persist: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        }
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let store = InspectorStore(writer: pool, path: path)
         try Self.migrator.migrate(pool)
