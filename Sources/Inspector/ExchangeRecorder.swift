@@ -78,8 +78,11 @@ public final class ExchangeRecorder: ExchangeObserver {
         }
     }
 
-    /// Waits until every exchange begun so far has been finished and written (or `timeout` passes).
+    /// Waits until the store's opening is over and every exchange begun so far has been finished and
+    /// written (or `timeout` passes). A command calls it before it exits, so the process never ends in
+    /// the middle of the opening's migrations.
     public func waitUntilIdle(timeout: Duration = .seconds(5)) async {
+        _ = await opening.value()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
