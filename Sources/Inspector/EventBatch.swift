@@ -5,8 +5,8 @@ import ResponsesAPI
 /// The events a recording's writer has not stored yet, kept as one `event_batch` row will hold them: their
 /// data one after another in a blob, and for each event a few integers (index, sequence number, arrival
 /// offset, where its bytes are) and its type. Appending an event costs a copy of its bytes; secrets are
-/// looked for once over the whole blob when the batch is packed, and the JSON index (`meta`) is written
-/// then. Buffers are reused from one batch to the next.
+/// looked for once over the whole blob when the batch is packed, and the index (`meta`, `types`, `blobs`)
+/// is written then. Buffers are reused from one batch to the next.
 struct EventBatch {
     private struct Entry {
         var index: Int
@@ -18,11 +18,16 @@ struct EventBatch {
         var length: Int
     }
 
-    /// A batch ready for its row: exact (redacted) bytes and the JSON index the `event` view reads.
+    /// A batch ready for its row: exact (redacted) bytes and the index the `event` view reads.
     struct Packed: Sendable {
         var firstIndex: Int
         var count: Int
+        /// JSON: `[sequence_number, offset_us, type, start, length]` per event.
         var meta: [UInt8]
+        /// JSON: the batch's distinct event types, which `meta` refers to by position.
+        var types: [UInt8]
+        /// JSON: the positions of the events whose data is not UTF-8 (nil when there are none).
+        var blobs: [UInt8]?
         var data: [UInt8]
     }
 
@@ -53,49 +58,62 @@ struct EventBatch {
         var meta: [UInt8] = []
         swap(&meta, &spareMeta)
         meta.removeAll(keepingCapacity: true)
-        meta.reserveCapacity(entries.count * 72)
-        var lastType = ""
-        var lastQuotedType: [UInt8] = Array("\"\"".utf8)
+        meta.reserveCapacity(entries.count * 32)
+        var types: [String] = []
+        var lastType: String?
+        var lastTypeNumber = 0
+        let blobs = nonUTF8Positions()
         meta.append(UInt8(ascii: "["))
-        data.withUnsafeBufferPointer { bytes in
-            for (position, entry) in entries.enumerated() {
-                if position > 0 { meta.append(UInt8(ascii: ",")) }
-                meta.append(UInt8(ascii: "["))
-                Self.appendDecimal(entry.index, to: &meta)
-                meta.append(UInt8(ascii: ","))
-                if let sequence = entry.sequenceNumber {
-                    Self.appendDecimal(sequence, to: &meta)
-                } else {
-                    meta.append(contentsOf: Self.null)
-                }
-                meta.append(UInt8(ascii: ","))
-                // Milliseconds with three decimals (microseconds), written as integer parts.
-                Self.appendDecimal(entry.micros / 1000, to: &meta)
-                meta.append(UInt8(ascii: "."))
-                let fraction = abs(entry.micros % 1000)
-                if fraction < 100 { meta.append(UInt8(ascii: "0")) }
-                if fraction < 10 { meta.append(UInt8(ascii: "0")) }
-                Self.appendDecimal(fraction, to: &meta)
-                meta.append(UInt8(ascii: ","))
-                if entry.type != lastType {
-                    lastType = entry.type
-                    lastQuotedType = JSONValue.string(entry.type).serialized()
-                }
-                meta.append(contentsOf: lastQuotedType)
-                meta.append(UInt8(ascii: ","))
-                Self.appendDecimal(entry.start, to: &meta)
-                meta.append(UInt8(ascii: ","))
-                Self.appendDecimal(entry.length, to: &meta)
-                let slice = UnsafeBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)])
-                meta.append(contentsOf: UTF8Check.isValid(slice) ? Self.textFlag : Self.blobFlag)
+        for (position, entry) in entries.enumerated() {
+            if position > 0 { meta.append(UInt8(ascii: ",")) }
+            meta.append(UInt8(ascii: "["))
+            if let sequence = entry.sequenceNumber {
+                Self.appendDecimal(sequence, to: &meta)
+            } else {
+                meta.append(contentsOf: Self.null)
             }
+            meta.append(UInt8(ascii: ","))
+            Self.appendDecimal(entry.micros, to: &meta)
+            meta.append(UInt8(ascii: ","))
+            if entry.type != lastType {
+                lastType = entry.type
+                if let known = types.firstIndex(of: entry.type) {
+                    lastTypeNumber = known
+                } else {
+                    lastTypeNumber = types.count
+                    types.append(entry.type)
+                }
+            }
+            Self.appendDecimal(lastTypeNumber, to: &meta)
+            meta.append(UInt8(ascii: ","))
+            Self.appendDecimal(entry.start, to: &meta)
+            meta.append(UInt8(ascii: ","))
+            Self.appendDecimal(entry.length, to: &meta)
+            meta.append(UInt8(ascii: "]"))
         }
         meta.append(UInt8(ascii: "]"))
         var blob: [UInt8] = []
         swap(&blob, &data)
-        let packed = Packed(firstIndex: first.index, count: entries.count, meta: meta, data: blob)
+        let packed = Packed(
+            firstIndex: first.index, count: entries.count, meta: meta,
+            types: JSONValue.array(types.map(JSONValue.string)).serialized(),
+            blobs: blobs.isEmpty ? nil : JSONValue.array(blobs.map(JSONValue.integer)).serialized(), data: blob)
         entries.removeAll(keepingCapacity: true)
         return packed
+    }
+
+    /// The positions of the events whose data is not valid UTF-8. One pass over the whole blob: when it is
+    /// valid and no event starts inside a character, every event is; otherwise each is checked.
+    private func nonUTF8Positions() -> [Int] {
+        data.withUnsafeBufferPointer { bytes in
+            if UTF8Check.isValid(bytes), entries.allSatisfy({ $0.start >= bytes.count || bytes[$0.start] & 0xC0 != 0x80 }) {
+                return []
+            }
+            return entries.indices.filter { position in
+                let entry = entries[position]
+                return !UTF8Check.isValid(UnsafeBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
+            }
+        }
     }
 
     /// Gives a stored batch's buffers back, so the next batch does not allocate (and fault in) new ones.
@@ -138,12 +156,23 @@ struct EventBatch {
         sqlite3_bind_int64(raw, 1, id)
         sqlite3_bind_int64(raw, 2, Int64(packed.firstIndex))
         sqlite3_bind_int64(raw, 3, Int64(packed.count))
-        let code = packed.meta.withUnsafeBytes { meta in
-            packed.data.withUnsafeBytes { data in
-                _ = sqlite3_bind_text(raw, 4, meta.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(meta.count), nil)
-                _ = sqlite3_bind_blob(raw, 5, data.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(data.count), nil)
-                return sqlite3_step(raw)
+        func bindText(_ index: Int32, _ text: [UInt8]?) {
+            guard let text else {
+                sqlite3_bind_null(raw, index)
+                return
             }
+            text.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_text(
+                    raw, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            }
+        }
+        // meta, types and blobs are small next to the data: SQLite copies them; the data it reads in place.
+        bindText(4, packed.meta)
+        bindText(5, packed.types)
+        bindText(6, packed.blobs)
+        let code = packed.data.withUnsafeBytes { data in
+            _ = sqlite3_bind_blob(raw, 7, data.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(data.count), nil)
+            return sqlite3_step(raw)
         }
         guard code == SQLITE_DONE else {
             throw DatabaseError(
@@ -151,10 +180,10 @@ struct EventBatch {
         }
     }
 
-    private static let sql = "INSERT INTO event_batch (exchange_id, first_idx, count, meta, data) VALUES (?, ?, ?, ?, ?)"
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private static let sql =
+        "INSERT INTO event_batch (exchange_id, first_idx, count, meta, types, blobs, data) VALUES (?, ?, ?, ?, ?, ?, ?)"
     private static let null = Array("null".utf8)
-    private static let textFlag = Array(",1]".utf8)
-    private static let blobFlag = Array(",0]".utf8)
 
     /// Appends the decimal digits of `value` (with a sign when negative).
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {

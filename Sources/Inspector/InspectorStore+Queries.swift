@@ -68,14 +68,7 @@ extension InspectorStore {
                         FROM exchange WHERE id = ?
                         """, arguments: [id])
             else { return nil }
-            let events = try Row.fetchAll(
-                db, sql: "SELECT idx, sequence_number, offset_ms, type, data FROM event WHERE exchange_id = ? ORDER BY idx",
-                arguments: [id]
-            ).map { row in
-                StoredEvent(
-                    index: row["idx"], sequenceNumber: row["sequence_number"], offsetMs: row["offset_ms"],
-                    type: row["type"], data: Self.bytes(row["data"]) ?? [])
-            }
+            let events = try EventBatch.storedEvents(exchange: id, db: db)
             return ExchangeDetail(
                 summary: summary, requestHeaders: Self.headers(row["request_headers"]),
                 requestBody: Self.bytes(row["request_body"]) ?? [],

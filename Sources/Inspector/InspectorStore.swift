@@ -171,6 +171,42 @@ public struct InspectorStore: Sendable {
             // instead of a scan of the whole table (with its bodies) once the store is large.
             try db.execute(sql: "CREATE INDEX exchange_in_progress ON exchange (state) WHERE state = 'in_progress'")
         }
+        migrator.registerMigration("v7-compact-event-index") { db in
+            // A shorter index per event for new batches: `[sequence_number, offset_us, type, start, length]`,
+            // the type a position in the batch's `types`, the few events that are not UTF-8 listed in `blobs`
+            // (a 50 MB stream's index: 16 MB before, 7 MB now, and less to write). Rows written before keep
+            // their format (`types` is null) and the view reads both.
+            try db.execute(sql: """
+                ALTER TABLE event_batch ADD COLUMN types TEXT;
+                ALTER TABLE event_batch ADD COLUMN blobs TEXT;
+                DROP VIEW event;
+                CREATE VIEW event AS
+                    SELECT b.exchange_id AS exchange_id,
+                           json_extract(m.value, '$[0]') AS idx,
+                           json_extract(m.value, '$[1]') AS sequence_number,
+                           json_extract(m.value, '$[2]') AS offset_ms,
+                           json_extract(m.value, '$[3]') AS type,
+                           CASE json_extract(m.value, '$[6]')
+                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                           END AS data
+                    FROM event_batch AS b, json_each(b.meta) AS m
+                    WHERE b.types IS NULL
+                    UNION ALL
+                    SELECT b.exchange_id AS exchange_id,
+                           b.first_idx + m.key AS idx,
+                           json_extract(m.value, '$[0]') AS sequence_number,
+                           json_extract(m.value, '$[1]') / 1000.0 AS offset_ms,
+                           json_extract(b.types, '$[' || json_extract(m.value, '$[2]') || ']') AS type,
+                           CASE WHEN b.blobs IS NOT NULL
+                                     AND EXISTS (SELECT 1 FROM json_each(b.blobs) AS x WHERE x.value = m.key)
+                               THEN substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]'))
+                               ELSE CAST(substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]')) AS TEXT)
+                           END AS data
+                    FROM event_batch AS b, json_each(b.meta) AS m
+                    WHERE b.types IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

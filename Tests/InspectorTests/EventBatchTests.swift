@@ -86,6 +86,72 @@ struct EventBatchTests {
         #expect(try await store.store.exchange(id: 1)?.summary.eventCount == 3)
     }
 
+    @Test func eventsThatAreNotUTF8ReadAsBlobsAndTheOthersAsText() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let datas: [[UInt8]] = [
+            Array(#"{"type":"a"}"#.utf8), [0x7B, 0xFF, 0xFE, 0x7D], Array(#"{"type":"é ✓"}"#.utf8), [0x80, 0x41],
+        ]
+        let recording = await store.recorder.exchangeWillStart(request(secrets: []))
+        var events = RecordedEvents()
+        for (index, data) in datas.enumerated() {
+            events.append(
+                index: index, offset: .microseconds(1500 * index), type: index == 1 ? "odd" : "response.x",
+                sequenceNumber: index == 3 ? nil : index * 10, data: data)
+        }
+        recording.didReceiveEvents(events)
+        await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
+        let rows = try await store.store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event ORDER BY idx")
+        }
+        #expect(rows.map { $0["idx"] as Int } == [0, 1, 2, 3])
+        #expect(rows.map { $0["sequence_number"] as Int? } == [0, 10, 20, nil])
+        #expect(rows.map { $0["offset_ms"] as Double } == [0, 1.5, 3, 4.5])
+        #expect(rows.map { $0["type"] as String } == ["response.x", "odd", "response.x", "response.x"])
+        #expect(rows.map { $0["kind"] as String } == ["text", "blob", "text", "blob"])
+        #expect(rows.map { [UInt8]($0["bytes"] as Data) } == datas)
+    }
+
+    @Test func batchesWrittenBeforeV7AndAfterReadAlike() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("or-v7-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let pool = try DatabasePool(path: path)
+        try InspectorStore.migrator.migrate(pool, upTo: "v6-in-progress-index")
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO exchange (id, started_at, method, url, request_headers) VALUES (1, '2026-11-22', 'POST', 'u', '[]')")
+            try db.execute(
+                sql: "INSERT INTO event_batch (exchange_id, first_idx, count, meta, data) VALUES (1, 0, 2, ?, ?)",
+                arguments: [#"[[0,0,1.5,"response.created",0,4,1],[1,null,2.25,"odd",4,2,0]]"#, Data("{}é".utf8 + [0xFF, 0x00])])
+        }
+        try InspectorStore.migrator.migrate(pool)
+        var batch = EventBatch()
+        var events = RecordedEvents()
+        events.append(index: 2, offset: .microseconds(3000), type: "response.completed", sequenceNumber: 2, data: Array("{}".utf8))
+        batch.append(events)
+        let packedBatch = batch.pack(redactor: Redactor(secrets: []))
+        let packed = try #require(packedBatch)
+        try await pool.write { db in try EventBatch.insert(packed, exchange: 1, db: db) }
+        let rows = try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event WHERE exchange_id = 1 ORDER BY idx")
+        }
+        #expect(rows.map { $0["idx"] as Int } == [0, 1, 2])
+        #expect(rows.map { $0["sequence_number"] as Int? } == [0, nil, 2])
+        #expect(rows.map { $0["offset_ms"] as Double } == [1.5, 2.25, 3])
+        #expect(rows.map { $0["type"] as String } == ["response.created", "odd", "response.completed"])
+        #expect(rows.map { $0["kind"] as String } == ["text", "blob", "text"])
+        #expect(rows.map { [UInt8]($0["bytes"] as Data) } == [Array("{}é".utf8), [0xFF, 0x00], Array("{}".utf8)])
+
+        // The store reads the batches itself (the view is quadratic in a batch's size): the same events.
+        try pool.close()
+        let store = try InspectorStore.open(at: path)
+        let detail = try #require(try await store.exchange(id: 1))
+        #expect(detail.events.map(\.index) == [0, 1, 2])
+        #expect(detail.events.map(\.sequenceNumber) == [0, nil, 2])
+        #expect(detail.events.map(\.offsetMs) == [1.5, 2.25, 3])
+        #expect(detail.events.map(\.type) == ["response.created", "odd", "response.completed"])
+        #expect(detail.events.map(\.data) == [Array("{}é".utf8), [0xFF, 0x00], Array("{}".utf8)])
+    }
+
     private func request(secrets: [String]) -> ExchangeRequest {
         ExchangeRequest(
             startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [],

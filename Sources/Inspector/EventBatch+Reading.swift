@@ -1,0 +1,52 @@
+import GRDB
+import ResponsesAPI
+
+extension EventBatch {
+    /// The events of one exchange, read from its batches. The `event` view gives the same rows, but SQLite
+    /// loads a row's whole blob again for every `substr` of it, which makes the view quadratic in the batch
+    /// size; here each blob is read once and sliced.
+    static func storedEvents(exchange id: Int64, db: Database) throws -> [StoredEvent] {
+        var events: [StoredEvent] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT first_idx, meta, types, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx",
+            arguments: [id])
+        while let row = try rows.next() {
+            let firstIndex: Int = row["first_idx"]
+            let meta: String = row["meta"]
+            let types: String? = row["types"]
+            let data: [UInt8] = InspectorStore.bytes(row["data"]) ?? []
+            guard case .array(let entries)? = try? JSONValue.parse(Array(meta.utf8)) else {
+                throw DatabaseError(message: "exchange \(id): the event index of batch \(firstIndex) is not a JSON array")
+            }
+            if let types {
+                // Since v7: [sequence_number, offset_us, type, start, length]; the type a position in `types`.
+                let names = (try? JSONValue.parse(Array(types.utf8)))?.arrayValue?.map { $0.stringValue ?? "" } ?? []
+                for (position, entry) in entries.enumerated() {
+                    let fields = entry.arrayValue ?? []
+                    let type = fields.count > 2 ? fields[2].intValue.flatMap { names.indices.contains($0) ? names[$0] : nil } : nil
+                    events.append(StoredEvent(
+                        index: firstIndex + position, sequenceNumber: fields.first?.intValue,
+                        offsetMs: Double(fields.count > 1 ? fields[1].intValue ?? 0 : 0) / 1000,
+                        type: type ?? "", data: slice(data, start: fields.count > 3 ? fields[3].intValue : nil,
+                                                        length: fields.count > 4 ? fields[4].intValue : nil)))
+                }
+            } else {
+                // Before v7: [idx, sequence_number, offset_ms, type, start, length, is_text].
+                for entry in entries {
+                    let fields = entry.arrayValue ?? []
+                    func field(_ index: Int) -> JSONValue? { fields.count > index ? fields[index] : nil }
+                    events.append(StoredEvent(
+                        index: field(0)?.intValue ?? 0, sequenceNumber: field(1)?.intValue,
+                        offsetMs: field(2)?.doubleValue ?? 0, type: field(3)?.stringValue ?? "",
+                        data: slice(data, start: field(4)?.intValue, length: field(5)?.intValue)))
+                }
+            }
+        }
+        return events.sorted { $0.index < $1.index }
+    }
+
+    private static func slice(_ data: [UInt8], start: Int?, length: Int?) -> [UInt8] {
+        guard let start, let length, start >= 0, length >= 0, start + length <= data.count else { return [] }
+        return Array(data[start..<(start + length)])
+    }
+}
