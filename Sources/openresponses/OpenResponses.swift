@@ -1,5 +1,6 @@
 import ArgumentParser
 import Console
+import Foundation
 
 @main
 struct OpenResponses: ParsableCommand {
@@ -15,4 +16,24 @@ struct OpenResponses: ParsableCommand {
         subcommands: [Chat.self, Ask.self, FilesCommand.self, StoresCommand.self, Inspect.self, Presets.self, Settings.self],
         defaultSubcommand: Chat.self
     )
+
+    /// `ask` is what scripts run in loops: it is parsed on its own, without building the whole command tree
+    /// (a few milliseconds of reflection per start). Anything unusual — help, completion scripts, a parse
+    /// error — goes through the full tree, so messages and usage read the same as ever.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == Ask.configuration.commandName,
+            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" }),
+            let command = try? Ask.parseAsRoot(Array(arguments.dropFirst()))
+        {
+            do {
+                var command = command
+                try command.run()
+                Foundation.exit(0)
+            } catch {
+                OpenResponses.exit(withError: error)
+            }
+        }
+        OpenResponses.main(arguments)
+    }
 }

@@ -60,6 +60,25 @@ struct BinaryTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// `ask` is parsed on its own for speed; help and usage errors still read as the full command's.
+    @Test func askUsageAndHelpNameTheFullCommand() async throws {
+        let environment = ["PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-x", "OPENRESPONSES_INSPECTOR": "off"]
+        let bogus = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--bogus", "hi"], environment: environment)
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("Unknown option '--bogus'"))
+        #expect(bogus.stderr.contains("Usage: openresponses ask"))
+        let help = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--help"], environment: environment)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: openresponses ask"))
+        let missing = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--model"], environment: environment)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Missing value for '--model <model>'"))
+        let dry = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--dry-run", "--model", "m", "hi"], environment: environment)
+        #expect(dry.status == 0)
+        #expect(dry.stdout.contains(#""model""#))
+    }
+
     @Test func unknownExchangeIsAClearError() async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)
