@@ -33,11 +33,11 @@ public struct ExchangeQuery: Sendable, Hashable {
         var arguments = StatementArguments()
         if let since {
             clauses.append("started_at >= ?")
-            _ = arguments.append(contentsOf: [since])
+            _ = arguments.append(contentsOf: [StorageDate.string(since)])
         }
         if let before {
             clauses.append("started_at < ?")
-            _ = arguments.append(contentsOf: [before])
+            _ = arguments.append(contentsOf: [StorageDate.string(before)])
         }
         if let model {
             clauses.append("(model = ? OR model LIKE ? ESCAPE '\\')")

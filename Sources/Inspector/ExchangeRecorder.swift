@@ -70,7 +70,7 @@ public final class ExchangeRecorder: ExchangeObserver {
                     VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    request.startedAt, request.method, request.url, Self.encode(headers: headers),
+                    StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
                     Self.databaseValue(body), model, request.context.preset, request.context.session,
                     request.context.replayOf, pid, request.attempt, inputText,
                 ])

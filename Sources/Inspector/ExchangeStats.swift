@@ -62,7 +62,7 @@ extension InspectorStore {
                     SELECT \(key) AS key, state, duration_ms, ttft_ms, input_tokens, output_tokens, cost_usd
                     FROM exchange WHERE started_at >= ? AND state != 'in_progress'
                     """,
-                arguments: [since ?? Date(timeIntervalSince1970: 0)])
+                arguments: [StorageDate.string(since ?? Date(timeIntervalSince1970: 0))])
         }
         var byKey: [String: [Row]] = [:]
         for row in rows { byKey[row["key"], default: []].append(row) }

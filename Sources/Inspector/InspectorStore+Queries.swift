@@ -34,7 +34,7 @@ extension InspectorStore {
         let ids = try await writer.read { db in
             try Int64.fetchAll(
                 db, sql: "SELECT id FROM exchange WHERE started_at >= ? ORDER BY id",
-                arguments: [since ?? Date(timeIntervalSince1970: 0)])
+                arguments: [StorageDate.string(since ?? Date(timeIntervalSince1970: 0))])
         }
         for id in ids {
             if let detail = try await exchange(id: id) { try body(detail) }
@@ -48,8 +48,8 @@ extension InspectorStore {
         try await writer.write { db in
             try db.execute(
                 sql: "DELETE FROM exchange_fts WHERE rowid IN (SELECT id FROM exchange WHERE started_at < ?)",
-                arguments: [date])
-            try db.execute(sql: "DELETE FROM exchange WHERE started_at < ?", arguments: [date])
+                arguments: [StorageDate.string(date)])
+            try db.execute(sql: "DELETE FROM exchange WHERE started_at < ?", arguments: [StorageDate.string(date)])
             return db.changesCount
         }
     }

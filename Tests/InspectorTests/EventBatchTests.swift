@@ -158,3 +158,20 @@ struct EventBatchTests {
             body: Array(#"{"model":"m","input":"hi"}"#.utf8), secrets: secrets, context: ExchangeContext())
     }
 }
+
+@Suite("Stored dates")
+struct StorageDateTests {
+    @Test func datesAreWrittenExactlyAsGRDBWritesThem() {
+        var dates: [Date] = [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_270_000.123_456),
+            Date(timeIntervalSince1970: 951_782_400.999_9),  // 2000-02-29, the last millisecond of a second
+            Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: -86_400 * 365.25 * 30 + 0.25),
+            Date(timeIntervalSince1970: 4_102_444_799.5),  // 2099-12-31 23:59:59.5
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...4e9, using: &generator))) }
+        for date in dates {
+            #expect(StorageDate.string(date).databaseValue == date.databaseValue, "\(date.timeIntervalSince1970)")
+        }
+    }
+}
