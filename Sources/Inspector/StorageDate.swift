@@ -5,8 +5,8 @@ import Foundation
 /// command that records an exchange. Tested against GRDB's conversion.
 enum StorageDate {
     static func string(_ date: Date) -> String {
-        // As Foundation hands it to ICU: milliseconds since 1970, rounded to the nearest.
-        let millis = Int64(((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000).rounded())
+        // As Foundation hands it to ICU: milliseconds since 1970, halves rounded up (also below zero).
+        let millis = Int64(((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down))
         var seconds = time_t(millis >= 0 ? millis / 1000 : (millis - 999) / 1000)
         let fraction = Int(millis - Int64(seconds) * 1000)
         var parts = tm()
