@@ -14,7 +14,7 @@ public struct ReplayRunner: Sendable {
     }
 
     public func run(id: Int64, changes: [String]) async -> ExitStatus {
-        guard let store = context.recorder?.store else {
+        guard let store = await context.recorder?.openedStore() else {
             context.diagnostics.write("error: the inspector store is not available, so there is nothing to replay\n")
             return .usage
         }

@@ -18,23 +18,21 @@ extension EventBatch {
             guard case .array(let entries)? = try? JSONValue.parse(Array(meta.utf8)) else {
                 throw DatabaseError(message: "exchange \(id): the event index of batch \(firstIndex) is not a JSON array")
             }
-            if let types {
-                // Since v7: [sequence_number, offset_us, type, start, length]; the type a position in `types`.
-                let names = (try? JSONValue.parse(Array(types.utf8)))?.arrayValue?.map { $0.stringValue ?? "" } ?? []
-                for (position, entry) in entries.enumerated() {
-                    let fields = entry.arrayValue ?? []
-                    let type = fields.count > 2 ? fields[2].intValue.flatMap { names.indices.contains($0) ? names[$0] : nil } : nil
+            let names = types.map { types in
+                (try? JSONValue.parse(Array(types.utf8)))?.arrayValue?.map { $0.stringValue ?? "" } ?? []
+            }
+            for (position, entry) in entries.enumerated() {
+                let fields = entry.arrayValue ?? []
+                func field(_ index: Int) -> JSONValue? { fields.count > index ? fields[index] : nil }
+                if let names {
+                    // Since v7: [sequence_number, offset_us, type, start, length]; the type a position in `types`.
+                    let type = field(2)?.intValue.flatMap { names.indices.contains($0) ? names[$0] : nil }
                     events.append(StoredEvent(
-                        index: firstIndex + position, sequenceNumber: fields.first?.intValue,
-                        offsetMs: Double(fields.count > 1 ? fields[1].intValue ?? 0 : 0) / 1000,
-                        type: type ?? "", data: slice(data, start: fields.count > 3 ? fields[3].intValue : nil,
-                                                        length: fields.count > 4 ? fields[4].intValue : nil)))
-                }
-            } else {
-                // Before v7: [idx, sequence_number, offset_ms, type, start, length, is_text].
-                for entry in entries {
-                    let fields = entry.arrayValue ?? []
-                    func field(_ index: Int) -> JSONValue? { fields.count > index ? fields[index] : nil }
+                        index: firstIndex + position, sequenceNumber: field(0)?.intValue,
+                        offsetMs: Double(field(1)?.intValue ?? 0) / 1000, type: type ?? "",
+                        data: slice(data, start: field(3)?.intValue, length: field(4)?.intValue)))
+                } else {
+                    // Before v7: [idx, sequence_number, offset_ms, type, start, length, is_text].
                     events.append(StoredEvent(
                         index: field(0)?.intValue ?? 0, sequenceNumber: field(1)?.intValue,
                         offsetMs: field(2)?.doubleValue ?? 0, type: field(3)?.stringValue ?? "",

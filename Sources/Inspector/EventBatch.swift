@@ -117,17 +117,11 @@ struct EventBatch {
     }
 
     /// Gives a stored batch's buffers back, so the next batch does not allocate (and fault in) new ones.
+    /// (Between `pack` and `recycle` nothing is appended: the writer awaits the row in between.)
     mutating func recycle(_ packed: consuming Packed) {
-        var data = packed.data
-        var meta = packed.meta
-        if data.capacity > self.data.capacity, self.data.isEmpty {
-            data.removeAll(keepingCapacity: true)
-            swap(&data, &self.data)
-        }
-        if meta.capacity > spareMeta.capacity {
-            meta.removeAll(keepingCapacity: true)
-            swap(&meta, &spareMeta)
-        }
+        data = packed.data
+        data.removeAll(keepingCapacity: true)
+        spareMeta = packed.meta
     }
 
     /// The slow path, for a batch in which a secret occurs: each event redacted on its own.

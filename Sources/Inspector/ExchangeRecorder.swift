@@ -44,9 +44,15 @@ public final class ExchangeRecorder: ExchangeObserver {
         self.logger = logger
     }
 
-    /// The store, once open (blocking until then); nil when it could not be opened.
+    /// The store, once open (blocking until then: for synchronous callers, never the concurrency pool);
+    /// nil when it could not be opened.
     public var store: InspectorStore? {
         try? opening.wait().get()
+    }
+
+    /// The store, once open; nil when it could not be opened.
+    public func openedStore() async -> InspectorStore? {
+        try? await opening.value().get()
     }
 
     public func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording {

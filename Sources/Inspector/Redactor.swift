@@ -77,31 +77,16 @@ public struct Redactor: Sendable {
         return current
     }
 
-    /// True when any secret occurs in `bytes`: one pass per secret, looking for the secret's rarest-looking
-    /// byte (so ordinary text gives few false starts), for a whole batch of events at once.
+    /// True when any secret occurs in `bytes`: one pass per secret over a whole batch of events.
     public func occurs(in bytes: UnsafeRawBufferPointer) -> Bool {
-        for secret in secrets where bytes.count >= secret.count {
-            let anchor = Self.anchor(of: secret)
-            let found = secret.withUnsafeBytes { needle -> Bool in
-                let target = Int32(needle[anchor])
-                var position = anchor
-                let last = bytes.count - needle.count + anchor
-                while position <= last {
-                    guard let hit = memchr(bytes.baseAddress! + position, target, last - position + 1) else { return false }
-                    let offset = UnsafeRawPointer(hit) - bytes.baseAddress!
-                    if memcmp(bytes.baseAddress! + offset - anchor, needle.baseAddress!, needle.count) == 0 { return true }
-                    position = offset + 1
-                }
-                return false
-            }
-            if found { return true }
+        secrets.contains { secret in
+            secret.withUnsafeBytes { Self.find($0, in: bytes, from: 0) != nil }
         }
-        return false
     }
 
     /// The position in `secret` of the byte least likely in JSON and prose: an upper-case letter, then a
     /// digit, then anything but a lower-case letter, a space or common punctuation.
-    private static func anchor(of secret: [UInt8]) -> Int {
+    private static func anchor(of secret: UnsafeRawBufferPointer) -> Int {
         func rank(_ byte: UInt8) -> Int {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): 0
@@ -116,17 +101,20 @@ public struct Redactor: Sendable {
         return best
     }
 
-    /// Offset of the first occurrence of `needle` in `haystack` at or after `start` (memchr on the first
-    /// byte, memcmp on the rest: memmem is not in every libc's default headers).
+    /// Offset of the first occurrence of `needle` in `haystack` at or after `start`: memchr for the
+    /// needle's rarest-looking byte (so ordinary text gives few false starts), memcmp for the whole (memmem
+    /// is not in every libc's default headers).
     private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        let first = Int32(needle[0])
-        var position = start
-        let last = haystack.count - needle.count
+        guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
+        let anchor = anchor(of: needle)
+        let target = Int32(needle[anchor])
+        var position = start + anchor
+        let last = haystack.count - needle.count + anchor
         while position <= last {
-            guard let hit = memchr(haystack.baseAddress! + position, first, last - position + 1) else { return nil }
-            let offset = UnsafeRawPointer(hit) - haystack.baseAddress!
+            guard let hit = memchr(haystack.baseAddress! + position, target, last - position + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - haystack.baseAddress! - anchor
             if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return offset }
-            position = offset + 1
+            position = offset + anchor + 1
         }
         return nil
     }

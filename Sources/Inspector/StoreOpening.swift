@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The inspector store being opened on a background thread, so that a command's first request goes out
@@ -17,10 +18,11 @@ final class StoreOpening: Sendable {
         state = Mutex(State(result: .success(store)))
     }
 
-    /// Starts `open` on a global queue (never on the cooperative pool: opening blocks on the disk).
+    /// Starts `open` on a thread of its own: opening blocks on the disk, and on Linux Dispatch's global
+    /// queues are the threads of the Swift concurrency pool (two, on two cores).
     init(_ open: @escaping @Sendable () throws -> InspectorStore) {
         state = Mutex(State())
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        Thread.detachNewThread { [self] in
             let result = Result { try open() }
             let waiters = state.withLock { state in
                 state.result = result
