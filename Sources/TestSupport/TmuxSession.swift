@@ -53,21 +53,24 @@ public final class TmuxSession: Sendable {
     /// Waits until `predicate` holds for the screen; returns the screen. Throws with the screen on timeout.
     @discardableResult
     public func waitFor(
-        timeout: Duration = .seconds(10), _ what: String, _ predicate: (String) -> Bool
+        timeout: Duration = .seconds(20), _ what: String, _ predicate: (String) -> Bool
     ) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        var last = ""
         while ContinuousClock.now < deadline {
-            last = try screen()
-            if predicate(last) { return last }
+            let current = try screen()
+            if predicate(current) { return current }
             try await Task.sleep(for: .milliseconds(40))
         }
+        // One last look: on a loaded machine the sleep above can outlast the deadline by seconds, and the
+        // screen captured before it is stale by then.
+        let last = try screen()
+        if predicate(last) { return last }
         throw TmuxTimeout(what: what, screen: last)
     }
 
     /// Waits until the screen contains `text` `count` times or more.
     @discardableResult
-    public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(10)) async throws -> String {
+    public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
         try await waitFor(timeout: timeout, "'\(text)' ×\(count)") { $0.components(separatedBy: text).count - 1 >= count }
     }
 

@@ -50,9 +50,11 @@ struct ConsoleHarness {
     func startConsole(arguments: [String] = []) async throws -> TmuxSession {
         let tmux = try TmuxSession()
         let env = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try await tmux.waitFor("$ ")
+        // Generous deadlines for the start: every suite starts at once, and on two cores a debug binary can
+        // wait its turn for seconds. They bound a hang; they measure nothing.
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
         try tmux.type((["env", env, Subprocess.openresponsesBinary] + arguments).joined(separator: " "))
-        try await tmux.waitFor("Type a message")
+        try await tmux.waitFor("Type a message", timeout: .seconds(60))
         try await tmux.waitFor("\n> ")
         return tmux
     }

@@ -37,7 +37,7 @@ let testKey = "sk-test-SECRET-9f8e7d6c5b4a"
 func recording<T>(
     _ store: TemporaryStore, server: LoopbackServer, _ body: (ResponsesClient) async throws -> T
 ) async throws -> T {
-    let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(10))
+    let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
     let transport = AsyncHTTPClientTransport(configuration: configuration)
     let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
     let result: Result<T, any Error>

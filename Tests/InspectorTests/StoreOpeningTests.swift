@@ -61,7 +61,7 @@ struct StoreOpeningTests {
     private static func client<T>(
         server: LoopbackServer, recorder: ExchangeRecorder, _ body: (ResponsesClient) async throws -> T
     ) async throws -> T {
-        let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(10))
+        let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let client = ResponsesClient(configuration: configuration, transport: transport, observer: recorder)
         let result: Result<T, any Error>
