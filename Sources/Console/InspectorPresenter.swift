@@ -56,10 +56,10 @@ public struct InspectorPresenter: Sendable {
             }
         }
         if parts.events || parts.all {
+            let width = Self.labelWidth(detail.events)
             for event in detail.events {
                 let data = String(decoding: event.data, as: UTF8.self)
-                out += raw ? "\(event.offsetMs)\t\(event.type)\t\(data)\n"
-                    : "#\(event.index) \(String(format: "%9.1f ms", event.offsetMs))  \(event.type)  \(data)\n"
+                out += raw ? "\(event.offsetMs)\t\(event.type)\t\(data)\n" : "\(Self.eventHead(event, width: width))  \(data)\n"
             }
         }
         return out
@@ -148,14 +148,26 @@ public struct InspectorPresenter: Sendable {
         }
         if !detail.events.isEmpty {
             lines.append("Events (\(detail.events.count))")
+            let width = Self.labelWidth(detail.events)
             for event in detail.events {
-                let offset = String(format: "%9.1f ms", event.offsetMs)
                 let data = String(decoding: event.data.prefix(160), as: UTF8.self)
                     .replacingOccurrences(of: "\n", with: "\\n")
-                lines.append("  #\(event.index) \(offset)  \(event.type)  \(data)\(event.data.count > 160 ? "…" : "")")
+                lines.append("  \(Self.eventHead(event, width: width))  \(data)\(event.data.count > 160 ? "…" : "")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The width of the widest `#N` label, so the offsets stay in one column past #9, #99, ...
+    static func labelWidth(_ events: [StoredEvent]) -> Int {
+        "#\(events.lazy.map(\.index).max() ?? 0)".count
+    }
+
+    /// `#N  offset ms  type`, the label padded to `width`.
+    static func eventHead(_ event: StoredEvent, width: Int) -> String {
+        let label = "#\(event.index)"
+        return label + String(repeating: " ", count: max(0, width - label.count))
+            + String(format: " %9.1f ms", event.offsetMs) + "  " + event.type
     }
 
     static func pretty(_ bytes: [UInt8]) -> String {

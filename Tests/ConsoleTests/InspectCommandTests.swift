@@ -76,6 +76,15 @@ struct InspectCommandTests {
         #expect(entry["request"]?["method"] == "POST")
         #expect(entry["request"]?["postData"]?["text"] == .string(String(decoding: server.requests[0].body, as: UTF8.self)))
         #expect(entry["response"]?["status"] == 200)
+        // The event listing: one line per event, offsets in one column past #9.
+        let long = try await run(harness, ["ask", "--model", "openai/echo", "one two three four five six seven eight nine ten"])
+        #expect(long.status == 0)
+        let listing = try await run(harness, ["inspect", "show", "2", "--events"])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let eventLines = listing.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(eventLines.count == Fixtures.textStream(id: "resp_2", text: "echo: one two three four five six seven eight nine ten").count)
+        #expect(eventLines.count > 10)
+        #expect(Set(eventLines.map { $0.distance(from: $0.startIndex, to: $0.range(of: " ms  ")!.lowerBound) }).count == 1)
         let badFormat = try await run(harness, ["inspect", "dump", "1", "--format", "pdf"])
         #expect(badFormat.status != 0 && badFormat.stderr.contains("--format 'pdf' is not one of json, curl, sse, har"))
         await server.stop()
