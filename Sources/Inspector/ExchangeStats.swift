@@ -55,30 +55,32 @@ extension InspectorStore {
             case .day: "substr(started_at, 1, 10)"
             case .preset: "COALESCE(preset, '(none)')"
             }
-        let rows = try await writer.read { db in
-            try Row.fetchAll(
+        // Grouped inside the read: `Row` is not `Sendable`, so returning rows would pick GRDB's blocking
+        // `read` and hold a thread of the concurrency pool for the query.
+        let groups = try await writer.read { db -> [ExchangeStats.Group] in
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(key) AS key, state, duration_ms, ttft_ms, input_tokens, output_tokens, cost_usd
                     FROM exchange WHERE started_at >= ? AND state != 'in_progress'
                     """,
                 arguments: [StorageDate.string(since ?? Date(timeIntervalSince1970: 0))])
-        }
-        var byKey: [String: [Row]] = [:]
-        for row in rows { byKey[row["key"], default: []].append(row) }
-        let groups = byKey.map { key, rows -> ExchangeStats.Group in
-            let durations = rows.compactMap { $0["duration_ms"] as Double? }
-            let ttfts = rows.compactMap { $0["ttft_ms"] as Double? }
-            let costs = rows.compactMap { $0["cost_usd"] as Double? }
-            return ExchangeStats.Group(
-                key: key, requests: rows.count,
-                failed: rows.filter { ["failed", "interrupted"].contains($0["state"] as String) }.count,
-                inputTokens: rows.reduce(0) { $0 + ($1["input_tokens"] as Int? ?? 0) },
-                outputTokens: rows.reduce(0) { $0 + ($1["output_tokens"] as Int? ?? 0) },
-                costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
-                p50DurationMs: ExchangeStats.percentile(0.5, of: durations),
-                p95DurationMs: ExchangeStats.percentile(0.95, of: durations),
-                p50TTFTMs: ExchangeStats.percentile(0.5, of: ttfts), p95TTFTMs: ExchangeStats.percentile(0.95, of: ttfts))
+            var byKey: [String: [Row]] = [:]
+            for row in rows { byKey[row["key"], default: []].append(row) }
+            return byKey.map { key, rows -> ExchangeStats.Group in
+                let durations = rows.compactMap { $0["duration_ms"] as Double? }
+                let ttfts = rows.compactMap { $0["ttft_ms"] as Double? }
+                let costs = rows.compactMap { $0["cost_usd"] as Double? }
+                return ExchangeStats.Group(
+                    key: key, requests: rows.count,
+                    failed: rows.filter { ["failed", "interrupted"].contains($0["state"] as String) }.count,
+                    inputTokens: rows.reduce(0) { $0 + ($1["input_tokens"] as Int? ?? 0) },
+                    outputTokens: rows.reduce(0) { $0 + ($1["output_tokens"] as Int? ?? 0) },
+                    costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
+                    p50DurationMs: ExchangeStats.percentile(0.5, of: durations),
+                    p95DurationMs: ExchangeStats.percentile(0.95, of: durations),
+                    p50TTFTMs: ExchangeStats.percentile(0.5, of: ttfts), p95TTFTMs: ExchangeStats.percentile(0.95, of: ttfts))
+            }
         }
         return ExchangeStats(groups: groups.sorted { ($0.requests, $1.key) > ($1.requests, $0.key) })
     }
