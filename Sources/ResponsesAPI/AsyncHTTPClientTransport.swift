@@ -15,6 +15,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             read: .nanoseconds(Int64(configuration.readTimeout.nanoseconds)))
         config.decompression = .enabled(limit: .none)
         config.httpVersion = .automatic
+        // A refused or failed connection fails at once: the client's own retry policy (backoff, retry count,
+        // WIRE-FORMAT §5) decides about retrying. Left on, AsyncHTTPClient retried by itself until the connect
+        // timeout, so a wrong port took 3 × 5 s to report.
+        config.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 
@@ -31,7 +35,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return TransportResponse(
                 status: Int(response.status.code), headers: headers, body: Body(base: response.body))
         } catch {
-            throw Self.classify(error)
+            throw Self.classify(error, url: request.url)
         }
     }
 
@@ -40,7 +44,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Maps AsyncHTTPClient and NIO errors onto `ResponsesAPIError` codes (network, timeout, cancelled).
-    public static func classify(_ error: any Error) -> ResponsesAPIError {
+    /// `url`, when given, names the server in a socket error's message.
+    public static func classify(_ error: any Error, url: String? = nil) -> ResponsesAPIError {
         if let error = error as? ResponsesAPIError { return error }
         if error is CancellationError {
             return ResponsesAPIError(code: .cancelled, message: "cancelled", underlying: error)
@@ -62,6 +67,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let error = error as? NIOConnectionError {
             return ResponsesAPIError(
                 code: .network, message: "cannot connect to \(error.host):\(error.port)", underlying: error)
+        }
+        if let error = error as? IOError {
+            // NIO's own description reads "connection reset (error set): Connection refused) (errno: 111)".
+            let reason = String(cString: strerror(error.errnoCode)).lowercased()
+            if let url, let components = URLComponents(string: url), let host = components.host {
+                let port = components.port ?? (components.scheme == "https" ? 443 : 80)
+                return ResponsesAPIError(
+                    code: .network, message: "network error with \(host):\(port): \(reason)", underlying: error)
+            }
+            return ResponsesAPIError(code: .network, message: "network error: \(reason)", underlying: error)
         }
         return ResponsesAPIError(code: .network, message: "network error: \(error)", underlying: error)
     }

@@ -169,13 +169,19 @@ struct RetryTests {
         await server.stop()
         let waits = Waits()
         let configuration = Configuration(
-            baseURL: baseURL, apiKey: nil, readTimeout: .seconds(5),
+            baseURL: baseURL, apiKey: nil, connectTimeout: .seconds(120), readTimeout: .seconds(5),
             retryPolicy: RetryPolicy(maxRetries: 1, initialDelay: .milliseconds(10)))
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let client = ResponsesClient(configuration: configuration, transport: transport, sleep: { try await waits.sleep($0) }, random: { 0 })
+        let started = ContinuousClock.now
         let (_, error) = await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
         await transport.shutdown()
+        // A refused connection is reported when it is refused, not when the connect timeout ends (a bound
+        // on waiting, far from any speed: the refusal takes milliseconds, the timeout two minutes).
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(error?.code == .network)
+        let port = URLComponents(string: baseURL)!.port!
+        #expect(error?.message == "network error with 127.0.0.1:\(port): connection refused")
         #expect(waits.all == [.milliseconds(10)])
     }
 
