@@ -65,8 +65,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
         }
         if let error = error as? NIOConnectionError {
+            let reason: String
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                reason = ": the name does not resolve"
+            } else if let failure = error.connectionErrors.first?.error as? IOError {
+                reason = ": " + String(cString: strerror(failure.errnoCode)).lowercased()
+            } else {
+                reason = ""
+            }
             return ResponsesAPIError(
-                code: .network, message: "cannot connect to \(error.host):\(error.port)", underlying: error)
+                code: .network, message: "cannot connect to \(error.host):\(error.port)\(reason)", underlying: error)
         }
         if let error = error as? IOError {
             // NIO's own description reads "connection reset (error set): Connection refused) (errno: 111)".

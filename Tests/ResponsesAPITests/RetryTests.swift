@@ -185,6 +185,18 @@ struct RetryTests {
         #expect(waits.all == [.milliseconds(10)])
     }
 
+    @Test func aNameThatDoesNotResolveSaysSo() async throws {
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        let configuration = Configuration(
+            baseURL: "http://openresponses-test.invalid/v1", apiKey: nil, readTimeout: .seconds(5), retryPolicy: .none)
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let client = ResponsesClient(configuration: configuration, transport: transport)
+        let (_, error) = await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
+        await transport.shutdown()
+        #expect(error?.code == .network)
+        #expect(error?.message == "cannot connect to openresponses-test.invalid:80: the name does not resolve")
+    }
+
     @Test func connectionResetMidStreamIsNeverRetriedAndKeepsPartialText() async throws {
         let frames = Array(Fixtures.frames("stream-hello.sse").prefix(7))
         let server = try await LoopbackServer.start { _ in
