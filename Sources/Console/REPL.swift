@@ -170,38 +170,54 @@ public final class REPL {
         return .continue
     }
 
-    static let help = """
-        Type a message and press Enter to send it; end a line with \\ to go on, or put the message between
-        two lines of \"\"\". Each turn continues the conversation.
-          /preset list       list presets (* marks the one in use)
-          /preset use NAME   switch to a preset (your /set values stay on top)
-          /preset show [NAME] show a preset file (the one in use by default)
-          /preset save NAME  save the current settings as a preset in your data directory
-          /preset diff A B   show how two presets differ
-          /set KEY VALUE     change a setting for the following turns (/settings lists them)
-          /unset KEY         do not send KEY from now on
-          /reset [KEY]       drop your /set and /unset (of KEY, or all), back to the preset's values
-          /settings          show every setting in effect and where it comes from
-          /payload [TEXT]    show the exact JSON of the next request (with TEXT as the message)
-          /stream on|off     stream answers, or ask for whole ones
-          /attach PATH...    attach files to the next message (images, PDFs, text); alone: list them
-          /detach            drop the attachments
-          /edit              write the next message in $EDITOR
-          /mode stored|stateless   chain with previous_response_id, or send the whole history with store: false
-          /conversation new|use ID   keep the turns in a Conversations API conversation
-          /retry             send the last message again
-          /history [PAGE]    past conversations in the inspector
-          /resume ID         continue a past conversation (an id from /history)
-          /files upload|list|show|download|delete ...   manage files (as `openresponses files`)
-          /stores create|list|show|update|delete|files|add|remove|search ...   manage vector stores
-          /stores use ID[,ID...]|none   turn file_search on with those stores (or off); /stores shows them
-          /new               start a new conversation
-          /inspect [last|ID] show an exchange from the inspector (the last one by default)
-          /help              show this help
-          /quit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)
-        Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.
+    /// The slash commands and what they do, in the order /help lists them.
+    static let commands: [(usage: String, summary: String)] = [
+        ("/preset list", "list presets (* marks the one in use)"),
+        ("/preset use NAME", "switch to a preset (your /set values stay on top)"),
+        ("/preset show [NAME]", "show a preset file (the one in use by default)"),
+        ("/preset save NAME", "save the current settings as a preset in your data directory"),
+        ("/preset diff A B", "show how two presets differ"),
+        ("/set KEY VALUE", "change a setting for the following turns (/settings lists them)"),
+        ("/unset KEY", "do not send KEY from now on"),
+        ("/reset [KEY]", "drop your /set and /unset (of KEY, or all), back to the preset's values"),
+        ("/settings", "show every setting in effect and where it comes from"),
+        ("/payload [TEXT]", "show the exact JSON of the next request (with TEXT as the message)"),
+        ("/stream on|off", "stream answers, or ask for whole ones"),
+        ("/attach PATH...", "attach files to the next message (images, PDFs, text); alone: list them"),
+        ("/detach", "drop the attachments"),
+        ("/edit", "write the next message in $EDITOR"),
+        ("/mode stored|stateless", "chain with previous_response_id, or send the whole history with store: false"),
+        ("/conversation new|use ID", "keep the turns in a Conversations API conversation"),
+        ("/retry", "send the last message again"),
+        ("/history [PAGE]", "past conversations in the inspector"),
+        ("/resume ID", "continue a past conversation (an id from /history)"),
+        ("/files upload|list|show|download|delete ...", "manage files (as `openresponses files`)"),
+        ("/stores create|list|show|update|delete|files|add|remove|search ...", "manage vector stores"),
+        ("/stores use ID[,ID...]|none", "turn file_search on with those stores (or off); /stores shows them"),
+        ("/new", "start a new conversation"),
+        ("/inspect [last|ID]", "show an exchange from the inspector (the last one by default)"),
+        ("/help", "show this help"),
+        ("/quit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"),
+    ]
 
-        """
+    /// Where the summaries start: a longer usage puts its summary on the next line, in the same column.
+    static let helpColumn = 23
+
+    public static let help: String = {
+        var text = """
+            Type a message and press Enter to send it; end a line with \\ to go on, or put the message between
+            two lines of \"\"\". Each turn continues the conversation.
+
+            """
+        for (usage, summary) in commands {
+            let head = "  " + usage
+            text += head.count + 2 <= helpColumn
+                ? head.padding(toLength: helpColumn, withPad: " ", startingAt: 0) + summary + "\n"
+                : head + "\n" + String(repeating: " ", count: helpColumn) + summary + "\n"
+        }
+        return text
+            + "Ctrl-C while an answer streams stops it and keeps what arrived; Ctrl-C at the prompt clears the line.\n"
+    }()
 
     /// Words of a command line; "double quotes" keep spaces together.
     static func words(_ text: String) -> [String] {

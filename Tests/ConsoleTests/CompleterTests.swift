@@ -34,4 +34,25 @@ struct CompleterTests {
         #expect(Completer.completesFileNames(before: "/attach a.pdf "))
         #expect(!Completer.completesFileNames(before: "/set "))
     }
+
+    @Test func helpListsEveryCommandTabOffersWithSummariesInOneColumn() {
+        let lines = REPL.help.split(separator: "\n").map(String.init)
+        let usages = lines.filter { $0.hasPrefix("  /") }
+        for command in Completer.commands {
+            #expect(usages.contains { $0.hasPrefix("  \(command) ") || $0 == "  \(command)" || $0.hasPrefix("  \(command)\t") },
+                    "\(command) is not in /help")
+        }
+        // A summary starts in the same column on every line: after a short usage, or alone under a long one.
+        var columns = Set<Int>()
+        for (index, line) in lines.enumerated() where line.hasPrefix("  /") {
+            if let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: 2)..<line.endIndex) {
+                let start = line[gap.upperBound...].prefix { $0 == " " }.count
+                columns.insert(line.distance(from: line.startIndex, to: gap.upperBound) + start)
+            } else {
+                let next = lines[index + 1]
+                columns.insert(next.prefix { $0 == " " }.count)
+            }
+        }
+        #expect(columns.count == 1, "summaries start in columns \(columns.sorted())")
+    }
 }
