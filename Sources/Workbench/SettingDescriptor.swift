@@ -68,7 +68,10 @@ public struct SettingDescriptor: Sendable, Hashable {
             default: throw fail()
             }
         case .choice(let values):
-            guard values.contains(trimmed) else { throw fail() }
+            guard values.contains(trimmed) else {
+                let hint = SettingsRegistry.closest(to: trimmed, in: values).map { " (did you mean \($0)?)" } ?? ""
+                throw SettingError("\(fail().message)\(hint)")
+            }
             return .string(trimmed)
         case .stringList:
             return .array(trimmed.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })

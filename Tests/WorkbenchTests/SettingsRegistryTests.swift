@@ -33,7 +33,8 @@ struct SettingsRegistryTests {
         ("top_p=-0.1", "top_p: -0.1 is out of range (a number from 0 to 1)"),
         ("max_output_tokens=8", "max_output_tokens: 8 is out of range (a whole number, 16 or more)"),
         ("max_output_tokens=1.5", "max_output_tokens: '1.5' is not a whole number, 16 or more"),
-        ("reasoning.effort=huge", "reasoning.effort: 'huge' is not one of none, minimal, low, medium, high, xhigh"),
+        ("reasoning.effort=enormous", "reasoning.effort: 'enormous' is not one of none, minimal, low, medium, high, xhigh"),
+        ("reasoning.effort=hgh", "reasoning.effort: 'hgh' is not one of none, minimal, low, medium, high, xhigh (did you mean high?)"),
         ("store=maybe", "store: 'maybe' is not true or false"),
         ("include=reasoning.encrypted_content,file_search.results", "include: 'file_search.results' is not one of "
             + SettingsRegistry.includable.joined(separator: ", ") + " (did you mean file_search_call.results?)"),
