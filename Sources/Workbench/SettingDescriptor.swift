@@ -68,21 +68,21 @@ public struct SettingDescriptor: Sendable, Hashable {
             default: throw fail()
             }
         case .choice(let values):
-            guard values.contains(trimmed) else {
-                let hint = SettingsRegistry.closest(to: trimmed, in: values).map { " (did you mean \($0)?)" } ?? ""
-                throw SettingError("\(fail().message)\(hint)")
-            }
+            guard values.contains(trimmed) else { throw notAChoice(trimmed, of: values) }
             return .string(trimmed)
         case .stringList:
             return .array(trimmed.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
         case .choiceList(let values):
             let items = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            if let wrong = items.first(where: { !values.contains($0) }) {
-                let hint = SettingsRegistry.closest(to: wrong, in: values).map { " (did you mean \($0)?)" } ?? ""
-                throw SettingError("\(key): '\(wrong)' is not one of \(values.joined(separator: ", "))\(hint)")
-            }
+            if let wrong = items.first(where: { !values.contains($0) }) { throw notAChoice(wrong, of: values) }
             return .array(items.map(JSONValue.string))
         }
+    }
+
+    /// `'wrong' is not one of ...`, with the nearest choice when one is close.
+    func notAChoice(_ wrong: String, of values: [String]) -> SettingError {
+        let hint = SettingsRegistry.closest(to: wrong, in: values).map { " (did you mean \($0)?)" } ?? ""
+        return SettingError("\(key): '\(wrong)' is not one of \(values.joined(separator: ", "))\(hint)")
     }
 
     /// Checks a value read from a file (a preset or the config file) against the kind.
