@@ -4,12 +4,14 @@ import Foundation
 import Workbench
 
 struct Ask: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ask", 
+    static let configuration = CommandConfiguration(commandName: "ask", _superCommandName: "openresponses",
         abstract: "Send one prompt and print the answer as it arrives.",
+        // One line per paragraph: the help wraps it to the terminal's width.
         discussion: """
-            The prompt comes from the arguments, or from stdin when it is piped; with both, the piped text is
-            appended to the prompt as context. Exit status: 0 completed, 1 API or network error, 2 bad usage or
-            input, 3 incomplete, 130 interrupted.
+            The prompt comes from the arguments, or from stdin when it is piped; with both, the piped text is \
+            appended to the prompt as context.
+
+            Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """)
 
     @Option(name: .shortAndLong, help: "Model to use.")
