@@ -24,6 +24,8 @@ let package = Package(
         ),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
+        // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
+        .target(name: "CSQLiteSupport", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "ResponsesAPI",
             dependencies: [
@@ -37,7 +39,7 @@ let package = Package(
         .target(
             name: "Inspector",
             dependencies: [
-                "ResponsesAPI",
+                "ResponsesAPI", "CSQLiteSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

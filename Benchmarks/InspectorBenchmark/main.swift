@@ -91,6 +91,8 @@ func fill(path: String, count: Int) throws {
             try search.execute(arguments: [db.lastInsertedRowID, input, output])
         }
     }
+    // As a command leaves it: the WAL folded in (closing leaves it in place; see InspectorStore.tidyWAL).
+    _ = try store.writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     print(String(format: "filled=%d seconds=%.1f path=%@", count, seconds(ContinuousClock.now - start), path))
 }
 

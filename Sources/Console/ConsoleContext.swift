@@ -68,7 +68,7 @@ public final class ConsoleContext: Sendable {
 
     /// Waits for the inspector to write what it holds, then releases the network client.
     public func shutdown() async {
-        await recorder?.waitUntilIdle()
+        await recorder?.finish()
         await transport.shutdown()
     }
 }

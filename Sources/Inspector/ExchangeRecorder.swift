@@ -107,6 +107,13 @@ public final class ExchangeRecorder: ExchangeObserver {
         // A waiter left behind by the timeout is resumed when the last exchange closes.
     }
 
+    /// Waits until idle (see `waitUntilIdle`), then leaves the store tidy for the next process (`tidyWAL`).
+    /// A command calls it last, before it exits.
+    public func finish(timeout: Duration = .seconds(5)) async {
+        await waitUntilIdle(timeout: timeout)
+        await openedStore()?.tidyWAL()
+    }
+
     func exchangeClosed() {
         let waiters = openExchanges.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count -= 1

@@ -1,3 +1,4 @@
+import CSQLiteSupport
 import Foundation
 import GRDB
 
@@ -24,11 +25,31 @@ public struct InspectorStore: Sendable {
         configuration.label = "inspector"
         // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process loses
         // nothing; only a power cut can lose the last commits.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Closing leaves the WAL in place: a checkpoint at every close (the last connection of every
+            // command) costs two fsyncs and the WAL's deletion, most of what a short command spends on the
+            // store. SQLite's automatic checkpoints still fold the WAL in as it grows, and `tidyWAL` empties
+            // it before a command exits when it has grown large, so that the next open reads little of it.
+            _ = openresponses_sqlite_skip_checkpoint_on_close(db.sqliteConnection)
+        }
         let pool = try DatabasePool(path: path, configuration: configuration)
         let store = InspectorStore(writer: pool, path: path)
         try Self.migrator.migrate(pool)
         return store
+    }
+
+    /// The WAL size above which `tidyWAL` folds it into the database.
+    public static let walLimit = 1 << 20
+
+    /// Before a command exits: when the WAL has grown past `walLimit` bytes (a long stream, many exchanges),
+    /// checkpoints it into the database and truncates it, so that the next process to open the store does
+    /// not read it all back. A smaller WAL is left as it is (closing does not checkpoint). Never throws:
+    /// a store that is busy now is tidied by a later command.
+    public func tidyWAL() async {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0, Int(info.st_size) > Self.walLimit else { return }
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     private init(writer: any DatabaseWriter, path: String) {

@@ -169,7 +169,11 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let date = try parseTime(before, flag: "--before")
             let store = try openStore()
-            let count = try blocking { try await store.prune(before: date) }
+            let count = try blocking {
+                let count = try await store.prune(before: date)
+                await store.tidyWAL()
+                return count
+            }
             FileDescriptorOutput.standardOutput.write("deleted \(count) exchange\(count == 1 ? "" : "s") started before \(InspectorStore.timestamp(date))\n")
         }
     }

@@ -101,7 +101,7 @@ struct EventBatchTests {
         }
         recording.didReceiveEvents(events)
         await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
-        let rows = try await store.store.writer.read { db in
+        let rows = try store.store.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event ORDER BY idx")
         }
         #expect(rows.map { $0["idx"] as Int } == [0, 1, 2, 3])
@@ -131,7 +131,7 @@ struct EventBatchTests {
         let packedBatch = batch.pack(redactor: Redactor(secrets: []))
         let packed = try #require(packedBatch)
         try await pool.write { db in try EventBatch.insert(packed, exchange: 1, db: db) }
-        let rows = try await pool.read { db in
+        let rows = try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event WHERE exchange_id = 1 ORDER BY idx")
         }
         #expect(rows.map { $0["idx"] as Int } == [0, 1, 2])

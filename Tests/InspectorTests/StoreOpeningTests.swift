@@ -17,12 +17,11 @@ struct StoreOpeningTests {
             failures.withLock { $0.append("\(error)") }
         }
         let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
-        let client = try await Self.client(server: server, recorder: recorder) { client in
+        try await Self.client(server: server, recorder: recorder) { client in
             for _ in 0..<3 {
                 for try await _ in client.stream(CreateResponseRequest(model: "m", input: "hi")) {}
             }
         }
-        _ = client
         await server.stop()
         #expect(failures.withLock { $0 }.isEmpty)
         let store = try #require(recorder.store)

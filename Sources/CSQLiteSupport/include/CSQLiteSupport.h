@@ -1,0 +1,12 @@
+#ifndef CSQLITESUPPORT_H
+#define CSQLITESUPPORT_H
+
+#include <sqlite3.h>
+
+/// Leaves the WAL as it is when this connection closes, instead of checkpointing it into the database
+/// (two fsyncs) and deleting it. sqlite3_db_config is variadic, which Swift cannot call.
+static inline int openresponses_sqlite_skip_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
+#endif

@@ -1,0 +1,77 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// Closing the store leaves its WAL in place (no checkpoint, no fsync, no deletion at every command's
+/// exit); `ExchangeRecorder.finish` folds a WAL that has grown past `InspectorStore.walLimit` into the
+/// database. Either way the next process reads everything, and the files keep mode 0600.
+@Suite("The store's write-ahead log")
+struct WriteAheadLogTests {
+    @Test func closingLeavesASmallWALThatTheNextOpenReads() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("inspector.sqlite").path
+        let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
+        try await Self.recordAndClose(path: path, server: server, requests: 2)
+        await server.stop()
+
+        // SQLite's default close would have checkpointed the WAL into the database and deleted it.
+        let walSize = try #require(Self.size(path + "-wal"))
+        #expect(walSize > 0)
+        #expect(walSize <= InspectorStore.walLimit)
+        for suffix in ["", "-wal", "-shm"] { #expect(Self.mode(path + suffix) == 0o600, "\(suffix)") }
+
+        let reopened = try InspectorStore.open(at: path)
+        let rows = try await reopened.recentExchanges()
+        #expect(rows.map(\.state) == ["completed", "completed"])
+        #expect(rows.allSatisfy { $0.eventCount == 12 })
+    }
+
+    @Test func aWALThatGrewPastTheLimitIsFoldedInWhenTheRecorderFinishes() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("inspector.sqlite").path
+        let frames = Fixtures.largeTextStream(megabytes: 3)
+        let server = try await LoopbackServer.start { _ in
+            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
+        }
+        try await Self.recordAndClose(path: path, server: server, requests: 1)
+        await server.stop()
+
+        #expect(Self.size(path + "-wal") == 0)
+        let reopened = try InspectorStore.open(at: path)
+        let row = try #require(try await reopened.recentExchanges().first)
+        #expect(row.state == "completed")
+        #expect(row.eventCount == frames.count)
+    }
+
+    /// Records `requests` streamed exchanges through a recorder that opens the store itself, as a command
+    /// does, calls `finish`, and lets every connection close.
+    private static func recordAndClose(path: String, server: LoopbackServer, requests: Int) async throws {
+        let recorder = ExchangeRecorder(openingStoreAt: path) { error in Issue.record("cannot open: \(error)") }
+        let configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let client = ResponsesClient(configuration: configuration, transport: transport, observer: recorder)
+        for _ in 0..<requests {
+            for try await _ in client.stream(CreateResponseRequest(model: "m", input: "hi")) {}
+        }
+        await recorder.finish()
+        await transport.shutdown()
+    }
+
+    private static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("or-wal-\(UUID().uuidString)")
+    }
+
+    private static func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    private static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    }
+}
