@@ -20,17 +20,24 @@ extension ExchangeRecorder {
 
         static let batchBytes = 1 << 20
         static let batchDelay = Duration.milliseconds(200)
+        /// Event bytes handed over and not yet stored, above which `waitForWriter` makes the stream wait.
+        static let backlogLimit = 2 << 20
 
         private let operations: AsyncStream<Operation>.Continuation
         private let writer: Task<Void, Never>
         private let recorder: ExchangeRecorder
+        private let backlog: Backlog
 
         init(request: ExchangeRequest, recorder: ExchangeRecorder) {
             self.recorder = recorder
             let (stream, continuation) = AsyncStream.makeStream(of: Operation.self)
             self.operations = continuation
             let logger = recorder.logger
+            let backlog = Backlog(limit: Self.backlogLimit)
+            self.backlog = backlog
             self.writer = Task.detached {
+                // Whatever happens, nobody is left waiting for a writer that has stopped.
+                defer { backlog.close() }
                 // The row first: the store may still be opening; nothing of the exchange waits for it.
                 let redactor = Redactor(secrets: request.secrets)
                 var row: (store: InspectorStore, id: Int64)?
@@ -44,12 +51,15 @@ extension ExchangeRecorder {
                 guard let (store, id) = row else {
                     // Nothing can be stored (the opening failure was reported once, when it happened).
                     for await operation in stream {
+                        if case .events(let events) = operation { backlog.release(events.bytes.count) }
                         if case .finish = operation { continuation.finish() }
                     }
                     return
                 }
                 var pending = Pending(redactor: redactor)
                 var flushScheduled = false
+                // Bytes of the events appended to the batch since the last commit.
+                var unwritten = 0
                 for await operation in stream {
                     switch operation {
                     case .head(let head):
@@ -57,6 +67,7 @@ extension ExchangeRecorder {
                     case .events(let events):
                         for entry in events.entries { pending.texts.collect(entry) }
                         pending.batch.append(events)
+                        unwritten += events.bytes.count
                     case .body(let body):
                         pending.texts.collect(body: body)
                         pending.body = ExchangeRecorder.databaseValue(redactor.redact(body))
@@ -78,6 +89,8 @@ extension ExchangeRecorder {
                         } catch {
                             logger.error("inspector: cannot write exchange \(id): \(error)")
                         }
+                        backlog.release(unwritten)
+                        unwritten = 0
                     } else if !flushScheduled, pending.hasWork {
                         flushScheduled = true
                         Task {
@@ -95,7 +108,12 @@ extension ExchangeRecorder {
         }
 
         func didReceiveEvents(_ events: RecordedEvents) {
+            backlog.add(events.bytes.count)
             operations.yield(.events(events))
+        }
+
+        func waitForWriter() async {
+            await backlog.wait()
         }
 
         func didReceiveBody(_ body: [UInt8]) {

@@ -19,6 +19,16 @@ public protocol ExchangeRecording: Sendable {
     func didReceiveBody(_ body: [UInt8])
     /// The end of the exchange, whatever it was. Returns when the outcome is stored.
     func didFinish(_ outcome: ExchangeOutcome) async
+    /// Returns once the recording holds no more than its limit of events it has not stored yet. The client
+    /// calls it after handing over each read's events, so a stream that arrives faster than the disk takes
+    /// it (a local server at 100 MB/s) waits for the writer instead of queueing in memory without bound.
+    /// An API stream, at kilobytes per second, never waits.
+    func waitForWriter() async
+}
+
+extension ExchangeRecording {
+    /// A recording that keeps nothing in memory never makes the stream wait.
+    public func waitForWriter() async {}
 }
 
 /// A request about to be sent, with its exact bytes.

@@ -199,6 +199,7 @@ public struct ResponsesClient: Sendable {
                     throw error
                 }
                 try deliver()
+                await recording?.waitForWriter()
             }
             try decoder.finish(emit: handle)
             try deliver()
