@@ -17,8 +17,6 @@ final class Backlog: Sendable {
         self.limit = limit
     }
 
-    var bytes: Int { state.withLock { $0.bytes } }
-
     func add(_ count: Int) {
         state.withLock { $0.bytes += count }
     }

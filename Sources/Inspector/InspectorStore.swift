@@ -20,7 +20,7 @@ public struct InspectorStore: Sendable {
             if fd >= 0 { close(fd) }
         }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.label = "inspector"
         // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process loses
@@ -41,15 +41,22 @@ public struct InspectorStore: Sendable {
 
     /// The WAL size above which `tidyWAL` folds it into the database.
     public static let walLimit = 1 << 20
+    /// How long a write waits for another process's (seconds).
+    static let busyTimeout: TimeInterval = 10
 
     /// Before a command exits: when the WAL has grown past `walLimit` bytes (a long stream, many exchanges),
     /// checkpoints it into the database and truncates it, so that the next process to open the store does
-    /// not read it all back. A smaller WAL is left as it is (closing does not checkpoint). Never throws:
-    /// a store that is busy now is tidied by a later command.
+    /// not read it all back. A smaller WAL is left as it is (closing does not checkpoint). It never waits
+    /// for another process (a truncating checkpoint would wait for every reader): a store that is busy now
+    /// is tidied by a later command.
     public func tidyWAL() async {
         var info = stat()
         guard stat(path + "-wal", &info) == 0, Int(info.st_size) > Self.walLimit else { return }
-        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? await writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+            try db.checkpoint(.truncate)
+        }
     }
 
     private init(writer: any DatabaseWriter, path: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Inspector
 import ResponsesAPI
 import TestSupport
@@ -45,6 +46,45 @@ struct WriteAheadLogTests {
         let row = try #require(try await reopened.recentExchanges().first)
         #expect(row.state == "completed")
         #expect(row.eventCount == frames.count)
+    }
+
+    @Test func tidyingNeverWaitsForAnotherProcessesReader() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let path = store.store.path
+        let body = String(repeating: "x", count: 2 << 20)
+        try await store.store.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO exchange (started_at, method, url, request_headers, request_body) VALUES ('2026-11-23', 'POST', 'u', '[]', ?)",
+                arguments: [body])
+        }
+        #expect((Self.size(path + "-wal") ?? 0) > InspectorStore.walLimit)
+        // Another connection in the middle of a read: a truncating checkpoint would wait for it (10 s).
+        var configuration = GRDB.Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: path, configuration: configuration)
+        try await reader.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM exchange")
+        }
+        let tidied = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await store.store.tidyWAL()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
+        }
+        #expect(tidied, "tidyWAL waited for the reader")
+        #expect((Self.size(path + "-wal") ?? 0) > InspectorStore.walLimit)
+
+        try await reader.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        await store.store.tidyWAL()
+        #expect(Self.size(path + "-wal") == 0)
     }
 
     /// Records `requests` streamed exchanges through a recorder that opens the store itself, as a command
