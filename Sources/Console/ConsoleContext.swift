@@ -38,11 +38,12 @@ public final class ConsoleContext: Sendable {
             let path = environment.inspectorPath
             do {
                 _ = try environment.ensureDataDirectory()
-                recorder = ExchangeRecorder(openingStoreAt: path) { error in
-                    diagnostics.write("warning: the inspector is off: cannot open \(path): \(error)\n")
-                }
+                recorder = ExchangeRecorder(
+                    openingStoreAt: path, now: environment.now(),
+                    onRepair: { diagnostics.write("note: the inspector's \($0)\n") },
+                    onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })
             } catch {
-                diagnostics.write("warning: the inspector is off: cannot open \(path): \(error)\n")
+                diagnostics.write("warning: \(Self.inspectorOff(path: path, error: error))\n")
             }
         }
         self.recorder = recorder
@@ -57,13 +58,29 @@ public final class ConsoleContext: Sendable {
         return ResponsesClient(configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
-    /// Opens the inspector store for reading commands (`inspect ...`), without a client.
-    public static func openStore(environment: AppEnvironment) throws -> InspectorStore {
+    /// The warning when the inspector cannot record: what failed, and that this command's exchanges are
+    /// not recorded.
+    static func inspectorOff(path: String, error: any Error) -> String {
+        let reason = (error as? StoreOpenError)?.description ?? "cannot open \(path): \(error)"
+        return "the inspector is off: \(reason); what this command sends is not recorded"
+    }
+
+    /// Opens the inspector store for reading commands (`inspect ...`), without a client. A damaged store is
+    /// moved aside (said on `diagnostics`) and an empty one takes its place.
+    public static func openStore(environment: AppEnvironment, diagnostics: any OutputSink) throws(ConsoleError) -> InspectorStore {
         let path = environment.inspectorPath
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConsoleError("no inspector store yet at \(path): nothing has been recorded", exitStatus: .apiError)
         }
-        return try InspectorStore.open(at: path)
+        do {
+            let store = try InspectorStore.open(at: path, now: environment.now())
+            if let repaired = store.repaired { diagnostics.write("note: the inspector's \(repaired)\n") }
+            return store
+        } catch let error as StoreOpenError {
+            throw ConsoleError(error.description, exitStatus: .apiError)
+        } catch {
+            throw ConsoleError("cannot open the inspector store \(path): \(error)", exitStatus: .apiError)
+        }
     }
 
     /// Waits for the inspector to write what it holds, then releases the network client.

@@ -25,14 +25,17 @@ public final class ExchangeRecorder: ExchangeObserver {
     }
 
     /// Records into the store at `path`, opened (and migrated, and its interrupted exchanges marked) on a
-    /// background thread. When it cannot be opened, `onFailure` is told once and nothing is recorded.
+    /// background thread. A damaged store is moved aside and replaced, and `onRepair` is told where it
+    /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded.
     public init(
-        openingStoreAt path: String, logger: Logger = Logger(label: "openresponses.inspector"),
+        openingStoreAt path: String, now: Date = Date(), logger: Logger = Logger(label: "openresponses.inspector"),
+        onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
         self.opening = StoreOpening {
             do {
-                let store = try InspectorStore.open(at: path)
+                let store = try InspectorStore.open(at: path, now: now)
+                if let repaired = store.repaired { onRepair(repaired) }
                 _ = try store.markInterruptedExchanges()
                 _ = PriceTable.shipped  // read now rather than when the first exchange ends
                 return store

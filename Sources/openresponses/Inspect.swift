@@ -240,8 +240,8 @@ func makeContext(environment: AppEnvironment) throws -> ConsoleContext {
 
 func openStore() throws -> InspectorStore {
     do {
-        return try ConsoleContext.openStore(environment: .process)
-    } catch let error as ConsoleError {
+        return try ConsoleContext.openStore(environment: .process, diagnostics: FileDescriptorOutput.standardError)
+    } catch {
         FileDescriptorOutput.standardError.write("error: \(error.message)\n")
         throw ExitCode(error.exitStatus.rawValue)
     }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// Opens a store file safely when other processes open it too, and when it is damaged:
+/// - the file is created with mode 0600 (SQLite gives the -wal and -shm files the same mode), in a
+///   directory created 0700;
+/// - pending migrations run under `MigrationLock`, and GRDB's migrator, which reads what is applied once
+///   it holds the lock, finds the work of a process that migrated first already done;
+/// - SQLITE_BUSY or SQLITE_LOCKED from another process (a WAL being recovered, a lock held long) is
+///   retried with growing pauses for up to `patience`, then reported as a passing `StoreOpenError`;
+/// - SQLITE_NOTADB or SQLITE_CORRUPT moves the file aside (`DamagedStore`) and creates a new store; under
+///   the lock, and only after opening it once more, so that two processes finding the same damage move
+///   it once and never move aside the store the other has just made.
+struct StoreOpener {
+    var path: String
+    var now: Date
+    var patience: Duration
+    var migrator = InspectorStore.migrator
+    var configuration = InspectorStore.configuration()
+    var clock = ContinuousClock()
+
+    var directory: String { (path as NSString).deletingLastPathComponent }
+
+    func open() throws -> InspectorStore {
+        let deadline = clock.now.advanced(by: patience)
+        var pause = Duration.milliseconds(20)
+        while true {
+            do {
+                return try openOnce(lockHeld: false)
+            } catch let error as DatabaseError where Self.isDamage(error) {
+                return try repair()
+            } catch let error as DatabaseError where Self.isBusy(error) {
+                guard clock.now < deadline else {
+                    throw StoreOpenError(path: path, reason: "it stayed busy for \(patience): \(error.message ?? "\(error)")", isPassing: true)
+                }
+                Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+                pause = min(pause * 2, .milliseconds(500))
+            }
+        }
+    }
+
+    /// Opens and migrates the store once. Migrations run under the lock unless the caller holds it.
+    func openOnce(lockHeld: Bool, repaired: DamagedStore? = nil) throws -> InspectorStore {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: path) {
+            let fd = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // Reading the schema also finds a damaged file: a truncated one fails here with SQLITE_CORRUPT.
+        if try !pool.read(migrator.hasCompletedMigrations) {
+            if lockHeld {
+                try migrator.migrate(pool)
+            } else {
+                try MigrationLock.holding(directory: directory, timeout: patience) { try migrator.migrate(pool) }
+            }
+        }
+        return InspectorStore(writer: pool, path: path, repaired: repaired)
+    }
+
+    /// The store was found damaged: under the lock, opens it again (another process may have repaired
+    /// it meanwhile); if it is still damaged, moves it aside and creates a new one.
+    func repair() throws -> InspectorStore {
+        try MigrationLock.holding(directory: directory, timeout: patience) {
+            do {
+                return try openOnce(lockHeld: true)
+            } catch let again as DatabaseError where Self.isDamage(again) {
+                let damaged = try DamagedStore.moveAside(path, reason: again.message ?? "\(again)", now: now)
+                return try openOnce(lockHeld: true, repaired: damaged)
+            }
+        }
+    }
+
+    static func isDamage(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    }
+
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+}

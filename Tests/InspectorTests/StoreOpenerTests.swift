@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Inspector
+import Synchronization
+import Testing
+
+/// Opening a store from several openers at once (each on a connection and a lock of its own, as separate
+/// processes have), and opening a damaged one.
+@Suite("Inspector store opening under contention and damage")
+struct StoreOpenerTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opener-\(UUID().uuidString)")
+    var path: String { directory.appendingPathComponent("inspector.sqlite").path }
+
+    /// Opens the store on `count` threads released together; the errors, if any.
+    func openTogether(_ count: Int) -> [String] {
+        let errors = Mutex<[String]>([])
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for _ in 0..<count {
+            done.enter()
+            Thread.detachNewThread { [path] in
+                start.wait()
+                do { _ = try InspectorStore.open(at: path) } catch { errors.withLock { $0.append("\(error)") } }
+                done.leave()
+            }
+        }
+        for _ in 0..<count { start.signal() }
+        done.wait()
+        return errors.withLock { $0 }
+    }
+
+    @Test func openersStartingTogetherOnANewStoreAllSucceedAndMigrateOnce() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for _ in 0..<5 {
+            try? FileManager.default.removeItem(at: directory)
+            let errors = openTogether(8)
+            #expect(errors.isEmpty, "\(errors)")
+            let store = try InspectorStore.open(at: path)
+            let applied = try store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(applied.count == Set(applied).count)
+            #expect(applied.last == "v7-compact-event-index")
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600)
+            let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber
+            #expect(directoryMode?.intValue == 0o700)
+        }
+    }
+
+    @Test func openersFindingTheSameDamageMoveItAsideOnce() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(repeating: 0xA5, count: 16384).write(to: URL(fileURLWithPath: path))
+        let errors = openTogether(6)
+        #expect(errors.isEmpty, "\(errors)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".damaged-") }
+        #expect(aside.count == 1, "\(aside)")
+        let store = try InspectorStore.open(at: path)
+        #expect(store.repaired == nil)
+        #expect(try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM exchange") } == 0)
+    }
+
+    @Test func aDamagedStoreSaysWhereItWentWithItsWALAndSharedMemory() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("this is not SQLite at all, and it is long enough to have a header....".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("wal".utf8).write(to: URL(fileURLWithPath: path + "-wal"))
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
+        let store = try InspectorStore.open(at: path, now: now)
+        let repaired = try #require(store.repaired)
+        #expect(repaired.movedTo == path + ".damaged-20261118-110640")
+        #expect(repaired.reason == "file is not a database")
+        // The old WAL went with it (SQLite may have emptied it): the new store's is not the old one.
+        #expect(FileManager.default.contents(atPath: path + "-wal") != Data("wal".utf8))
+        #expect(repaired.description == "\(path) was damaged (file is not a database); it was moved to \(repaired.movedTo) and a new store was created")
+        // A second damage in the same second gets a name of its own.
+        try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: path))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let again = try InspectorStore.open(at: path, now: now)
+        #expect(again.repaired?.movedTo == path + ".damaged-20261118-110640-2")
+    }
+}
