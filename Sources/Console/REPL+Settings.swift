@@ -90,13 +90,9 @@ extension REPL {
         }
         do {
             let (_, key, value) = try SettingsRegistry.parseAssignment(assignment)
-            if let flag = stack.flags.flagName(for: key) {
-                context.diagnostics.write(
-                    "error: \(key) was given on the command line (\(flag)), and command-line flags win over /set\n")
-                return
-            }
             stack.session.assign(key, value)
-            context.output.write("\(key) = \(Self.display(value))\n")
+            let over = stack.flags.assigns(key) ? " (over the command line's value; /reset \(key) goes back to it)" : ""
+            context.output.write("\(key) = \(Self.display(value))\(over)\n")
         } catch {
             context.diagnostics.write("error: /set \(error.message)\n")
         }
@@ -104,10 +100,6 @@ extension REPL {
 
     func unsetCommand(_ key: String) {
         guard let key = validKey(key, command: "/unset") else { return }
-        if let flag = stack.flags.flagName(for: key) {
-            context.diagnostics.write("error: \(key) was given on the command line (\(flag)), and command-line flags win over /unset\n")
-            return
-        }
         let previous = settings.value(forKey: key)
         stack.session.assign(key, nil)
         context.output.write(previous.map { "\(key) will not be sent (it was \(Self.display($0)))\n" } ?? "\(key) was not set; it will not be sent\n")

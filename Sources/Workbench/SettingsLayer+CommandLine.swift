@@ -20,15 +20,4 @@ extension SettingsLayer {
         if let stream { layer.assign("console.stream", .bool(stream)) }
         return layer
     }
-
-    /// The flag that set `key` on the command line, in words (`--model`, `--set temperature=...`).
-    public func flagName(for key: String) -> String? {
-        guard assigns(key) else { return nil }
-        switch key {
-        case "model": return "--model or --set model=..."
-        case "instructions": return "--instructions or --set instructions=..."
-        case "console.stream": return "--no-stream or --set console.stream=..."
-        default: return "--set \(key)=..."
-        }
-    }
 }

@@ -2,8 +2,9 @@ import Foundation
 import ResponsesAPI
 
 /// The layers a session's settings come from, lowest first: built-in defaults < config file < preset <
-/// REPL `/set` < command-line flags. `effective` merges them; `sources` says which layer each value
-/// came from.
+/// command-line flags < the console's `/set`. Flags set where a session starts and `/set` changes it from
+/// there: the user's latest explicit word wins (`/reset KEY` goes back to the flag's value). `effective`
+/// merges them; `sources` says which layer each value came from.
 public struct SettingsStack: Sendable {
     public var defaults: SettingsLayer
     public var config: SettingsLayer?
@@ -59,7 +60,7 @@ public struct SettingsStack: Sendable {
     }
 
     var layers: [SettingsLayer] {
-        [defaults] + [config, presetLayer].compactMap { $0 } + [session, flags]
+        [defaults] + [config, presetLayer].compactMap { $0 } + [flags, session]
     }
 
     /// The settings of the next turn.

@@ -83,7 +83,7 @@ struct PresetConsoleTests {
         await server.stop()
     }
 
-    @Test func aBrokenPresetIsReportedAndTheConsoleCarriesOn() async throws {
+    @Test func aBrokenPresetIsReportedAndTheLatestWordWinsOverAFlag() async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
@@ -95,12 +95,21 @@ struct PresetConsoleTests {
 
         try tmux.type("/preset use broken")
         try await tmux.waitFor("broken.yaml:3:11: reasoning.effort: 'extreme' is not one of none, minimal, low, medium, high, xhigh")
-        try tmux.type("/set model other")
-        try await tmux.waitFor("error: model was given on the command line")
         try tmux.type("still alive")
         try await tmux.waitFor("echo: still alive")
         #expect(server.requests.last?.jsonBody?["model"] as? String == "openai/echo")
         #expect(server.requests.last?.jsonBody?["reasoning"] == nil)
+        // The latest word wins: /set changes a key given on the command line; /reset goes back to the flag.
+        try tmux.type("/set model other")
+        try await tmux.waitFor("model = other (over the command line's value; /reset model goes back to it)")
+        try tmux.type("with the other model")
+        try await tmux.waitFor("echo: with the other model")
+        #expect(server.requests.last?.jsonBody?["model"] as? String == "other")
+        try tmux.type("/reset model")
+        try await tmux.waitFor("model = openai/echo (from command line)")
+        try tmux.type("back to the flag")
+        try await tmux.waitFor("echo: back to the flag")
+        #expect(server.requests.last?.jsonBody?["model"] as? String == "openai/echo")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()

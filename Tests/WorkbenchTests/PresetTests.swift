@@ -19,7 +19,7 @@ struct PresetTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    @Test func precedenceDefaultsConfigPresetSetFlags() throws {
+    @Test func precedenceDefaultsConfigPresetFlagsSet() throws {
         defer { try? FileManager.default.removeItem(at: root) }
         try write("version: 1\npreset: team\nmodel: gpt-4.1\ntemperature: 0.1\nmetadata: {owner: config}\nconsole: {show_usage: false}\n",
                   to: home.appendingPathComponent("config.yaml"))
@@ -28,11 +28,18 @@ struct PresetTests {
         let flags = try SettingsLayer.commandLine(model: "gpt-5.1", assignments: ["reasoning.summary=auto"])
         var stack = try SettingsStack.load(environment: environment, preset: nil, flags: flags)
         stack.session.assign("temperature", .number(0.9))
-        stack.session.assign("model", .string("ignored-because-the-flag-wins"))
         stack.session.assign("top_p", nil)
 
-        let settings = stack.effective
+        var settings = stack.effective
         #expect(settings.preset == "team")
+        #expect(settings.model == "gpt-5.1")
+        #expect(stack.sources["model"] == "command line")
+        // In the console the latest word wins: /set over a flag, and forgetting the /set goes back to it.
+        stack.session.assign("model", .string("set-in-the-console"))
+        #expect(stack.effective.model == "set-in-the-console")
+        #expect(stack.sources["model"] == "/set")
+        stack.session.forget("model")
+        settings = stack.effective
         #expect(settings.model == "gpt-5.1")
         #expect(settings.template["temperature"] == .number(0.9))
         #expect(settings.template["top_p"] == nil)
