@@ -9,7 +9,7 @@ public struct TurnRenderer: Sendable {
     let output: any OutputSink
     let options: RenderOptions
     /// The output text shown so far (kept when the turn is cancelled or fails).
-    public private(set) var text = ""
+    public internal(set) var text = ""
     /// Paths of the images saved during the turn.
     public private(set) var savedImages: [String] = []
 
@@ -20,7 +20,10 @@ public struct TurnRenderer: Sendable {
     private var lane = Lane.none
     private var footnotes: [Footnote] = []
     /// The text of each output_text part so far, by "item:content", for citation spans.
-    private var partTexts: [String: String] = [:]
+    var partTexts: [String: String] = [:]
+    /// How many UTF-8 bytes of each output_text part have been shown, so that a part whose text arrives
+    /// only (or only partly) in its `.done` event or the terminal response is shown once, whole.
+    var shownBytes: [PartKey: Int] = [:]
     private let startedAt = ContinuousClock.now
     private var firstTokenAt: ContinuousClock.Instant?
     /// A reasoning summary part ended: the next one starts a new paragraph.
@@ -43,11 +46,11 @@ public struct TurnRenderer: Sendable {
     public mutating func render(_ event: ResponseStreamEvent) {
         switch event.kind {
         case .outputTextDelta(let delta):
-            noteFirstToken()
-            enter(.text)
-            write(delta.delta, wrap: true)
-            if options.keepsText { text += delta.delta }
-            if options.citations { partTexts["\(delta.itemID):\(delta.partIndex)", default: ""] += delta.delta }
+            showText(delta.delta, part: PartKey(item: delta.itemID, part: delta.partIndex))
+        case .outputTextDone(let done):
+            catchUp(PartKey(item: done.itemID, part: done.partIndex), fullText: done.text)
+        case .responseCompleted(let response), .responseIncomplete(let response), .responseFailed(let response):
+            catchUp(response)
         case .outputTextAnnotationAdded(let added) where options.citations:
             let number = footnote(for: added.annotation, partText: partTexts["\(added.itemID):\(added.contentIndex)"] ?? "")
             if let number { write("[\(number)]", wrap: false) }
