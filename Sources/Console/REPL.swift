@@ -19,6 +19,8 @@ public final class REPL {
     var attachments: [Attachment] = []
     /// A Ctrl-C at an empty prompt was just seen; another one leaves.
     var armedToQuit = false
+    /// The server was found not to keep the conversation (said once per session).
+    var continuityNoticed = false
     /// Vector store ids for completion.
     let storeIDs: StoreIDCache
 
@@ -373,6 +375,10 @@ public final class REPL {
         }
         conversation.record(input: input, response: outcome.response)
         guard let response = outcome.response else { return nil }
+        if !continuityNoticed, let notice = Conversation.continuityNotice(request: request, response: response) {
+            continuityNoticed = true
+            context.diagnostics.write("note: \(notice)\n")
+        }
         switch response.status {
         case .incomplete?:
             context.diagnostics.write("[incomplete: \(response.incompleteReason ?? "no reason given")]\n")
