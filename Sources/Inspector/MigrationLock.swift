@@ -15,12 +15,14 @@ import Foundation
 enum MigrationLock {
     /// Runs `body` holding the lock on `directory`, waiting for it for at most `timeout`, polling: a
     /// blocked `flock` cannot be bounded, and a migration holds it for milliseconds.
+    /// Errors name `store`, the store being opened.
     static func holding<T>(
-        directory: String, timeout: Duration, clock: ContinuousClock = ContinuousClock(), _ body: () throws -> T
+        directory: String, for store: String, timeout: Duration, clock: ContinuousClock = ContinuousClock(),
+        _ body: () throws -> T
     ) throws -> T {
         let descriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard descriptor >= 0 else {
-            throw StoreOpenError(path: directory, reason: "cannot open the directory to lock it: \(String(cString: strerror(errno)))")
+            throw StoreOpenError(path: store, reason: "cannot open the directory to lock it: \(String(cString: strerror(errno)))")
         }
         let deadline = clock.now.advanced(by: timeout)
         var pause = Duration.milliseconds(5)
@@ -28,12 +30,12 @@ enum MigrationLock {
             let failure = errno
             guard failure == EWOULDBLOCK || failure == EINTR else {
                 close(descriptor)
-                throw StoreOpenError(path: directory, reason: "cannot lock the directory: \(String(cString: strerror(failure)))")
+                throw StoreOpenError(path: store, reason: "cannot lock the directory: \(String(cString: strerror(failure)))")
             }
             guard clock.now < deadline else {
                 close(descriptor)
                 throw StoreOpenError(
-                    path: directory, reason: "another process has been migrating the store for over \(timeout)", isPassing: true)
+                    path: store, reason: "another process has been migrating the store for over \(timeout)", isPassing: true)
             }
             Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
             pause = min(pause * 2, .milliseconds(100))

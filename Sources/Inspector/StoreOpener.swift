@@ -10,7 +10,8 @@ import GRDB
 ///   retried with growing pauses for up to `patience`, then reported as a passing `StoreOpenError`;
 /// - SQLITE_NOTADB or SQLITE_CORRUPT moves the file aside (`DamagedStore`) and creates a new store; under
 ///   the lock, and only after opening it once more, so that two processes finding the same damage move
-///   it once and never move aside the store the other has just made.
+///   it once and never move aside the store the other has just made. Any other error of the first
+///   opening is tried again the same way: it can be a glimpse of another process moving the files.
 struct StoreOpener {
     var path: String
     var now: Date
@@ -26,9 +27,14 @@ struct StoreOpener {
         var pause = Duration.milliseconds(20)
         while true {
             do {
-                return try openOnce(lockHeld: false)
-            } catch let error as DatabaseError where Self.isDamage(error) {
-                return try repair()
+                do {
+                    return try openOnce(lockHeld: false)
+                } catch let error as DatabaseError where !Self.isBusy(error) {
+                    // Damage, or a glimpse of another process moving a damaged store aside (an I/O or
+                    // read-only error: the main file of one store, the -shm of the other): under the lock,
+                    // where every move happens, open it again and repair what is still damaged.
+                    return try repair()
+                }
             } catch let error as DatabaseError where Self.isBusy(error) {
                 guard clock.now < deadline else {
                     throw StoreOpenError(path: path, reason: "it stayed busy for \(patience): \(error.message ?? "\(error)")", isPassing: true)
@@ -53,7 +59,7 @@ struct StoreOpener {
             if lockHeld {
                 try migrator.migrate(pool)
             } else {
-                try MigrationLock.holding(directory: directory, timeout: patience) { try migrator.migrate(pool) }
+                try MigrationLock.holding(directory: directory, for: path, timeout: patience) { try migrator.migrate(pool) }
             }
         }
         return InspectorStore(writer: pool, path: path, repaired: repaired)
@@ -62,7 +68,7 @@ struct StoreOpener {
     /// The store was found damaged: under the lock, opens it again (another process may have repaired
     /// it meanwhile); if it is still damaged, moves it aside and creates a new one.
     func repair() throws -> InspectorStore {
-        try MigrationLock.holding(directory: directory, timeout: patience) {
+        try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
             do {
                 return try openOnce(lockHeld: true)
             } catch let again as DatabaseError where Self.isDamage(again) {

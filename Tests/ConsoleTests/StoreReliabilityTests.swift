@@ -92,4 +92,25 @@ struct StoreReliabilityTests {
         #expect(list.stderr.contains("was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"), "\(list.stderr)")
         #expect(!list.stderr.contains("SQLite error"))
     }
+
+    @Test func processesFindingTheSameDamageMoveItAsideOnce() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        for round in 1...3 {
+            try? FileManager.default.removeItem(at: home)
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            try Data(repeating: 0xA5, count: 16384).write(to: home.appendingPathComponent("inspector.sqlite"))
+            let environment = ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"]
+            let results = try await withThrowingTaskGroup(of: Subprocess.Result.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "list", "--json"], environment: environment) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.status == 0 && $0.stdout == "[]\n" }, "round \(round): \(results.map(\.stderr))")
+            #expect(results.filter { $0.stderr.contains("was damaged") }.count == 1, "round \(round): \(results.map(\.stderr))")
+            let aside = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("inspector.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            #expect(aside.count == 1, "round \(round): \(aside)")
+        }
+    }
 }

@@ -5,7 +5,9 @@ import Synchronization
 import Testing
 
 /// Opening a store from several openers at once (each on a connection and a lock of its own, as separate
-/// processes have), and opening a damaged one.
+/// processes have), and opening a damaged one. (Several processes finding the same damage are tested with
+/// real processes in `StoreReliabilityTests`: within one process SQLite shares its locks per file, which
+/// renaming files under it confuses, so threads would not stand for processes there.)
 @Suite("Inspector store opening under contention and damage")
 struct StoreOpenerTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opener-\(UUID().uuidString)")
@@ -46,19 +48,6 @@ struct StoreOpenerTests {
         }
     }
 
-    @Test func openersFindingTheSameDamageMoveItAsideOnce() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(repeating: 0xA5, count: 16384).write(to: URL(fileURLWithPath: path))
-        let errors = openTogether(6)
-        #expect(errors.isEmpty, "\(errors)")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".damaged-") }
-        #expect(aside.count == 1, "\(aside)")
-        let store = try InspectorStore.open(at: path)
-        #expect(store.repaired == nil)
-        #expect(try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM exchange") } == 0)
-    }
-
     @Test func aDamagedStoreSaysWhereItWentWithItsWALAndSharedMemory() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -77,5 +66,48 @@ struct StoreOpenerTests {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let again = try InspectorStore.open(at: path, now: now)
         #expect(again.repaired?.movedTo == path + ".damaged-20261118-110640-2")
+    }
+
+    /// Holds the lock the openers take on the store's directory (as another process migrating would).
+    func holdingMigrationLock<T>(_ body: () throws -> T) throws -> T {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(flock(descriptor, LOCK_EX) == 0)
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    @Test func anOpenerWaitsForAnotherProcessMigratingThenFindsTheWorkDone() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opened = Mutex<Result<InspectorStore, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        try holdingMigrationLock {
+            Thread.detachNewThread { [path] in
+                opened.withLock { $0 = Result { try InspectorStore.open(at: path) } }
+                done.signal()
+            }
+            // Still waiting while the lock is held.
+            #expect(done.wait(timeout: .now() + .milliseconds(500)) == .timedOut)
+        }
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
+        let store = try #require(try opened.withLock { $0 }?.get())
+        #expect(try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM exchange") } == 0)
+    }
+
+    @Test func aLockHeldLongerThanThePatienceIsAPassingErrorThatSaysSo() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = try holdingMigrationLock { () -> StoreOpenError? in
+            do {
+                _ = try InspectorStore.open(at: path, patience: .milliseconds(300))
+                return nil
+            } catch let error as StoreOpenError {
+                return error
+            }
+        }
+        let failure = try #require(error)
+        #expect(failure.isPassing)
+        #expect(failure.description == "cannot open \(path): another process has been migrating the store for over 0.3 seconds")
     }
 }
