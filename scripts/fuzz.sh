@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Fuzzes the hand-written parsers every byte from the network goes through, with libFuzzer and the
+# address sanitizer (swiftc -sanitize=fuzzer,address), seeded from ../shared/conformance when present
+# and from Tests/Fixtures:
+#   sse   the SSE decoder: whole, chunked and byte-by-byte feeding must agree; events decode alike on
+#         the delta fast path and the general path (scripts/fuzz/SSEDecoderTarget.swift)
+#   json  the JSON parser: parse, serialise, parse again gives the same value (scripts/fuzz/JSONParserTarget.swift)
+# Usage: scripts/fuzz.sh [sse|json|all] [SECONDS per target, default 60]
+# Prints, per target, the executions run and the findings; a crashing input is kept under
+# .build-fuzz/crashes-TARGET/ (turn it into a regression test). Exits non-zero when a target found one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which=${1:-all}
+seconds=${2:-60}
+case "$which" in sse|json) targets=("$which") ;; all) targets=(sse json) ;;
+  *) echo "usage: scripts/fuzz.sh [sse|json|all] [SECONDS]" >&2; exit 2 ;; esac
+work=.build-fuzz
+mkdir -p "$work"
+conformance=../shared/conformance
+# ResponsesAPI's wire-format sources: everything but the network client and its transport.
+sources=()
+for file in Sources/ResponsesAPI/*.swift; do
+  case "$(basename "$file")" in ResponsesClient*|PageRequest.swift|LocalFile.swift|FileChunks.swift|RetryPolicy.swift|Configuration.swift) continue ;; esac
+  grep -qE '^import (AsyncHTTPClient|NIO|Logging)' "$file" || sources+=("$file")
+done
+
+seed() {  # seed TARGET DIR: the seed corpus
+  local target=$1 dir=$2
+  rm -rf "$dir"; mkdir -p "$dir"
+  local sse=(Tests/Fixtures/*.sse)
+  [ -d "$conformance/sse" ] && sse+=("$conformance"/sse/*.sse)
+  if [ "$target" = sse ]; then
+    for file in "${sse[@]}"; do
+      # Long recordings are cut to their first 8 KB: libFuzzer mutates short inputs far faster.
+      head -c 8192 "$file" > "$dir/$(basename "$file")"
+    done
+  else
+    local n=0
+    for file in "${sse[@]}"; do
+      while IFS= read -r line; do
+        n=$((n + 1)); printf '%s' "${line#data: }" > "$dir/event-$n.json"
+      done < <(grep '^data: {' "$file" | awk 'length($0) < 20000' | head -40)
+    done
+    if [ -d "$conformance/json" ]; then
+      for file in "$conformance"/json/*.json; do
+        [ "$(stat -c %s "$file")" -lt 65536 ] && cp "$file" "$dir/"
+      done
+    fi
+    cp Tests/Fixtures/*.json "$dir/"
+  fi
+}
+
+status=0
+for target in "${targets[@]}"; do
+  case "$target" in
+    sse) harness=scripts/fuzz/SSEDecoderTarget.swift; max_len=8192 ;;
+    json) harness=scripts/fuzz/JSONParserTarget.swift; max_len=65536 ;;
+  esac
+  binary="$work/fuzz-$target"
+  if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" "$harness" -newer "$binary" 2>/dev/null)" ]; then
+    echo "fuzz: building $target" >&2
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name ResponsesAPIFuzz \
+      "${sources[@]}" "$harness" -o "$binary"
+  fi
+  seed "$target" "$work/seeds-$target"
+  mkdir -p "$work/corpus-$target" "$work/crashes-$target"
+  log="$work/fuzz-$target.log"
+  set +e
+  "$binary" "$work/corpus-$target" "$work/seeds-$target" -max_total_time="$seconds" -print_final_stats=1 \
+    -rss_limit_mb=4096 -max_len="$max_len" -timeout=20 -artifact_prefix="$work/crashes-$target/" >"$log" 2>&1
+  code=$?
+  set -e
+  executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  findings=$(find "$work/crashes-$target" -type f | wc -l)
+  echo "fuzz: $target: ${executions:-?} executions in ${seconds} s, exit $code, $findings finding(s) in $work/crashes-$target/ (log: $log)"
+  if [ "$code" -ne 0 ] || [ "$findings" -gt 0 ]; then status=1; fi
+done
+exit $status
