@@ -48,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "Workbench",
-            dependencies: ["ResponsesAPI", .product(name: "Yams", package: "Yams")]
+            dependencies: ["ResponsesAPI", "CTerminal", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "Console",

@@ -124,7 +124,7 @@ func recordBenchmark(events count: Int) async throws {
     for index in 0..<count {
         read.append(
             index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
-            data: data, text: "stream delta tokens ", isOutputText: true)
+            data: data, text: "stream delta tokens ")
         if read.count == 400 || index == count - 1 {
             recording.didReceiveEvents(read)
             read.removeAll()

@@ -16,12 +16,18 @@ public struct AskOptions: Sendable {
     public var assignments: [String]
     /// Print the request body that would be sent, and send nothing.
     public var dryRun: Bool
+    /// `--yes`: run function handlers and allow MCP calls without asking.
+    public var approveAll: Bool
+    /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
+    public var canAsk: Bool
 
     public init(
         prompt: String?, stdinText: String?, model: String? = nil, preset: String? = nil,
         instructions: String? = nil, stream: Bool = true, printJSON: Bool = false, assignments: [String] = [],
-        dryRun: Bool = false
+        dryRun: Bool = false, approveAll: Bool = false, canAsk: Bool = false
     ) {
+        self.approveAll = approveAll
+        self.canAsk = canAsk
         self.prompt = prompt
         self.stdinText = stdinText
         self.model = model
@@ -62,74 +68,56 @@ public struct AskRunner: Sendable {
         }
         let stack: SettingsStack
         do {
-            let flags = try SettingsLayer.commandLine(
-                model: options.model, instructions: options.instructions, stream: options.stream ? nil : false,
-                assignments: options.assignments)
-            stack = try SettingsStack.load(environment: context.environment, preset: options.preset, flags: flags)
-        } catch let error as SettingError {
-            context.diagnostics.write("error: \(error.message)\n")
-            return .usage
+            stack = try SessionOptions(
+                model: options.model, preset: options.preset, instructions: options.instructions,
+                stream: options.stream ? nil : false, assignments: options.assignments
+            ).stack(environment: context.environment)
         } catch {
-            context.diagnostics.write(error.linesPrefixed("error: "))
+            context.diagnostics.write(error.message.linesPrefixed("error: "))
             return .usage
         }
-        let settings = stack.effective
-        let builder = PayloadBuilder()
-        var request: CreateResponseRequest
-        do {
-            request = try builder.build(
-                settings: settings, conversation: nil, input: .string(input),
-                for: options.dryRun ? .display : .send(context.environment))
-        } catch {
-            context.diagnostics.write("error: \(error.message)\n")
-            return .usage
-        }
-        for notice in ModelCapabilities.adjust(&request) { context.diagnostics.write("note: \(notice)\n") }
-        let problems = builder.problems(settings: settings)
+        var session = ChatSession(client: context.client, environment: context.environment, stack: stack)
         if options.dryRun {
-            for problem in problems { context.diagnostics.write("note: \(problem)\n") }
-            context.output.write(request.json.prettyPrinted() + "\n")
-            return .success
+            do {
+                let composed = try session.preview(.string(input))
+                for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
+                context.output.write(composed.request.json.prettyPrinted() + "\n")
+                return .success
+            } catch {
+                context.diagnostics.write("error: \(error.message)\n")
+                return .usage
+            }
         }
-        if !problems.isEmpty {
-            for problem in problems { context.diagnostics.write("error: \(problem)\n") }
-            return .usage
-        }
-
+        let settings = session.settings
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
         let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
         var renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
         renderOptions.keepsText = false
         var renderer = TurnRenderer(output: sink, options: renderOptions)
-        let outcome = await TurnRunner(client: context.client).run(
-            request, context: .init(preset: settings.preset), renderer: &renderer)
-        renderer.finish(response: outcome.error == nil ? outcome.response : nil)
-
+        // stdout is the answer alone: tool activity goes to stderr with the notes.
+        let delegate = ConsoleSessionDelegate(output: context.diagnostics, diagnostics: context.diagnostics, approval: approval(options))
+        let outcome = await session.send(.string(input), renderer: &renderer, delegate: delegate)
         if options.printJSON, let response = outcome.response {
             context.output.write(response.json.prettyPrinted() + "\n")
         }
-        report(outcome)
+        if let line = outcome.report(.script) { context.diagnostics.write(line + "\n") }
         return outcome.exitStatus
     }
 
-    private func report(_ outcome: TurnOutcome) {
-        if let error = outcome.error {
-            switch error.code {
-            case .cancelled: context.diagnostics.write("interrupted\n")
-            default: context.diagnostics.write("error: \(error)\n")
-            }
-            return
+    /// `--yes` approves every tool run; otherwise a question on the terminal, or, when stdin is not one, a
+    /// refusal that says how to approve.
+    private func approval(_ options: AskOptions) -> ConsoleSessionDelegate.Approval {
+        if options.approveAll { return .always }
+        guard options.canAsk else {
+            return .refuse("error: a tool needs approval to run, and stdin is not a terminal to ask on: "
+                + "pass --yes to approve function handlers and MCP calls without asking")
         }
-        guard let response = outcome.response else { return }
-        switch response.status {
-        case .incomplete?:
-            context.diagnostics.write("incomplete: \(response.incompleteReason ?? "no reason given")\n")
-        case .failed?:
-            let message = response.error?.message ?? "the response failed"
-            context.diagnostics.write("error: \(response.error?.code.map { "\($0): " } ?? "")\(message)\n")
-        default:
-            break
+        let diagnostics = context.diagnostics
+        return .ask { question in
+            diagnostics.write(question)
+            let answer = readLine(strippingNewline: true) ?? ""
+            return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
         }
     }
 }
@@ -146,6 +134,13 @@ extension String {
 extension Error {
     /// The error's description with `prefix` before each of its lines.
     func linesPrefixed(_ prefix: String) -> String {
-        "\(self)".split(separator: "\n").map { prefix + $0 + "\n" }.joined()
+        "\(self)".linesPrefixed(prefix)
+    }
+}
+
+extension String {
+    /// The text with `prefix` before each of its lines.
+    func linesPrefixed(_ prefix: String) -> String {
+        split(separator: "\n").map { prefix + $0 + "\n" }.joined()
     }
 }

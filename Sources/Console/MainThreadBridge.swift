@@ -10,9 +10,16 @@ import Synchronization
 /// touches readline and the terminal; the work runs on the concurrency pool.
 public struct MainThreadBridge: Sendable {
     public let interrupt: InterruptPipe
+    let jobs = MainThreadJobs()
 
     public init(interrupt: InterruptPipe) {
         self.interrupt = interrupt
+    }
+
+    /// From the work `run` runs: `body` on the main thread, which is waiting in `run` (a question at the
+    /// prompt mid-turn). Outside `run`, it waits for the next `run`.
+    func onMainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await jobs.perform(body)
     }
 
     /// Runs `operation`; Ctrl-C cancels its task (`onInterrupt` runs once, on this thread) and the call
@@ -36,15 +43,19 @@ public struct MainThreadBridge: Sendable {
         }
         var interrupted = false
         var polled = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
-                      pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0)]
+                      pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0),
+                      pollfd(fd: jobs.readFD, events: Int16(POLLIN), revents: 0)]
         while true {
-            polled[0].revents = 0
-            polled[1].revents = 0
-            if poll(&polled, 2, -1) < 0 {
+            for index in polled.indices { polled[index].revents = 0 }
+            if poll(&polled, 3, -1) < 0 {
                 if errno == EINTR { continue }
                 break
             }
             if polled[0].revents & Int16(POLLIN) != 0 { break }
+            if polled[2].revents & Int16(POLLIN) != 0 {
+                jobs.runPending()
+                continue
+            }
             if polled[1].revents & Int16(POLLIN) != 0 {
                 interrupt.drain()
                 if !interrupted {

@@ -75,13 +75,12 @@ extension REPL {
     }
 
     func retryCommand() {
-        guard let input = conversation.rewindLastTurn() else {
+        guard conversation.lastTurn != nil else {
             context.diagnostics.write("nothing to retry yet\n")
             return
         }
         context.output.write("Retrying the last message.\n")
-        conversation.beginTurn(input: input)
-        send(input)
+        send(nil)
     }
 
     /// `/history [PAGE]`: the sessions the inspector has seen, newest first, 20 a page.
@@ -102,7 +101,7 @@ extension REPL {
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
         var lines = sessions.map { session in
             let when = formatter.string(from: session.lastAt).replacingOccurrences(of: "T", with: " ")
-            return "  \(session.id.prefix(8))  \(when)  \(session.turns) turn\(session.turns == 1 ? "" : "s")  \(Self.clip(session.firstInput ?? "", 60))"
+            return "  \(session.id.prefix(8))  \(when)  \(session.turns) turn\(session.turns == 1 ? "" : "s")  \(ConsoleSessionDelegate.clip(session.firstInput ?? "", 60))"
         }
         lines.append("/resume ID continues one; /history \(page + 1) shows older ones.")
         context.output.write(lines.joined(separator: "\n") + "\n")

@@ -9,7 +9,7 @@ extension REPL {
     func presetCommand(_ arguments: [String]) {
         switch (arguments.first, arguments.count) {
         case (nil, _), ("list", 1):
-            context.output.write(PresetListing.text(presets, current: stack.preset?.name))
+            context.output.write(PresetsRunner.listText(presets, current: stack.preset?.name))
         case ("use", 2):
             do {
                 let preset = try presets.load(arguments[1])
@@ -151,14 +151,13 @@ extension REPL {
     }
 
     func payloadCommand(_ text: String) {
-        let effective = settings
-        let builder = PayloadBuilder()
-        var request = builder.build(
-            settings: effective, conversation: conversation, input: .string(text.isEmpty ? "<your next message>" : text))
-        var notes = ModelCapabilities.adjust(&request) + builder.problems(settings: effective)
-        if request.json.compactString.contains("${") { notes.append("${...} references are filled from the environment when sent") }
-        for note in notes { context.diagnostics.write("note: \(note)\n") }
-        context.output.write(request.json.prettyPrinted() + "\n")
+        do {
+            let composed = try session.preview(.string(text.isEmpty ? "<your next message>" : text))
+            for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
+            context.output.write(composed.request.json.prettyPrinted() + "\n")
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+        }
     }
 
     func streamCommand(_ text: String) {

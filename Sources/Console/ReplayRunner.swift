@@ -48,17 +48,14 @@ public struct ReplayRunner: Sendable {
         var renderer = TurnRenderer(output: context.output)
         var status = ExitStatus.success
         if streamed {
-            do {
-                for try await event in client.eventStream(method: detail.summary.method, path: path, body: body, context: exchangeContext) {
-                    renderer.render(event)
-                    if let final = event.finalResponse, final.status != .completed {
-                        status = final.status == .incomplete ? .incomplete : .apiError
-                    }
-                }
-            } catch {
-                renderer.finishLine()
+            let outcome = await TurnRunner(client: client).replay(
+                method: detail.summary.method, path: path, body: body, context: exchangeContext, renderer: &renderer)
+            renderer.finishLine()
+            if let error = outcome.error {
                 context.diagnostics.write("error: \(error)\n")
                 status = .apiError
+            } else {
+                status = outcome.exitStatus
             }
         } else {
             do {

@@ -10,27 +10,61 @@ struct SearchableText: Sendable {
     var output = ""
     var events = ""
 
-    mutating func collect(_ event: RecordedEvents.Entry) {
-        guard let text = event.text else { return }
-        if event.isOutputText {
-            if output.utf8.count < Self.limit { output += text }
-        } else if events.utf8.count < Self.limit {
-            events += text
+    /// Where an event's text goes: the rule for streamed events and whole bodies alike. The answer's text
+    /// is `output`; refusals, reasoning, tool arguments, tool input, code and error messages are `events`.
+    enum Destination { case output, events }
+
+    /// The destination of the text a streamed event of `type` carries (`RecordedEvent.text`); nil for
+    /// types that are not indexed.
+    static func destination(ofEventType type: String) -> Destination? {
+        switch type {
+        case "response.output_text.delta": .output
+        case "response.refusal.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta",
+            "response.function_call_arguments.delta", "response.custom_tool_call_input.delta",
+            "response.mcp_call_arguments.delta", "response.code_interpreter_call_code.delta", "error":
+            .events
+        default: nil
         }
     }
 
-    /// The body of an answer that is not a stream: a response's output text, or an error's message.
+    mutating func collect(_ event: RecordedEvents.Entry) {
+        guard let text = event.text, let destination = Self.destination(ofEventType: event.type) else { return }
+        add(event.type == "error" ? text + "\n" : text, to: destination)
+    }
+
+    mutating func add(_ text: String, to destination: Destination) {
+        switch destination {
+        case .output: if output.utf8.count < Self.limit { output += text }
+        case .events: if events.utf8.count < Self.limit { events += text }
+        }
+    }
+
+    /// The body of an answer that is not a stream: the same texts from the response's items (what the
+    /// deltas of a stream would have carried), or an error's message.
     mutating func collect(body: [UInt8]) {
         guard let json = try? JSONValue.parse(body) else { return }
         if json["object"]?.stringValue == "response" {
-            let response = Response(json: json)
-            output += response.outputText
-            for item in response.output {
-                if case .reasoning(let reasoning) = item { events += reasoning.summary.joined(separator: "\n") }
-                if case .functionCall(let call) = item { events += call.arguments }
+            for item in Response(json: json).output {
+                switch item {
+                case .message(let message):
+                    for part in message.content {
+                        switch part {
+                        case .outputText(let text): add(text.text, to: .output)
+                        case .refusal(let refusal): add(refusal, to: .events)
+                        default: break
+                        }
+                    }
+                case .reasoning(let reasoning):
+                    add((reasoning.summary + reasoning.reasoningText).joined(separator: "\n"), to: .events)
+                case .functionCall(let call): add(call.arguments, to: .events)
+                case .customToolCall(let call): add(call.input, to: .events)
+                case .mcpCall(let call): add(call.arguments, to: .events)
+                case .codeInterpreterCall(let call): add(call.code ?? "", to: .events)
+                default: break
+                }
             }
         } else if let message = json["error"]?["message"]?.stringValue {
-            events += message + "\n"
+            add(message + "\n", to: .events)
         }
     }
 

@@ -60,18 +60,14 @@ public struct ExchangeRequest: Sendable {
     }
 }
 
-/// What the caller knows about why a request is made: kept beside the exchange.
+/// What the caller knows about why a request is made, as labels kept beside the exchange. The wire layer
+/// passes them to the observer without reading them.
 public struct ExchangeContext: Sendable, Hashable {
-    public var preset: String?
-    /// The REPL session or conversation the request belongs to.
-    public var session: String?
-    /// The exchange this one replays.
-    public var replayOf: Int64?
+    /// Names and values for the observer (the inspector stores `preset`, `session` and `replay_of`).
+    public var labels: [String: String]
 
-    public init(preset: String? = nil, session: String? = nil, replayOf: Int64? = nil) {
-        self.preset = preset
-        self.session = session
-        self.replayOf = replayOf
+    public init(labels: [String: String] = [:]) {
+        self.labels = labels
     }
 }
 
@@ -99,15 +95,13 @@ public struct RecordedEvent: Sendable {
     public var sequenceNumber: Int?
     /// The exact bytes of the event's data.
     public var data: [UInt8]
-    /// The text the event carried, already decoded by the client, so an observer that indexes text need
-    /// not parse the event again: an output text delta's text, or (with `isOutputText` false) another
-    /// delta's (reasoning, refusal, tool arguments or code) or an error's message.
+    /// The text the event carries, already decoded by the client (`ResponseStreamEvent.carriedText`), so
+    /// an observer that indexes text need not parse the event again. Which of it to index is the
+    /// observer's rule.
     public var text: String?
-    public var isOutputText: Bool
 
     public init(
-        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil,
-        isOutputText: Bool = false
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil
     ) {
         self.index = index
         self.offset = offset
@@ -115,7 +109,6 @@ public struct RecordedEvent: Sendable {
         self.sequenceNumber = sequenceNumber
         self.data = data
         self.text = text
-        self.isOutputText = isOutputText
     }
 }
 

@@ -16,7 +16,6 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         public var count: Int
         /// See `RecordedEvent.text`.
         public var text: String?
-        public var isOutputText: Bool
     }
 
     /// Every event's exact data, one after another.
@@ -29,17 +28,16 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         for event in events {
             append(
                 index: event.index, offset: event.offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: event.data, text: event.text, isOutputText: event.isOutputText)
+                data: event.data, text: event.text)
         }
     }
 
     public mutating func append(
-        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil,
-        isOutputText: Bool = false
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil
     ) {
         entries.append(Entry(
             index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
-            count: data.count, text: text, isOutputText: isOutputText))
+            count: data.count, text: text))
         bytes.append(contentsOf: data)
     }
 
@@ -58,7 +56,6 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         let entry = entries[position]
         return RecordedEvent(
             index: entry.index, offset: entry.offset, type: entry.type, sequenceNumber: entry.sequenceNumber,
-            data: Array(bytes[entry.start..<(entry.start + entry.count)]), text: entry.text,
-            isOutputText: entry.isOutputText)
+            data: Array(bytes[entry.start..<(entry.start + entry.count)]), text: entry.text)
     }
 }

@@ -101,17 +101,16 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         }
     }
 
-    /// The text this event carries for search: an output text delta's (`isOutput`), or another delta's
-    /// or an error's message.
-    public var searchableText: (text: String?, isOutput: Bool) {
+    /// The text this event carries: a delta event's `delta` (answer, refusal, reasoning, tool arguments or
+    /// code), or an error event's message; nil for the others (whose text, if any, repeats the deltas').
+    public var carriedText: String? {
         switch kind {
-        case .outputTextDelta(let delta): (delta.delta, true)
-        case .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta), .reasoningTextDelta(let delta),
-            .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta), .mcpCallArgumentsDelta(let delta),
-            .codeInterpreterCallCodeDelta(let delta):
-            (delta.delta, false)
-        case .error(let error): (error.message + "\n", false)
-        default: (nil, false)
+        case .outputTextDelta(let delta), .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta),
+            .reasoningTextDelta(let delta), .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta),
+            .mcpCallArgumentsDelta(let delta), .codeInterpreterCallCodeDelta(let delta):
+            delta.delta
+        case .error(let error): error.message
+        default: nil
         }
     }
 

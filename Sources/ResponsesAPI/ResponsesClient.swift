@@ -96,6 +96,13 @@ public struct ResponsesClient: Sendable {
             sink: EventSink.batches)
     }
 
+    /// `eventStream`, delivering the events of each network read together (see `streamBatches`).
+    public func eventBatches(
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext = ExchangeContext()
+    ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
+        startStream(method: method, path: path, body: body, context: context, onHead: nil, sink: EventSink.batches)
+    }
+
     /// Runs a stream's producer in a task feeding a new `AsyncThrowingStream`; ending the iteration cancels it.
     private func startStream<Element: Sendable>(
         method: String, path: String, body: [UInt8]?, context: ExchangeContext,
@@ -122,6 +129,8 @@ public struct ResponsesClient: Sendable {
         case batches(AsyncThrowingStream<[ResponseStreamEvent], any Error>.Continuation)
     }
 
+    /// Opens the stream and runs each network read through the `StreamPipeline`; the exchange is finished
+    /// with its outcome on every path.
     private func runStream(
         method: String, path: String, body: [UInt8]?, context: ExchangeContext,
         onHead: (@Sendable (ResponseMetadata) -> Void)?, sink: EventSink
@@ -129,9 +138,7 @@ public struct ResponsesClient: Sendable {
         let (exchange, response) = try await open(
             method: method, path: path, body: body, accept: "text/event-stream", context: context)
         onHead?(ResponseMetadata(status: response.status, headers: response.headers))
-        var tracker = StreamTracker()
-        let recording = exchange.recording
-        var recorded = RecordedEvents()
+        var pipeline = StreamPipeline(exchange: exchange, sink: sink)
         do {
             let contentType = response.header("content-type") ?? ""
             guard contentType.lowercased().contains("text/event-stream") else {
@@ -141,91 +148,18 @@ public struct ResponsesClient: Sendable {
                     message: "expected an event stream, got '\(contentType)' (\(other.count) bytes)",
                     status: response.status, requestID: exchange.requestID)
             }
-            var decoder = SSEDecoder()
-            var pending: [ResponseStreamEvent] = []
-            let handle: (ServerSentEvent) throws -> Void = { sse in
-                let offset = exchange.elapsed
-                let event: ResponseStreamEvent
-                do {
-                    event = try ResponseStreamEvent(sse)
-                } catch {
-                    // Not JSON: keep its bytes in the inspector, skip it in the stream.
-                    if recording != nil {
-                        recorded.append(
-                            index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
-                            data: sse.data)
-                    }
-                    tracker.eventCount += 1
-                    exchange.client.logger.debug(
-                        "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
-                    return
-                }
-                if recording != nil {
-                    let (text, isOutput) = event.searchableText
-                    recorded.append(
-                        index: tracker.eventCount, offset: offset, type: event.type,
-                        sequenceNumber: event.sequenceNumber, data: sse.data, text: text, isOutputText: isOutput)
-                }
-                tracker.observe(event, at: offset)
-                switch sink {
-                case .events(let continuation):
-                    if case .terminated = continuation.yield(event) {
-                        throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
-                    }
-                case .batches:
-                    pending.append(event)
-                }
-            }
-            // After each network read: the inspector gets the read's events first (so they are recorded
-            // even when the consumer stops here), then the consumer.
-            let deliver: () throws -> Void = {
-                if let recording, !recorded.isEmpty {
-                    recording.didReceiveEvents(recorded)
-                    recorded.removeAll()
-                }
-                guard case .batches(let continuation) = sink, !pending.isEmpty else { return }
-                let batch = pending
-                pending.removeAll(keepingCapacity: true)
-                if case .terminated = continuation.yield(batch) {
-                    throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
-                }
-            }
             for try await chunk in response.body {
-                if recording != nil, recorded.isEmpty { recorded.removeAll(reservingBytes: chunk.readableBytes) }
-                do {
-                    try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw, emit: handle) }
-                } catch {
-                    try? deliver()
-                    throw error
-                }
-                try deliver()
-                await recording?.waitForWriter()
+                try pipeline.read(chunk)
+                await exchange.recording?.waitForWriter()
             }
-            try decoder.finish(emit: handle)
-            try deliver()
-            if Task.isCancelled {
-                throw ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
-            }
-            guard tracker.final != nil else {
-                if let streamError = tracker.streamError {
-                    throw ResponsesAPIError(
-                        code: .streamError, message: streamError.message, apiType: streamError.type,
-                        apiCode: streamError.code, apiParam: streamError.param, requestID: exchange.requestID)
-                }
-                throw ResponsesAPIError(
-                    code: .truncatedStream,
-                    message: "the stream ended before the response finished (\(tracker.eventCount) events received"
-                        + (tracker.lastSequenceNumber.map { ", the last with sequence_number \($0)" } ?? "") + ")",
-                    requestID: exchange.requestID)
-            }
-            await exchange.finish(tracker.outcome(duration: exchange.elapsed))
+            await exchange.finish(try pipeline.end())
         } catch {
-            if let recording, !recorded.isEmpty { recording.didReceiveEvents(recorded) }
+            pipeline.flushRecording()
             var failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
-            if failure.code == .network || failure.code == .timeout, tracker.eventCount > 0 {
-                failure.message += " after \(tracker.eventCount) events"
+            if failure.code == .network || failure.code == .timeout, pipeline.tracker.eventCount > 0 {
+                failure.message += " after \(pipeline.tracker.eventCount) events"
             }
-            await exchange.finish(tracker.outcome(duration: exchange.elapsed, error: failure))
+            await exchange.finish(pipeline.tracker.outcome(duration: exchange.elapsed, error: failure))
             throw failure
         }
     }

@@ -14,47 +14,29 @@ struct Ask: ParsableCommand {
             Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """)
 
-    @Option(name: .shortAndLong, help: "Model to use.")
-    var model: String?
-
-    @Option(name: .long, help: "Preset to start from (by name).")
-    var preset: String?
-
-    @Option(name: .long, help: "Instructions (system prompt).")
-    var instructions: String?
-
-    @Flag(name: .long, help: "Send stream: false and print the whole answer at the end.")
-    var noStream = false
+    @OptionGroup var session: SessionFlags
 
     @Flag(name: .long, help: "Print the final response object as JSON instead of its text.")
     var json = false
 
-    @Option(name: .customLong("set"), help: "Set a setting: KEY=VALUE (repeatable; openresponses settings lists them).")
-    var assignments: [String] = []
-
     @Flag(name: .long, help: "Print the exact request body that would be sent, and send nothing.")
     var dryRun = false
+
+    @Flag(name: .shortAndLong, help: "Run function handlers and allow MCP calls without asking (needed when stdin is not a terminal).")
+    var yes = false
 
     @Argument(help: "The prompt.")
     var prompt: [String] = []
 
     func run() throws {
-        let piped = isatty(0) == 0 ? StandardInput.readAll() : nil
+        let stdinIsTerminal = isatty(0) == 1
+        let piped = stdinIsTerminal ? nil : StandardInput.readAll()
+        let flags = session.options
         let options = AskOptions(
-            prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: model,
-            preset: preset, instructions: instructions, stream: !noStream, printJSON: json, assignments: assignments,
-            dryRun: dryRun)
-        let context = try makeContext(environment: .process)
-        let interrupt = try InterruptPipe()
-        interrupt.install()
-        defer { interrupt.uninstall() }
-        let bridge = MainThreadBridge(interrupt: interrupt)
-        let (status, _) = bridge.run {
-            let status = await AskRunner(context: context).run(options)
-            await context.shutdown()
-            return status
-        }
-        if status != .success { throw ExitCode(status.rawValue) }
+            prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: flags.model,
+            preset: flags.preset, instructions: flags.instructions, stream: flags.stream ?? true, printJSON: json,
+            assignments: flags.assignments, dryRun: dryRun, approveAll: yes, canAsk: stdinIsTerminal)
+        try withContext { context in await AskRunner(context: context).run(options) }
     }
 }
 

@@ -35,7 +35,7 @@ struct CompleterTests {
         #expect(!Completer.completesFileNames(before: "/set "))
     }
 
-    @Test func helpListsEveryCommandTabOffersWithSummariesInOneColumn() {
+    @Test func helpListsEveryCommandTabOffersWithSummariesInOneColumn() throws {
         let lines = REPL.help.split(separator: "\n").map(String.init)
         let usages = lines.filter { $0.hasPrefix("  /") }
         for command in Completer.commands {
@@ -49,10 +49,31 @@ struct CompleterTests {
                 let start = line[gap.upperBound...].prefix { $0 == " " }.count
                 columns.insert(line.distance(from: line.startIndex, to: gap.upperBound) + start)
             } else {
+                try #require(lines.indices.contains(index + 1), "\(line) is the last line of /help: its summary is missing")
                 let next = lines[index + 1]
                 columns.insert(next.prefix { $0 == " " }.count)
             }
         }
         #expect(columns.count == 1, "summaries start in columns \(columns.sorted())")
+    }
+}
+
+/// Each console command is declared once: whatever Tab offers is in `/help` and completes from its first
+/// letters, and whatever `/help` lists is a command Tab offers.
+@Suite("Console commands declared once")
+struct CommandDeclarationTests {
+    let completer = Completer(presetNames: { [] })
+
+    @Test func everyCommandIsInHelpAndCompletes() {
+        let help = REPL.help
+        #expect(Completer.commands.count >= 20)
+        for command in Completer.commands {
+            #expect(help.contains("\n  \(command)"), "\(command) is not in /help")
+            let typed = String(command.prefix(3))
+            #expect(completer.candidates(before: "", word: typed).contains(command), "\(typed) does not complete to \(command)")
+        }
+        let listed = Set(help.split(separator: "\n").filter { $0.hasPrefix("  /") }
+            .map { String($0.dropFirst(2).prefix { $0 != " " }) })
+        #expect(listed == Set(Completer.commands))
     }
 }

@@ -1,34 +1,4 @@
 import ResponsesAPI
-import Workbench
-
-/// How one turn ended.
-public struct TurnOutcome: Sendable {
-    /// The final response (from the terminal event, or the non-streamed body), if one arrived.
-    public var response: Response?
-    /// The output text shown, complete or partial.
-    public var text: String
-    public var error: ResponsesAPIError?
-    /// The response as last announced mid-stream (`response.created`, `.in_progress`): its id and whether
-    /// it runs in the background are known before it ends.
-    public var partialResponse: Response? = nil
-
-    public var wasCancelled: Bool { error?.code == .cancelled }
-
-    public var exitStatus: ExitStatus {
-        if let error {
-            switch error.code {
-            case .cancelled: return .interrupted
-            case .configuration: return .usage
-            default: return .apiError
-            }
-        }
-        switch response?.status {
-        case .incomplete?: return .incomplete
-        case .failed?, .cancelled?: return .apiError
-        default: return .success
-        }
-    }
-}
 
 /// Sends one request and renders its answer as it arrives.
 public struct TurnRunner: Sendable {
@@ -38,23 +8,39 @@ public struct TurnRunner: Sendable {
         self.client = client
     }
 
-    /// Runs the turn; `render` sees every event. Cancelling the calling task cancels the request.
-    public func run(
-        _ request: CreateResponseRequest, context: ExchangeContext, renderer: inout TurnRenderer
+    /// Runs the request; `renderer` sees every event. Cancelling the calling task cancels the request.
+    public func run<Renderer: TurnRendering>(
+        _ request: CreateResponseRequest, context: ExchangeContext, renderer: inout Renderer
     ) async -> TurnOutcome {
         if !request.stream {
             do {
                 let response = try await client.create(request, context: context)
                 renderer.render(response: response)
-                return TurnOutcome(response: response, text: renderer.text, error: nil)
+                return TurnOutcome(response: response, text: renderer.text, error: nil, request: request)
             } catch {
-                return TurnOutcome(response: nil, text: renderer.text, error: error)
+                return TurnOutcome(response: nil, text: renderer.text, error: error, request: request)
             }
         }
+        var outcome = await consume(client.streamBatches(request, context: context), renderer: &renderer)
+        outcome.request = request
+        return outcome
+    }
+
+    /// Sends a recorded request's exact body again (`inspect replay`) and renders its event stream.
+    public func replay<Renderer: TurnRendering>(
+        method: String, path: String, body: [UInt8], context: ExchangeContext, renderer: inout Renderer
+    ) async -> TurnOutcome {
+        await consume(client.eventBatches(method: method, path: path, body: body, context: context), renderer: &renderer)
+    }
+
+    /// Renders the batches of an event stream and says how it ended.
+    func consume<Renderer: TurnRendering>(
+        _ batches: AsyncThrowingStream<[ResponseStreamEvent], any Error>, renderer: inout Renderer
+    ) async -> TurnOutcome {
         var final: Response?
         var latest: Response?
         do {
-            for try await batch in client.streamBatches(request, context: context) {
+            for try await batch in batches {
                 for event in batch {
                     renderer.render(event)
                     if let response = event.finalResponse {

@@ -1,4 +1,4 @@
-import Console
+import Workbench
 import Foundation
 import ResponsesAPI
 import Testing

@@ -1,0 +1,112 @@
+import Foundation
+import Workbench
+
+extension ConsoleCommand {
+    /// Every slash command, in the order `/help` lists them.
+    static let all: [ConsoleCommand] = [
+        ConsoleCommand(
+            name: "/preset", aliases: ["/presets"],
+            help: [
+                ("/preset list", "list presets (* marks the one in use)"),
+                ("/preset use NAME", "switch to a preset (your /set values stay on top)"),
+                ("/preset show [NAME]", "show a preset file (the one in use by default)"),
+                ("/preset save NAME", "save the current settings as a preset in your data directory"),
+                ("/preset diff A B", "show how two presets differ"),
+            ],
+            complete: { position, words, sources in
+                switch position {
+                case 0: ["list", "use", "show", "save", "diff"]
+                case 1 where ["use", "show", "diff"].contains(words[0]): sources.presetNames()
+                case 2 where words[0] == "diff": sources.presetNames()
+                default: []
+                }
+            },
+            run: { repl, input in repl.presetCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/set", help: [("/set KEY VALUE", "change a setting for the following turns (/settings lists them)")],
+            complete: { position, words, _ in
+                switch position {
+                case 0: Completer.settingKeys
+                case 1: Completer.values(for: words[0])
+                default: []
+                }
+            },
+            run: { repl, input in repl.setCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/unset", help: [("/unset KEY", "do not send KEY from now on")],
+            complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },
+            run: { repl, input in repl.unsetCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/reset", help: [("/reset [KEY]", "drop your /set and /unset (of KEY, or all): back to the flags' or the preset's values")],
+            complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },
+            run: { repl, input in repl.resetCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
+            run: { repl, _ in repl.settingsCommand(); return .continue }),
+        ConsoleCommand(
+            name: "/payload", help: [("/payload [TEXT]", "show the exact JSON of the next request (with TEXT as the message)")],
+            run: { repl, input in repl.payloadCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/stream", help: [("/stream on|off", "stream answers, or ask for whole ones")],
+            complete: firstWord(["on", "off"]),
+            run: { repl, input in repl.streamCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/attach", help: [("/attach PATH...", "attach files to the next message (images, PDFs, text); alone: list them")],
+            run: { repl, input in repl.attachCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/detach", help: [("/detach", "drop the attachments")],
+            run: { repl, _ in repl.detachCommand(); return .continue }),
+        ConsoleCommand(
+            name: "/edit", help: [("/edit", "write the next message in $EDITOR")],
+            run: { repl, _ in repl.editCommand(); return .continue }),
+        ConsoleCommand(
+            name: "/mode", help: [("/mode stored|stateless", "chain with previous_response_id, or send the whole history with store: false")],
+            complete: firstWord(["stored", "stateless"]),
+            run: { repl, input in repl.modeCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/conversation", help: [("/conversation new|use ID", "keep the turns in a Conversations API conversation")],
+            complete: firstWord(["new", "use"]),
+            run: { repl, input in repl.conversationCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/retry", help: [("/retry", "send the last message again")],
+            run: { repl, _ in repl.retryCommand(); return .continue }),
+        ConsoleCommand(
+            name: "/history", help: [("/history [PAGE]", "past conversations in the inspector")],
+            run: { repl, input in repl.historyCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/resume", help: [("/resume ID", "continue a past conversation (an id from /history)")],
+            run: { repl, input in repl.resumeCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/files", help: [("/files upload|list|show|download|delete ...", "manage files (as `openresponses files`)")],
+            complete: firstWord(subcommandNames(of: FilesCommand.self)),
+            run: { repl, input in repl.filesCommand(REPL.words(input.rest), root: FilesCommand.self); return .continue }),
+        ConsoleCommand(
+            name: "/stores",
+            help: [
+                ("/stores create|list|show|update|delete|files|add|remove|search ...", "manage vector stores"),
+                ("/stores use ID[,ID...]|none", "turn file_search on with those stores (or off); /stores shows them"),
+            ],
+            complete: { position, words, sources in
+                switch position {
+                case 0: ["use"] + subcommandNames(of: StoresCommand.self)
+                case 1 where ["use", "show", "files", "add", "remove", "search", "delete", "update"].contains(words[0]):
+                    sources.storeIDs() + (words[0] == "use" ? ["none"] : [])
+                default: []
+                }
+            },
+            run: { repl, input in repl.filesCommand(REPL.words(input.rest), root: StoresCommand.self); return .continue }),
+        ConsoleCommand(
+            name: "/new", help: [("/new", "start a new conversation")],
+            run: { repl, _ in repl.newConversation(); return .continue }),
+        ConsoleCommand(
+            name: "/inspect", help: [("/inspect [last|ID]", "show an exchange from the inspector (the last one by default)")],
+            complete: firstWord(["last"]),
+            run: { repl, input in repl.inspect(input.words.first); return .continue }),
+        ConsoleCommand(
+            name: "/help", help: [("/help", "show this help")],
+            run: { repl, _ in repl.context.output.write(REPL.help); return .continue }),
+        ConsoleCommand(
+            name: "/quit", aliases: ["/exit", "/q"], help: [("/quit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)")],
+            run: { _, _ in .quit }),
+    ]
+}

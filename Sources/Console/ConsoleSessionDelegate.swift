@@ -1,0 +1,56 @@
+import Foundation
+import ResponsesAPI
+import Workbench
+
+/// The console's side of a `ChatSession`: tool activity and notes as lines, and approvals by the policy
+/// the command chose.
+struct ConsoleSessionDelegate: ChatSessionDelegate {
+    enum Approval: Sendable {
+        /// `ask --yes`: every handler runs and every MCP call is allowed.
+        case always
+        /// Refused, with this message once per turn (`ask` without `--yes` when stdin is not a terminal).
+        case refuse(String)
+        /// A y/N question (the console's prompt, or the terminal `ask` runs in); only y or yes is yes.
+        case ask(@Sendable (String) async -> Bool)
+    }
+
+    let output: any OutputSink
+    let diagnostics: any OutputSink
+    let approval: Approval
+
+    func approve(_ request: ApprovalRequest) async -> Bool {
+        switch approval {
+        case .always: return true
+        case .refuse(let message):
+            diagnostics.write("\(message)\n")
+            return false
+        case .ask(let question):
+            switch request {
+            case .function(let name, let arguments):
+                return await question("Run \(name)(\(Self.clip(arguments, 200)))? [y/N] ")
+            case .mcp(let server, let name, let arguments):
+                return await question("Allow \(server) to run \(name)(\(Self.clip(arguments, 200)))? [y/N] ")
+            }
+        }
+    }
+
+    func report(_ event: ChatSessionEvent) {
+        switch event {
+        case .note(let text): diagnostics.write("note: \(text)\n")
+        case .mcpApproved: output.write("[approved]\n")
+        case .mcpDenied: output.write("[denied]\n")
+        case .functionNotRun: output.write("[not run]\n")
+        case .functionOutput(let name, let text): output.write("[\(name) → \(Self.clip(text, 200))]\n")
+        case .functionFailed(let name, let message): diagnostics.write("[\(name) failed: \(message)]\n")
+        case .functionUndeclared(let name):
+            diagnostics.write("[function \(name) is not declared by the settings in use; the model is told so]\n")
+        case .functionWithoutHandler(let name):
+            diagnostics.write("[function \(name) has no local handler; the model is told so]\n")
+        case .stoppedAfterToolRounds(let rounds): diagnostics.write("[stopped after \(rounds) rounds of tool calls]\n")
+        }
+    }
+
+    static func clip(_ text: String, _ limit: Int) -> String {
+        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+}

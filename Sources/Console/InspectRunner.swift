@@ -1,0 +1,103 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import Workbench
+
+/// `openresponses inspect ...` (all but `replay`, which is `ReplayRunner`): the store opened (a damaged
+/// one moved aside), the query run, the result written through the sinks; every failure one line and an
+/// exit status.
+public struct InspectRunner: Sendable, CommandIORunner {
+    let io: CommandIO
+
+    public init(_ io: CommandIO) {
+        self.io = io
+    }
+
+    /// Opens the store and runs `body`; a missing or unreadable store, or a failed query, is one line.
+    func withStore(_ body: (InspectorStore) async throws -> ExitStatus) async -> ExitStatus {
+        let store: InspectorStore
+        do {
+            store = try ConsoleContext.openStore(environment: environment, diagnostics: diagnostics)
+        } catch {
+            diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        }
+        do {
+            return try await body(store)
+        } catch let error as ConsoleError {
+            diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        } catch {
+            diagnostics.write("error: cannot read \(store.path): \(error)\n")
+            return .apiError
+        }
+    }
+
+    func exchange(_ id: Int64, in store: InspectorStore) async throws -> ExchangeDetail {
+        guard let detail = try await store.exchange(id: id) else {
+            throw ConsoleError("no exchange \(id) in \(store.path)", exitStatus: .apiError)
+        }
+        return detail
+    }
+
+    public func list(_ query: ExchangeQuery, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let rows = try await store.exchanges(matching: query)
+            let presenter = InspectorPresenter()
+            output.write(json ? presenter.listJSON(rows) : presenter.listText(rows))
+            return .success
+        }
+    }
+
+    public func show(id: Int64, parts: InspectorPresenter.Parts, raw: Bool, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let detail = try await exchange(id, in: store)
+            output.write(json ? detail.json.prettyPrinted() + "\n" : InspectorPresenter().showText(detail, parts: parts, raw: raw))
+            return .success
+        }
+    }
+
+    public func dump(id: Int64, format: ExchangeExporter.Format) async -> ExitStatus {
+        await withStore { store in
+            output.write(ExchangeExporter().export(try await exchange(id, in: store), as: format))
+            return .success
+        }
+    }
+
+    public func diff(_ first: Int64, _ second: Int64, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let a = try await exchange(first, in: store)
+            let b = try await exchange(second, in: store)
+            output.write(InspectorPresenter().diff(a, b, json: json))
+            return .success
+        }
+    }
+
+    public func stats(by grouping: ExchangeStats.Grouping, since: Date?, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let stats = try await store.stats(by: grouping, since: since)
+            output.write(json
+                ? JSONValue.array(stats.groups.map(\.json)).prettyPrinted() + "\n"
+                : InspectorPresenter().statsText(stats, by: grouping.rawValue))
+            return .success
+        }
+    }
+
+    public func prune(before date: Date) async -> ExitStatus {
+        await withStore { store in
+            let count = try await store.prune(before: date)
+            await store.tidyWAL()
+            output.write("deleted \(count) exchange\(count == 1 ? "" : "s") started before \(InspectorStore.timestamp(date))\n")
+            return .success
+        }
+    }
+
+    public func export(since: Date?) async -> ExitStatus {
+        await withStore { store in
+            try await store.forEachExchange(since: since) { detail in
+                output.write(detail.json.compactString + "\n")
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Workbench
+
+/// What `chat` and `ask` take alike from the command line to set up a session: the flags' layer over the
+/// config file and the preset.
+public struct SessionOptions: Sendable {
+    public var model: String?
+    public var preset: String?
+    public var instructions: String?
+    /// False for `--no-stream`; nil leaves the preset's (or the default's) choice.
+    public var stream: Bool?
+    /// `--set KEY=VALUE` assignments.
+    public var assignments: [String]
+
+    public init(model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil, assignments: [String] = []) {
+        self.model = model
+        self.preset = preset
+        self.instructions = instructions
+        self.stream = stream
+        self.assignments = assignments
+    }
+
+    /// Defaults < config file < preset < these flags. A bad flag, config file or preset is a usage error
+    /// whose message has one `error:` line per problem.
+    public func stack(environment: AppEnvironment) throws(ConsoleError) -> SettingsStack {
+        do {
+            let flags = try SettingsLayer.commandLine(model: model, instructions: instructions, stream: stream, assignments: assignments)
+            return try SettingsStack.load(environment: environment, preset: preset, flags: flags)
+        } catch let error as SettingError {
+            throw ConsoleError(error.message, exitStatus: .usage)
+        } catch {
+            throw ConsoleError("\(error)", exitStatus: .usage)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import ResponsesAPI
+
+/// The labels the inspector stores in its own columns: `preset` (the preset in use), `session` (the
+/// console session or conversation) and `replay_of` (the exchange an `inspect replay` sends again).
+extension ExchangeContext {
+    public init(preset: String? = nil, session: String? = nil, replayOf: Int64? = nil) {
+        var labels: [String: String] = [:]
+        labels["preset"] = preset
+        labels["session"] = session
+        labels["replay_of"] = replayOf.map(String.init)
+        self.init(labels: labels)
+    }
+
+    public var preset: String? { labels["preset"] }
+    public var session: String? { labels["session"] }
+    public var replayOf: Int64? { labels["replay_of"].flatMap { Int64($0) } }
+}

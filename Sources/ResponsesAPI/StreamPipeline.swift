@@ -1,0 +1,121 @@
+import NIOCore
+
+/// The stages one event stream goes through, in order for each network read:
+/// 1. **decode**: the read's bytes through `SSEDecoder` into server-sent events, each into a
+///    `ResponseStreamEvent` (an event whose data is not JSON is kept for the record and skipped);
+/// 2. **record**: the read's events (exact bytes, arrival offsets, carried text) handed to the observer's
+///    recording in one call, before the consumer sees them, so they are recorded even if it stops there;
+/// 3. **batch**: the events handed to the consumer, one at a time or the read's worth together;
+/// 4. at the end, **end detection**: a stream that stopped before its terminal event is an error
+///    (the server's in-stream error, or a truncated stream), else the exchange's outcome.
+/// `StreamTracker` learns from every event on the way (time to first text, the final response).
+struct StreamPipeline {
+    let exchange: Exchange
+    let sink: ResponsesClient.EventSink
+    private(set) var tracker = StreamTracker()
+    private var decoder = SSEDecoder()
+    private var recorded = RecordedEvents()
+    private var pending: [ResponseStreamEvent] = []
+
+    init(exchange: Exchange, sink: ResponsesClient.EventSink) {
+        self.exchange = exchange
+        self.sink = sink
+    }
+
+    var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
+
+    private mutating func takeDecoder() -> SSEDecoder {
+        defer { decoder = SSEDecoder() }
+        return decoder
+    }
+
+    /// One network read through every stage.
+    mutating func read(_ chunk: ByteBuffer) throws {
+        if exchange.recording != nil, recorded.isEmpty { recorded.removeAll(reservingBytes: chunk.readableBytes) }
+        // The decoder is taken out while it calls back into `decode` (which mutates the rest of the
+        // pipeline), and put back after: moved, not copied.
+        var decoder = takeDecoder()
+        defer { self.decoder = decoder }
+        do {
+            try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw) { try decode($0) } }
+        } catch {
+            try? deliver()
+            throw error
+        }
+        try deliver()
+    }
+
+    /// Stage 1 for one server-sent event; with `.events`, the consumer gets it at once.
+    private mutating func decode(_ sse: ServerSentEvent) throws {
+        let offset = exchange.elapsed
+        let event: ResponseStreamEvent
+        do {
+            event = try ResponseStreamEvent(sse)
+        } catch {
+            // Not JSON: keep its bytes in the inspector, skip it in the stream.
+            if exchange.recording != nil {
+                recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
+            }
+            tracker.eventCount += 1
+            exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
+            return
+        }
+        if exchange.recording != nil {
+            recorded.append(
+                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                data: sse.data, text: event.carriedText)
+        }
+        tracker.observe(event, at: offset)
+        switch sink {
+        case .events(let continuation):
+            if case .terminated = continuation.yield(event) { throw cancelled }
+        case .batches:
+            pending.append(event)
+        }
+    }
+
+    /// Stages 2 and 3 after a read: the recording first, then the consumer's batch.
+    private mutating func deliver() throws {
+        if let recording = exchange.recording, !recorded.isEmpty {
+            recording.didReceiveEvents(recorded)
+            recorded.removeAll()
+        }
+        guard case .batches(let continuation) = sink, !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        if case .terminated = continuation.yield(batch) { throw cancelled }
+    }
+
+    /// Stage 4, when the body has ended: the last line, then how the stream ended.
+    mutating func end() throws(ResponsesAPIError) -> ExchangeOutcome {
+        var decoder = takeDecoder()
+        do {
+            try decoder.finish { try decode($0) }
+            try deliver()
+        } catch let error as ResponsesAPIError {
+            throw error
+        } catch {
+            throw ResponsesAPIError(code: .decoding, message: "\(error)", requestID: exchange.requestID)
+        }
+        if Task.isCancelled { throw cancelled }
+        guard tracker.final != nil else {
+            if let streamError = tracker.streamError {
+                throw ResponsesAPIError(
+                    code: .streamError, message: streamError.message, apiType: streamError.type,
+                    apiCode: streamError.code, apiParam: streamError.param, requestID: exchange.requestID)
+            }
+            throw ResponsesAPIError(
+                code: .truncatedStream,
+                message: "the stream ended before the response finished (\(tracker.eventCount) events received"
+                    + (tracker.lastSequenceNumber.map { ", the last with sequence_number \($0)" } ?? "") + ")",
+                requestID: exchange.requestID)
+        }
+        return tracker.outcome(duration: exchange.elapsed)
+    }
+
+    /// After a failure: what was decoded but not yet handed over still reaches the recording.
+    mutating func flushRecording() {
+        if let recording = exchange.recording, !recorded.isEmpty { recording.didReceiveEvents(recorded) }
+        recorded.removeAll()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ResponsesAPI
+
+/// A conversation with a server, without a terminal: it owns the settings stack and the conversation,
+/// composes each request (`PayloadBuilder.compose`), runs it (`TurnRunner`), records the response in the
+/// conversation, and, when the response ends in function calls or MCP approval requests, answers them
+/// (local handlers, approvals through the delegate) and sends the next request of the same turn, until
+/// the model answers. The console's REPL and `ask` both drive one; tests drive it against a loopback
+/// server. A value: a turn runs on a copy (`send` is mutating), so a front end that runs it in a task
+/// takes the copy back when the task ends.
+public struct ChatSession: Sendable {
+    public let client: ResponsesClient
+    public let environment: AppEnvironment
+    public var stack: SettingsStack
+    public var conversation: Conversation
+    /// The server was found not to keep the conversation (said once per session).
+    public var continuityNoticed = false
+    /// Runs function handlers (a value, so tests may bound it).
+    public var handlers = HandlerRunner()
+
+    /// Rounds of tool calls a single turn may go through before the session stops it.
+    public static let maximumToolRounds = 10
+
+    public init(client: ResponsesClient, environment: AppEnvironment, stack: SettingsStack, conversation: Conversation? = nil) {
+        self.client = client
+        self.environment = environment
+        self.stack = stack
+        self.conversation = conversation ?? Conversation(sessionID: UUID().uuidString.lowercased())
+    }
+
+    /// The settings of the next request.
+    public var settings: TurnSettings { stack.effective }
+
+    /// The next request as it would be sent with `input`, for people to read (`/payload`, `--dry-run`).
+    public func preview(_ input: JSONValue) throws(SettingError) -> ComposedRequest {
+        try PayloadBuilder().compose(settings: settings, conversation: conversation, input: input, for: .display)
+    }
+
+    /// One user turn: `input`, then as many tool rounds as the model needs. `renderer` sees every request's
+    /// events and is finished after each request (its footnotes and usage line); the delegate approves
+    /// tool runs and hears what happened. The outcome is the last request's.
+    public mutating func send<Renderer: TurnRendering>(
+        _ input: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
+    ) async -> TurnOutcome {
+        conversation.beginTurn(input: input)
+        return await follow(input, renderer: &renderer, delegate: delegate)
+    }
+
+    /// `/retry`: the last user turn again, from the state before it; nil when there is none.
+    public mutating func retry<Renderer: TurnRendering>(
+        renderer: inout Renderer, delegate: some ChatSessionDelegate
+    ) async -> TurnOutcome? {
+        guard let input = conversation.rewindLastTurn() else { return nil }
+        return await send(input, renderer: &renderer, delegate: delegate)
+    }
+
+    mutating func follow<Renderer: TurnRendering>(
+        _ firstInput: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
+    ) async -> TurnOutcome {
+        var input = firstInput
+        var round = 0
+        while true {
+            let outcome = await sendOnce(input, renderer: &renderer, delegate: delegate)
+            guard let response = outcome.response, outcome.error == nil, Self.continues(response) else { return outcome }
+            let followUp = await toolResults(for: response, delegate: delegate)
+            if followUp.isEmpty || Task.isCancelled { return outcome }
+            if round == Self.maximumToolRounds {
+                delegate.report(.stoppedAfterToolRounds(Self.maximumToolRounds))
+                return outcome
+            }
+            round += 1
+            input = .array(followUp)
+        }
+    }
+
+    /// A response the turn can go on from (not incomplete, not failed).
+    static func continues(_ response: Response) -> Bool {
+        response.status != .incomplete && response.status != .failed
+    }
+
+    /// Composes, sends and records one request.
+    mutating func sendOnce<Renderer: TurnRendering>(
+        _ input: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
+    ) async -> TurnOutcome {
+        let settings = self.settings
+        let composed: ComposedRequest
+        do {
+            composed = try PayloadBuilder().compose(settings: settings, conversation: conversation, input: input, for: .send(environment))
+        } catch {
+            return .refused(error.message, text: renderer.text)
+        }
+        for note in composed.notes { delegate.report(.note(note)) }
+        // The labels the inspector keeps (`ExchangeContext+Labels` there).
+        var labels = ["session": conversation.sessionID]
+        labels["preset"] = settings.preset
+        let context = ExchangeContext(labels: labels)
+        let outcome = await TurnRunner(client: client).run(composed.request, context: context, renderer: &renderer)
+        renderer.finish(response: outcome.error == nil ? outcome.response : nil)
+        guard outcome.error == nil else { return outcome }
+        conversation.record(input: input, response: outcome.response)
+        if let response = outcome.response, !continuityNoticed,
+            let notice = Conversation.continuityNotice(request: composed.request, response: response)
+        {
+            continuityNoticed = true
+            delegate.report(.note(notice))
+        }
+        return outcome
+    }
+
+    /// Cancels on the server a background response that a cancelled turn leaves running; nil when there
+    /// is nothing to cancel, else what happened.
+    public func cancelOnServer(_ outcome: TurnOutcome) async -> String? {
+        let requested = outcome.request?.body["background"]?.boolValue == true
+        guard outcome.wasCancelled, let response = outcome.response ?? outcome.partialResponse,
+            requested || response.json["background"]?.boolValue == true, !response.id.isEmpty
+        else { return nil }
+        do {
+            _ = try await client.cancel(id: response.id)
+            return "[cancelled \(response.id) on the server]"
+        } catch {
+            return "could not cancel \(response.id) on the server: \(error)"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ResponsesAPI
+
+/// How one turn (or one request of it) ended.
+public struct TurnOutcome: Sendable {
+    /// The final response (from the terminal event, or the non-streamed body), if one arrived.
+    public var response: Response?
+    /// The output text shown, complete or partial.
+    public var text: String
+    public var error: ResponsesAPIError?
+    /// The response as last announced mid-stream (`response.created`, `.in_progress`): its id and whether
+    /// it runs in the background are known before it ends.
+    public var partialResponse: Response? = nil
+    /// The request that produced it (the last one, for a turn of several tool rounds).
+    public var request: CreateResponseRequest? = nil
+
+    public init(
+        response: Response?, text: String, error: ResponsesAPIError?, partialResponse: Response? = nil,
+        request: CreateResponseRequest? = nil
+    ) {
+        self.response = response
+        self.text = text
+        self.error = error
+        self.partialResponse = partialResponse
+        self.request = request
+    }
+
+    public var wasCancelled: Bool { error?.code == .cancelled }
+
+    /// An outcome that never reached the network: a setting or a composition problem.
+    static func refused(_ message: String, text: String = "") -> TurnOutcome {
+        TurnOutcome(response: nil, text: text, error: ResponsesAPIError(code: .configuration, message: message))
+    }
+}

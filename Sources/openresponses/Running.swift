@@ -1,0 +1,58 @@
+import ArgumentParser
+import Console
+import Foundation
+import Workbench
+
+// How the subcommands run: each hands its parsed flags to a runner in Console and its exit status back.
+
+/// A runner's exit status as the process's.
+func finish(_ status: ExitStatus) throws {
+    if status != .success { throw ExitCode(status.rawValue) }
+}
+
+/// The console context for a command; a malformed environment is reported and exits with status 2.
+func makeContext(environment: AppEnvironment) throws -> ConsoleContext {
+    do {
+        return try ConsoleContext(environment: environment)
+    } catch {
+        FileDescriptorOutput.standardError.write("error: \(error.message)\n")
+        throw ExitCode(error.exitStatus.rawValue)
+    }
+}
+
+/// A time flag's value, or a validation error that names the flag.
+func time(_ text: String, flag: String) throws -> Date {
+    do {
+        return try TimeArgument.parse(text, flag: flag)
+    } catch {
+        throw ValidationError(error.message)
+    }
+}
+
+/// Runs an `InspectRunner` command; its exit status is the process's.
+func inspect(_ body: @escaping @Sendable (InspectRunner) async -> ExitStatus) throws {
+    let runner = InspectRunner(CommandIO(environment: .process))
+    try finish(try blocking { await body(runner) })
+}
+
+/// Runs a command that talks to a server: the context for this process, Ctrl-C cancels, the exit status
+/// is the process's. A malformed environment is reported and exits with status 2.
+func withContext(_ body: @escaping @Sendable (ConsoleContext) async -> ExitStatus) throws {
+    let context = try makeContext(environment: .process)
+    try finish(try blocking {
+        let status = await body(context)
+        await context.shutdown()
+        return status
+    })
+}
+
+/// Runs async work to completion from the (synchronous) main thread; Ctrl-C cancels it.
+func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+    let interrupt = try InterruptPipe()
+    interrupt.install()
+    defer { interrupt.uninstall() }
+    let (result, _) = MainThreadBridge(interrupt: interrupt).run { () async -> Result<T, any Error> in
+        do { return .success(try await operation()) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
