@@ -36,10 +36,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Opening a SQLite store safely when processes race and files are damaged (inspector, library).
+        .target(
+            name: "StoreSupport",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(
             name: "Inspector",
             dependencies: [
-                "ResponsesAPI", "CSQLiteSupport",
+                "ResponsesAPI", "CSQLiteSupport", "StoreSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -53,7 +58,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "ResponsesAPI", "Inspector", "Workbench", "CReadline", "CTerminal",
+                "ResponsesAPI", "Inspector", "StoreSupport", "Workbench", "CReadline", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InspectorTests",
-            dependencies: ["Inspector", "ResponsesAPI", "TestSupport"]
+            dependencies: ["Inspector", "StoreSupport", "ResponsesAPI", "TestSupport"]
         ),
         .testTarget(
             name: "WorkbenchTests",

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSupport
 import Inspector
 import Logging
 import ResponsesAPI

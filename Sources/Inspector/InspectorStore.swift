@@ -1,6 +1,7 @@
 import CSQLiteSupport
 import Foundation
 import GRDB
+import StoreSupport
 
 /// The inspector's database: one value holding a GRDB writer. Migrations (`InspectorStore+Migrations`)
 /// are append-only: once a migration has shipped it is never edited; changes come as new migrations.
@@ -16,7 +17,9 @@ public struct InspectorStore: Sendable {
     /// A file SQLite reports as not a database or corrupt is moved aside (`repaired` says where) and a new
     /// store is created in its place.
     public static func open(at path: String, now: Date = Date(), patience: Duration = .seconds(10)) throws -> InspectorStore {
-        try StoreOpener(path: path, now: now, patience: patience).open()
+        let opened = try StoreOpener(
+            path: path, now: now, patience: patience, migrator: migrator, configuration: configuration()).open()
+        return InspectorStore(writer: opened.pool, path: path, repaired: opened.repaired)
     }
 
     static func configuration() -> Configuration {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSupport
 import GRDB
 import Inspector
 import Synchronization

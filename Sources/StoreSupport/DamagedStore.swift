@@ -16,7 +16,7 @@ public struct DamagedStore: Sendable, Hashable, CustomStringConvertible {
 
     /// Moves `path` (and its -wal and -shm) aside to `PATH.damaged-YYYYMMDD-HHMMSS` (with a suffix if that
     /// name is taken), the time in UTC.
-    static func moveAside(_ path: String, reason: String, now: Date) throws -> DamagedStore {
+    public static func moveAside(_ path: String, reason: String, now: Date) throws -> DamagedStore {
         let stamp = Self.stamp(now)
         var target = "\(path).damaged-\(stamp)"
         var suffix = 2

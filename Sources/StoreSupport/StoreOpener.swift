@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Opens a store file safely when other processes open it too, and when it is damaged:
+/// Opens a store file (the inspector's, the library's) safely when other processes open it too, and when it is damaged:
 /// - the file is created with mode 0600 (SQLite gives the -wal and -shm files the same mode), in a
 ///   directory created 0700;
 /// - pending migrations run under `MigrationLock`, and GRDB's migrator, which reads what is applied once
@@ -12,17 +12,31 @@ import GRDB
 ///   the lock, and only after opening it once more, so that two processes finding the same damage move
 ///   it once and never move aside the store the other has just made. Any other error of the first
 ///   opening is tried again the same way: it can be a glimpse of another process moving the files.
-struct StoreOpener {
-    var path: String
-    var now: Date
-    var patience: Duration
-    var migrator = InspectorStore.migrator
-    var configuration = InspectorStore.configuration()
+public struct StoreOpener: Sendable {
+    public var path: String
+    public var now: Date
+    public var patience: Duration
+    public var migrator: DatabaseMigrator
+    public var configuration: Configuration
     var clock = ContinuousClock()
+
+    public init(path: String, now: Date, patience: Duration, migrator: DatabaseMigrator, configuration: Configuration) {
+        self.path = path
+        self.now = now
+        self.patience = patience
+        self.migrator = migrator
+        self.configuration = configuration
+    }
+
+    /// An opened store: its pool, and the damaged file moved aside to make it, if one was.
+    public struct Opened: Sendable {
+        public var pool: DatabasePool
+        public var repaired: DamagedStore?
+    }
 
     var directory: String { (path as NSString).deletingLastPathComponent }
 
-    func open() throws -> InspectorStore {
+    public func open() throws -> Opened {
         let deadline = clock.now.advanced(by: patience)
         var pause = Duration.milliseconds(20)
         while true {
@@ -46,7 +60,7 @@ struct StoreOpener {
     }
 
     /// Opens and migrates the store once. Migrations run under the lock unless the caller holds it.
-    func openOnce(lockHeld: Bool, repaired: DamagedStore? = nil) throws -> InspectorStore {
+    func openOnce(lockHeld: Bool, repaired: DamagedStore? = nil) throws -> Opened {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if !FileManager.default.fileExists(atPath: path) {
@@ -62,12 +76,12 @@ struct StoreOpener {
                 try MigrationLock.holding(directory: directory, for: path, timeout: patience) { try migrator.migrate(pool) }
             }
         }
-        return InspectorStore(writer: pool, path: path, repaired: repaired)
+        return Opened(pool: pool, repaired: repaired)
     }
 
     /// The store was found damaged: under the lock, opens it again (another process may have repaired
     /// it meanwhile); if it is still damaged, moves it aside and creates a new one.
-    func repair() throws -> InspectorStore {
+    func repair() throws -> Opened {
         try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
             do {
                 return try openOnce(lockHeld: true)
