@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
@@ -51,6 +53,16 @@ let package = Package(
             ],
             resources: [.copy("Resources/prices.json")]
         ),
+        // The local document library: extraction, chunking, the store, search, answers. No terminal.
+        .target(
+            name: "Library",
+            dependencies: [
+                "ResponsesAPI", "StoreSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "Workbench",
             dependencies: ["ResponsesAPI", "CTerminal", .product(name: "Yams", package: "Yams")]
@@ -58,7 +70,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "ResponsesAPI", "Inspector", "StoreSupport", "Workbench", "CReadline", "CTerminal",
+                "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "CReadline", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,6 +117,10 @@ let package = Package(
         .testTarget(
             name: "WorkbenchTests",
             dependencies: ["Workbench", "ResponsesAPI", "TestSupport"]
+        ),
+        .testTarget(
+            name: "LibraryTests",
+            dependencies: ["Library", "StoreSupport", "ResponsesAPI", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(
             name: "ConsoleTests",

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl)
+# poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need.
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do

@@ -96,6 +96,16 @@ extension ConsoleCommand {
             },
             run: { repl, input in repl.filesCommand(REPL.words(input.rest), root: StoresCommand.self); return .continue }),
         ConsoleCommand(
+            name: "/library", help: [("/library on|off|offline", "answer from your documents: passages sent to the model, or no model at all")],
+            complete: firstWord(["on", "off", "offline"]),
+            run: { repl, input in repl.libraryCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/doc", help: [("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")],
+            run: { repl, input in repl.docCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/sources", help: [("/sources", "the full passages behind the last answer, numbered as its footnotes")],
+            run: { repl, _ in repl.sourcesCommand(); return .continue }),
+        ConsoleCommand(
             name: "/new", help: [("/new", "start a new conversation")],
             run: { repl, _ in repl.newConversation(); return .continue }),
         ConsoleCommand(

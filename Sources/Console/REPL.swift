@@ -29,6 +29,8 @@ public final class REPL {
     var armedToQuit = false
     /// Vector store ids for completion.
     let storeIDs: StoreIDCache
+    /// The local library: whether turns use it, the document they are scoped to, the last answer's passages.
+    var library: LibraryState
 
     public static let prompt = "> "
     public static let continuationPrompt = "… "
@@ -40,6 +42,7 @@ public final class REPL {
         self.bridge = MainThreadBridge(interrupt: interrupt)
         self.editor = LineEditor(historyPath: context.environment.historyPath, interrupt: interrupt)
         self.storeIDs = StoreIDCache(client: context.client)
+        self.library = LibraryState(hasProvider: (try? context.configuration.validate()) != nil)
     }
 
     var secrets: [String] { [context.configuration.apiKey].compactMap { $0 } }
@@ -52,8 +55,12 @@ public final class REPL {
         editor.complete(with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
-            context.output.write(
-                "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
+            context.output.write(library.hasProvider
+                ? "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
+                    + "Type a message; /help for commands, Ctrl-D to quit.\n"
+                : "openresponses · offline: no OPENAI_API_KEY for \(context.configuration.baseURL), so questions are answered "
+                    + "from your library, without a model (openresponses library add PATH adds documents; export "
+                    + "OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server, for a model's answers).\n"
                     + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
         while true {
@@ -117,6 +124,14 @@ public final class REPL {
 
     /// One user turn: the message (with any attachments), then as many tool rounds as the model needs.
     func runTurn(text: String) {
+        if library.answersOffline {
+            answerFromLibrary(text)
+            return
+        }
+        if library.mode == .on {
+            libraryTurn(text)
+            return
+        }
         guard let uploaded = uploadLargeAttachments() else { return }
         let input: JSONValue
         do {
@@ -164,7 +179,8 @@ public final class REPL {
 
     /// Runs a turn of the session (`input`, or with nil the last one again, for `/retry`) while the main
     /// thread waits for Ctrl-C and answers the session's questions at the prompt; then says how it ended.
-    func send(_ input: JSONValue?) {
+    @discardableResult
+    func send(_ input: JSONValue?) -> TurnOutcome? {
         let output = context.output
         let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings)
         let delegate = ConsoleSessionDelegate(
@@ -181,12 +197,13 @@ public final class REPL {
             return (session, outcome)
         }
         self.session = result.session
-        guard let outcome = result.outcome else { return }
+        guard let outcome = result.outcome else { return nil }
         if let line = outcome.report(.console) { context.diagnostics.write(line + "\n") }
         if outcome.wasCancelled {
             let (line, _) = bridge.run { await session.cancelOnServer(outcome) }
             if let line { context.diagnostics.write(line + "\n") }
         }
+        return outcome
     }
 
     /// A y/N question at the prompt, asked on the main thread from a running turn.

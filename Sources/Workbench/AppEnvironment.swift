@@ -41,4 +41,5 @@ public struct AppEnvironment: Sendable {
 
     public var inspectorPath: String { dataDirectory.appendingPathComponent("inspector.sqlite").path }
     public var historyPath: String { dataDirectory.appendingPathComponent("history").path }
+    public var libraryPath: String { dataDirectory.appendingPathComponent("library.sqlite").path }
 }

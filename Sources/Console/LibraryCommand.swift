@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Library
+import Workbench
+
+/// `openresponses library ...`: the local document library.
+public struct LibraryCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Add documents (PDF, DOCX, Markdown, HTML, text, JSON, CSV, images) and search them or ask about them.",
+        subcommands: [Add.self, Sync.self, Search.self, Ask.self, List.self, Show.self, Remove.self, Stats.self])
+
+    public init() {}
+
+    public struct Add: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "add",
+            abstract: "Add files, folders (recursively) and globs; unchanged files are skipped, changed ones re-indexed.")
+        @Argument(help: "Files, folders or globs.") var paths: [String]
+        @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
+        @OptionGroup var chunking: ChunkingOptions
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.add(paths, excluding: exclude, chunker: chunking.chunker, ocr: !chunking.noOCR)
+        }
+    }
+
+    public struct Sync: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "sync",
+            abstract: "Add what is new in a folder, re-index what changed, remove what was deleted from disk.")
+        @Argument(help: "The folder.") var folder: String
+        @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
+        @OptionGroup var chunking: ChunkingOptions
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.add([folder], excluding: exclude, syncing: folder, chunker: chunking.chunker, ocr: !chunking.noOCR)
+        }
+    }
+
+    public struct Search: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "search",
+            abstract: "The passages that best match (BM25); \"quoted phrases\" and prefix* work, any other text is just words.")
+        @Argument(help: "What to look for.") var query: [String]
+        @Option(help: "How many passages.") var k = 10
+        @OptionGroup var scope: ScopeOptions
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func validate() throws {
+            guard k > 0 else { throw ValidationError("--k must be at least 1 (got \(k))") }
+        }
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.search(query.joined(separator: " "), k: k, filter: scope.filter, json: json)
+        }
+    }
+
+    public struct Ask: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "ask",
+            abstract: "Answer from the library with citations: with a model when one is configured, else the best sentences.")
+        @Argument(help: "The question.") var question: [String]
+        @Option(help: "How many passages to answer from.") var k = 5
+        @OptionGroup var scope: ScopeOptions
+        @Flag(help: "Answer without a model, even when one is configured.") var offline = false
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            let context = offline ? nil : try? ConsoleContext(environment: runner.environment)
+            let status = await runner.ask(question.joined(separator: " "), k: k, filter: scope.filter, offline: offline, context: context)
+            await context?.shutdown()
+            return status
+        }
+    }
+
+    public struct List: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "list", abstract: "The documents in the library.")
+        @Flag(help: "Print JSON.") var json = false
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.list(json: json) }
+    }
+
+    public struct Show: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "show", abstract: "A document's chunks and where each is.")
+        @Argument(help: "The document's path.") var path: String
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.show(path) }
+    }
+
+    public struct Remove: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove documents (paths or globs).")
+        @Argument(help: "Paths or globs.") var paths: [String]
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.remove(paths) }
+    }
+
+    public struct Stats: LibraryRunnerCommand {
+        public static let configuration = CommandConfiguration(commandName: "stats", abstract: "Documents by type, pages, chunks, index size, failures.")
+        public init() {}
+        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.stats() }
+    }
+}
+
+public struct ChunkingOptions: ParsableArguments, Sendable {
+    @Option(name: .customLong("chunk-size"), help: "Characters per chunk.") var size = 1000
+    @Option(name: .customLong("chunk-overlap"), help: "Characters repeated from one chunk to the next.") var overlap = 150
+    @Flag(name: .customLong("no-ocr"), help: "Do not read scanned PDF pages with OCR.") var noOCR = false
+    public init() {}
+    var chunker: Chunker { Chunker(size: size, overlap: overlap) }
+}
+
+public struct ScopeOptions: ParsableArguments, Sendable {
+    @Option(help: "Only this document (a path or a glob).") var doc: String?
+    @Option(help: "Only this type (text, markdown, html, json, jsonl, csv, pdf, docx, image).") var type: DocumentType?
+    public init() {}
+    var filter: LibraryStore.SearchFilter {
+        LibraryStore.SearchFilter(document: doc.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, type: type)
+    }
+}
+
+extension DocumentType: ExpressibleByArgument {}
+
+/// A `library` subcommand: parsed by ArgumentParser and run against a `LibraryRunner`.
+public protocol LibraryRunnerCommand: ParsableCommand, Sendable {
+    func execute(_ runner: LibraryRunner) async -> ExitStatus
+}
+
+extension LibraryRunnerCommand {
+    public func run() throws {
+        let runner = LibraryRunner(CommandIO(environment: .process))
+        let interrupt = try InterruptPipe()
+        interrupt.install()
+        defer { interrupt.uninstall() }
+        let command = self
+        let (status, _) = MainThreadBridge(interrupt: interrupt).run { await command.execute(runner) }
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}

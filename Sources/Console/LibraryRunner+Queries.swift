@@ -1,0 +1,112 @@
+import Foundation
+import Library
+import ResponsesAPI
+
+/// `library search|list|show|remove|stats|ask`.
+extension LibraryRunner {
+    /// Hits with rank, score, where and a snippet (matched words bold on a terminal), or JSON.
+    public func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let hits = try await store.search(query, k: k, filter: filter)
+            if json {
+                output.write(JSONValue.array(hits.map(Self.json)).prettyPrinted() + "\n")
+                return .success
+            }
+            guard !hits.isEmpty else {
+                output.write("No passage matches \"\(query)\".\n")
+                return .success
+            }
+            let bold = (output as? FileDescriptorOutput)?.isTerminal == true && environment["NO_COLOR"] == nil
+            for (rank, hit) in hits.enumerated() {
+                let snippet = hit.snippet.replacingOccurrences(of: "\n", with: " ")
+                    .replacingOccurrences(of: SearchHit.markStart, with: bold ? "\u{1B}[1m" : "")
+                    .replacingOccurrences(of: SearchHit.markEnd, with: bold ? "\u{1B}[0m" : "")
+                output.write(String(format: "%2d. %@  (%.2f)\n    %@\n", rank + 1, hit.location, hit.score, snippet))
+            }
+            return .success
+        }
+    }
+
+    static func json(_ hit: SearchHit) -> JSONValue {
+        [
+            "path": .string(hit.path), "title": hit.title.map(JSONValue.string) ?? .null, "type": .string(hit.type.rawValue),
+            "page": hit.page.map(JSONValue.integer) ?? .null, "heading": hit.heading.map(JSONValue.string) ?? .null,
+            "chunk_id": .integer(Int(hit.chunkID)), "start": .integer(hit.start), "end": .integer(hit.end),
+            "score": .number(hit.score), "text": .string(hit.text),
+        ]
+    }
+
+    public func list(json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let documents = try await store.documents()
+            if json {
+                output.write(JSONValue.array(documents.map { document in
+                    [
+                        "path": .string(document.path), "title": document.title.map(JSONValue.string) ?? .null,
+                        "type": .string(document.type.rawValue), "size": .integer(document.size),
+                        "sha256": .string(document.sha256), "pages": document.pages.map(JSONValue.integer) ?? .null,
+                        "chunks": .integer(document.chunkCount), "status": .string(document.status.rawValue),
+                        "error": document.error.map(JSONValue.string) ?? .null,
+                    ]
+                }).prettyPrinted() + "\n")
+                return .success
+            }
+            guard !documents.isEmpty else {
+                output.write("The library is empty: openresponses library add PATH... adds files or folders.\n")
+                return .success
+            }
+            for document in documents {
+                let detail = document.status == .failed
+                    ? "failed: \(document.error ?? "")"
+                    : "\(document.type.rawValue), \(document.chunkCount) chunks" + (document.pages.map { ", \($0) pages" } ?? "")
+                output.write("\(document.path)  \(detail)\n")
+            }
+            return .success
+        }
+    }
+
+    public func show(_ path: String) async -> ExitStatus {
+        await withStore { store in
+            let full = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard let (document, chunks, _) = try await store.chunks(ofDocumentAt: full) else {
+                throw ConsoleError("\(full) is not in the library (library list shows what is)", exitStatus: .usage)
+            }
+            output.write("\(document.path)\n  \(document.displayName) · \(document.type.rawValue) · \(document.size) bytes · sha256 \(document.sha256.prefix(12))…\n")
+            for chunk in chunks {
+                let place = (chunk.page.map { "p. \($0) " } ?? "") + (chunk.headings.isEmpty ? "" : "› \(chunk.headings.joined(separator: " › ")) ")
+                let preview = chunk.text.replacingOccurrences(of: "\n", with: " ").prefix(80)
+                output.write("  #\(chunk.ordinal) \(place)[\(chunk.start)..<\(chunk.end)] \(preview)\n")
+            }
+            return .success
+        }
+    }
+
+    public func remove(_ patterns: [String]) async -> ExitStatus {
+        await withStore { store in
+            var removed = 0
+            for pattern in patterns {
+                let full = pattern.hasPrefix("/") ? pattern : FileManager.default.currentDirectoryPath + "/" + pattern
+                let paths = try await store.remove(matching: URL(fileURLWithPath: full).standardizedFileURL.path)
+                for path in paths { output.write("removed \(path)\n") }
+                if paths.isEmpty { diagnostics.write("error: \(pattern): nothing in the library matches\n") }
+                removed += paths.count
+            }
+            return removed > 0 ? .success : .usage
+        }
+    }
+
+    public func stats() async -> ExitStatus {
+        await withStore { store in
+            let stats = try await store.statistics()
+            for row in stats.documentsByType {
+                output.write("\(row.type): \(row.documents) document\(row.documents == 1 ? "" : "s")" + (row.pages > 0 ? ", \(row.pages) pages" : "") + "\n")
+            }
+            output.write("chunks: \(stats.chunks)\nindex: \(stats.bytes / 1024) KB in \(store.path)\n")
+            if !stats.failures.isEmpty {
+                output.write("failed: \(stats.failures.count)\n")
+                for failure in stats.failures { output.write("  \(failure.path): \(failure.error)\n") }
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Library
+import ResponsesAPI
+import Workbench
+
+/// `openresponses library ...` and the console's library commands: documents added, searched, listed,
+/// shown, removed and asked about, through the sinks; each returns its exit status.
+public struct LibraryRunner: Sendable, CommandIORunner {
+    let io: CommandIO
+
+    public init(_ io: CommandIO) {
+        self.io = io
+    }
+
+    /// Opens the library (creating it), saying when a damaged one was moved aside.
+    func openStore() throws(ConsoleError) -> LibraryStore {
+        do {
+            _ = try environment.ensureDataDirectory()
+            let store = try LibraryStore.open(at: environment.libraryPath, now: environment.now())
+            if let repaired = store.repaired { diagnostics.write("note: the library's \(repaired)\n") }
+            return store
+        } catch let error as ConsoleError {
+            throw error
+        } catch {
+            throw ConsoleError("cannot open the library \(environment.libraryPath): \(error)", exitStatus: .apiError)
+        }
+    }
+
+    func withStore(_ body: (LibraryStore) async throws -> ExitStatus) async -> ExitStatus {
+        do {
+            return try await body(try openStore())
+        } catch let error as ConsoleError {
+            diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        } catch {
+            diagnostics.write("error: \(error)\n")
+            return .apiError
+        }
+    }
+
+    /// `library add` (and `sync`, with `syncing` the folder): one line per file, then a summary. Ctrl-C stops
+    /// between files: finished ones stay.
+    public func add(
+        _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
+        ocr: Bool = true
+    ) async -> ExitStatus {
+        await withStore { store in
+            let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            let (files, missing) = FileSelection.files(paths, excluding: excludes, relativeTo: directory)
+            for path in missing { diagnostics.write("error: \(path): no such file or folder\n") }
+            var extractors = Extractors(environment: environment.variables)
+            extractors.ocr = ocr
+            let ingest = Ingest(store: store, extractors: extractors, chunker: chunker)
+            let output = self.output, diagnostics = self.diagnostics
+            let report: @Sendable (Ingest.Progress) -> Void = { progress in
+                let line = "[\(progress.index)/\(progress.total)] \(Self.describe(progress.outcome, path: progress.path))\n"
+                if case .failed = progress.outcome { diagnostics.write(line) } else { output.write(line) }
+            }
+            let outcomes: [Ingest.Outcome]
+            if let folder {
+                outcomes = try await ingest.sync(folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, report: report)
+            } else {
+                outcomes = await ingest.add(files, report: report)
+            }
+            output.write(Self.summary(outcomes, of: files.count, interrupted: Task.isCancelled) + "\n")
+            let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
+            return failed || !missing.isEmpty ? .apiError : (Task.isCancelled ? .interrupted : .success)
+        }
+    }
+
+    static func describe(_ outcome: Ingest.Outcome, path: String) -> String {
+        func counts(_ chunks: Int, _ pages: Int?) -> String {
+            "\(chunks) chunk\(chunks == 1 ? "" : "s")" + (pages.map { ", \($0) page\($0 == 1 ? "" : "s")" } ?? "")
+        }
+        switch outcome {
+        case .added(let chunks, let pages): return "added \(path) (\(counts(chunks, pages)))"
+        case .updated(let chunks, let pages): return "re-indexed \(path), which changed (\(counts(chunks, pages)))"
+        case .unchanged: return "unchanged \(path)"
+        case .removed: return "removed \(path), which is gone from disk"
+        case .failed(let error): return "error: \(error)"
+        }
+    }
+
+    static func summary(_ outcomes: [Ingest.Outcome], of total: Int, interrupted: Bool) -> String {
+        var added = 0, updated = 0, unchanged = 0, failed = 0, removed = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .added: added += 1
+            case .updated: updated += 1
+            case .unchanged: unchanged += 1
+            case .failed: failed += 1
+            case .removed: removed += 1
+            }
+        }
+        var parts = ["\(added) added", "\(updated) re-indexed", "\(unchanged) unchanged", "\(failed) failed"]
+        if removed > 0 { parts.append("\(removed) removed") }
+        let head = interrupted ? "Interrupted after \(outcomes.count) of \(total) files; kept what was done: " : "Library: "
+        return head + parts.joined(separator: ", ") + "."
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Library
+import ResponsesAPI
+import Workbench
+
+/// What the console knows of the local library during a session.
+struct LibraryState {
+    enum Mode: String { case off, on, offline }
+    /// Whether a model can be asked (a key for OpenAI's API, or another server).
+    var hasProvider: Bool
+    var mode: Mode
+    /// The document turns are scoped to (`/doc`), as a full path.
+    var document: String?
+    /// The passages behind the last answer, numbered as its footnotes (`/sources`).
+    var sources: [SearchHit] = []
+
+    init(hasProvider: Bool) {
+        self.hasProvider = hasProvider
+        mode = hasProvider ? .off : .offline
+    }
+
+    /// Plain lines are answered from the library without a model.
+    var answersOffline: Bool { mode == .offline || (!hasProvider && mode != .off) }
+    var filter: LibraryStore.SearchFilter { LibraryStore.SearchFilter(document: document) }
+}
+
+/// `/library`, `/doc`, `/sources`, and turns answered from the library.
+extension REPL {
+    var libraryRunner: LibraryRunner {
+        LibraryRunner(CommandIO(environment: context.environment, output: context.output, diagnostics: context.diagnostics))
+    }
+
+    func libraryCommand(_ text: String) {
+        switch text {
+        case "": break
+        case "on":
+            guard library.hasProvider else {
+                context.diagnostics.write("there is no model to send passages to (no OPENAI_API_KEY for \(context.configuration.baseURL)); answers come from the library without one\n")
+                return
+            }
+            library.mode = .on
+        case "off": library.mode = .off
+        case "offline": library.mode = .offline
+        default:
+            context.diagnostics.write("usage: /library on|off|offline\n")
+            return
+        }
+        let scope = library.document.map { ", scoped to \($0)" } ?? ""
+        let message = switch library.mode {
+        case .on: "Library on: each turn sends the best passages of your documents to the model, cited as [n]\(scope).\n"
+        case .offline: "Library offline: questions are answered from your documents without a model\(scope).\n"
+        case .off: library.hasProvider ? "Library off: turns go to the model alone.\n" : "Library off; with no model, turns fail until you add a key (/library offline answers from documents).\n"
+        }
+        context.output.write(message)
+    }
+
+    /// `/doc PATH`: adds the document if needed and scopes the following turns to it; alone, says the scope;
+    /// `/doc off` clears it.
+    func docCommand(_ text: String) {
+        switch text {
+        case "":
+            context.output.write(library.document.map { "Turns are scoped to \($0) (/doc off clears it).\n" } ?? "No document scope (/doc PATH picks one).\n")
+        case "off":
+            library.document = nil
+            context.output.write("No document scope: turns search the whole library.\n")
+        default:
+            let path = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+                .standardizedFileURL.path
+            let runner = libraryRunner
+            let (status, _) = bridge.run { await runner.add([path]) }
+            guard status == .success else { return }
+            library.document = path
+            if library.mode == .off { library.mode = library.hasProvider ? .on : .offline }
+            context.output.write("Following turns are about \((path as NSString).lastPathComponent) (/doc off to search everything).\n")
+        }
+    }
+
+    /// `/sources`: the full text of the passages behind the last answer, numbered as its footnotes.
+    func sourcesCommand() {
+        guard !library.sources.isEmpty else {
+            context.output.write("No passages yet: ask something with the library on (/library on|offline).\n")
+            return
+        }
+        for (index, hit) in library.sources.enumerated() {
+            context.output.write("[\(index + 1)] \(hit.location)\n\(hit.text)\n\n")
+        }
+    }
+
+    func searchLibrary(_ question: String) -> [SearchHit]? {
+        let runner = libraryRunner
+        let filter = library.filter
+        let (result, _) = bridge.run { () async -> Result<[SearchHit], any Error> in
+            do { return .success(try await runner.passages(question, k: 5, filter: filter)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let hits): return hits
+        case .failure(let error):
+            context.diagnostics.write("error: \((error as? ConsoleError)?.message ?? "\(error)")\n")
+            return nil
+        }
+    }
+
+    /// A question answered from the library without a model.
+    func answerFromLibrary(_ question: String) {
+        guard let hits = searchLibrary(question) else { return }
+        guard !hits.isEmpty else {
+            context.output.write("Nothing in your library matches that (openresponses library add PATH adds documents; /doc PATH adds one and asks about it).\n")
+            return
+        }
+        let colors = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).colors
+        let answer = LibraryRunner.extractive(question, hits: hits, color: colors)
+        library.sources = answer.sources
+        context.output.write(answer.text)
+    }
+
+    /// A turn with the library on: the passages as numbered context, the answer's `[n]` as footnotes.
+    func libraryTurn(_ question: String) {
+        guard let hits = searchLibrary(question) else { return }
+        guard !hits.isEmpty else {
+            context.diagnostics.write("[nothing in the library matches; sent without passages]\n")
+            send(.string(question))
+            return
+        }
+        library.sources = hits
+        guard let outcome = send(.string(AnswerBuilder().context(question: question, passages: hits))), outcome.error == nil else { return }
+        context.output.write(LibraryRunner.footnotes(for: outcome.text, hits: hits))
+    }
+}

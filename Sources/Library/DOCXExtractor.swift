@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ZIPFoundation
+
+/// DOCX read directly: the ZIP's `word/document.xml` with Foundation's XML parser. Paragraphs in order,
+/// headings by style (`Heading1`…`Heading9`, `Title`) starting sections with their heading path, tables row
+/// by row (cells separated by ` | `), and the footnotes of `word/footnotes.xml` at the end.
+struct DOCXExtractor: Sendable {
+    func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw LibraryError(path: url.path, "is not a DOCX file (not a ZIP archive)")
+        }
+        guard let body = try Self.entry("word/document.xml", in: archive, path: url.path) else {
+            throw LibraryError(path: url.path, "is not a DOCX file (it has no word/document.xml)")
+        }
+        var builder = DocumentBuilder()
+        let document = try Self.paragraphs(body, path: url.path, part: "word/document.xml")
+        var headings: [(level: Int, title: String)] = []
+        var title: String?
+        for paragraph in document {
+            if let level = paragraph.headingLevel, !paragraph.text.isEmpty {
+                if level == 0 {
+                    title = title ?? paragraph.text
+                } else {
+                    while let last = headings.last, last.level >= level { headings.removeLast() }
+                    headings.append((level, paragraph.text))
+                    builder.begin(page: nil, headings: headings.map(\.title))
+                }
+            }
+            builder.append(paragraph.text + "\n")
+        }
+        if let notes = try Self.entry("word/footnotes.xml", in: archive, path: url.path) {
+            let texts = try Self.paragraphs(notes, path: url.path, part: "word/footnotes.xml").map(\.text).filter { !$0.isEmpty }
+            if !texts.isEmpty {
+                builder.begin(page: nil, headings: ["Footnotes"])
+                for (index, text) in texts.enumerated() { builder.append("[\(index + 1)] \(text)\n") }
+            }
+        }
+        return builder.build(title: title)
+    }
+
+    static func entry(_ name: String, in archive: Archive, path: String) throws(LibraryError) -> Data? {
+        guard let entry = archive[name] else { return nil }
+        var data = Data()
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
+        } catch {
+            throw LibraryError(path: path, "its \(name) cannot be read: \(error)")
+        }
+        return data
+    }
+
+    struct Paragraph {
+        var text: String
+        /// 0 for the Title style, 1–9 for HeadingN, nil otherwise.
+        var headingLevel: Int?
+    }
+
+    static func paragraphs(_ xml: Data, path: String, part: String) throws(LibraryError) -> [Paragraph] {
+        let reader = WordprocessingReader()
+        let parser = XMLParser(data: xml)
+        parser.delegate = reader
+        guard parser.parse() else {
+            throw LibraryError(path: path, "its \(part) is not well-formed XML (line \(parser.lineNumber))")
+        }
+        return reader.paragraphs
+    }
+}
+
+/// Collects paragraphs from WordprocessingML: `w:p` with its `w:pStyle`, the text of `w:t`, tabs and
+/// breaks; a table row (`w:tr`) becomes one paragraph of its cells.
+final class WordprocessingReader: NSObject, XMLParserDelegate {
+    private(set) var paragraphs: [DOCXExtractor.Paragraph] = []
+    private var text = ""
+    private var style: String?
+    private var inText = false
+    private var tableDepth = 0
+    private var row: [String]?
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        switch name {
+        case "w:p": text = ""; style = nil
+        case "w:pStyle": style = attributes["w:val"]
+        case "w:t": inText = true
+        case "w:tab": text += "\t"
+        case "w:br", "w:cr": text += "\n"
+        case "w:tbl": tableDepth += 1
+        case "w:tr": row = []
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        switch name {
+        case "w:t": inText = false
+        case "w:p":
+            let paragraph = text.trimmingCharacters(in: .whitespaces)
+            if tableDepth > 0, row != nil {
+                row?.append(paragraph)
+            } else {
+                paragraphs.append(.init(text: paragraph, headingLevel: Self.level(of: style)))
+            }
+        case "w:tr":
+            if let cells = row { paragraphs.append(.init(text: cells.filter { !$0.isEmpty }.joined(separator: " | "), headingLevel: nil)) }
+            row = nil
+        case "w:tbl": tableDepth -= 1
+        default: break
+        }
+    }
+
+    static func level(of style: String?) -> Int? {
+        guard let style = style?.lowercased() else { return nil }
+        if style == "title" { return 0 }
+        guard style.hasPrefix("heading"), let level = Int(style.dropFirst("heading".count)), (1...9).contains(level) else { return nil }
+        return level
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Picks the extractor for a file by its type and runs it.
+public struct Extractors: Sendable {
+    let tools: ToolRunner
+    /// Read scanned PDF pages with OCR.
+    public var ocr = true
+
+    public init(environment: [String: String]) {
+        tools = ToolRunner(environment: environment)
+    }
+
+    /// The file's text, or an error naming the file (and the page, for a PDF page).
+    public func extract(_ url: URL, as type: DocumentType) throws(LibraryError) -> ExtractedDocument {
+        switch type {
+        case .text: try TextExtractor(markdown: false).extract(url)
+        case .markdown: try TextExtractor(markdown: true).extract(url)
+        case .html: try HTMLExtractor().extract(url)
+        case .json, .jsonl, .csv: try DataExtractor(type: type).extract(url)
+        case .pdf: try PDFExtractor(tools: tools, ocr: ocr).extract(url)
+        case .docx: try DOCXExtractor().extract(url)
+        case .image: try ImageExtractor(tools: tools).extract(url)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Free text turned into an FTS5 query that cannot be a syntax error: every word becomes a quoted string,
+/// so `AND`, `-`, `:`, `(` and lone quotes are just text. A quoted "phrase" stays a phrase, and `word*`
+/// stays a prefix search. Terms are joined with OR: BM25 ranks chunks that match more of them higher,
+/// and a question's small words cannot make it match nothing.
+public enum FTSQuery {
+    /// The FTS5 query, or nil when the text has no word at all.
+    public static func make(_ text: String) -> String? {
+        let terms = self.terms(text)
+        guard !terms.isEmpty else { return nil }
+        return terms.map { term in
+            let quoted = "\"" + term.words.joined(separator: " ") + "\""
+            return term.prefix ? quoted + "*" : quoted
+        }.joined(separator: " OR ")
+    }
+
+    public struct Term: Hashable {
+        public var words: [String]
+        public var prefix: Bool
+    }
+
+    /// The terms of `text`: quoted phrases, and single words (with `*` at the end for a prefix). Words are
+    /// runs of letters and digits; everything else separates them.
+    public static func terms(_ text: String) -> [Term] {
+        var terms: [Term] = []
+        var rest = Substring(text)
+        while let quote = rest.firstIndex(of: "\"") {
+            terms += wordsOf(rest[..<quote])
+            let after = rest[rest.index(after: quote)...]
+            guard let close = after.firstIndex(of: "\"") else {
+                rest = after
+                break
+            }
+            let phrase = words(after[..<close])
+            if !phrase.isEmpty { terms.append(Term(words: phrase, prefix: false)) }
+            rest = after[after.index(after: close)...]
+        }
+        terms += wordsOf(rest)
+        var seen = Set<Term>()
+        return terms.filter { seen.insert($0).inserted }
+    }
+
+    static func wordsOf(_ text: Substring) -> [Term] {
+        var terms: [Term] = []
+        var word = ""
+        func flush(prefix: Bool) {
+            if !word.isEmpty { terms.append(Term(words: [word], prefix: prefix)) }
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber {
+                word.append(character)
+            } else {
+                flush(prefix: character == "*")
+            }
+        }
+        flush(prefix: false)
+        return terms
+    }
+
+    static func words(_ text: Substring) -> [String] {
+        wordsOf(text).flatMap(\.words)
+    }
+}

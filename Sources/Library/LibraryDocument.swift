@@ -1,0 +1,48 @@
+import Foundation
+
+/// A document as the library keeps it.
+public struct LibraryDocument: Sendable, Hashable {
+    public enum Status: String, Sendable { case indexed, failed }
+
+    public var id: Int64
+    public var path: String
+    public var title: String?
+    public var type: DocumentType
+    public var size: Int
+    public var sha256: String
+    public var pages: Int?
+    public var status: Status
+    public var error: String?
+    public var chunkCount: Int
+
+    /// The title, or the file's name.
+    public var displayName: String { title ?? URL(fileURLWithPath: path).lastPathComponent }
+}
+
+/// One search result: a chunk, where it is, and how well it matched.
+public struct SearchHit: Sendable, Hashable {
+    public var chunkID: Int64
+    public var path: String
+    public var title: String?
+    public var type: DocumentType
+    public var page: Int?
+    public var heading: String?
+    public var start: Int
+    public var end: Int
+    public var text: String
+    /// BM25 (higher is better).
+    public var score: Double
+    /// The matched passage with the query's words between `SearchHit.markStart` and `markEnd`.
+    public var snippet: String
+
+    public static let markStart = "\u{2}"
+    public static let markEnd = "\u{3}"
+
+    /// Where it is, for people: `file.pdf p. 3 › Heading`.
+    public var location: String {
+        var text = URL(fileURLWithPath: path).lastPathComponent
+        if let page { text += " p. \(page)" }
+        if let heading, !heading.isEmpty { text += " › \(heading)" }
+        return text
+    }
+}

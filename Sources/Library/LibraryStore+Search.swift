@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// Keyword search: BM25 over the FTS5 index, one hit per chunk.
+extension LibraryStore {
+    public struct SearchFilter: Sendable {
+        /// Only documents whose path equals this or matches it as a GLOB.
+        public var document: String?
+        public var type: DocumentType?
+
+        public init(document: String? = nil, type: DocumentType? = nil) {
+            self.document = document
+            self.type = type
+        }
+    }
+
+    /// The `k` chunks that best match `text` (any text: see `FTSQuery`).
+    public func search(_ text: String, k: Int = 10, filter: SearchFilter = SearchFilter()) async throws -> [SearchHit] {
+        guard let query = FTSQuery.make(text), k > 0 else { return [] }
+        return try await writer.read { db in
+            var sql = """
+                SELECT c.id, d.path, d.title, d.type, c.page, c.heading, c.start, c."end", c.text,
+                       -bm25(chunk_fts) AS score,
+                       snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
+                FROM chunk_fts
+                JOIN chunk c ON c.id = chunk_fts.rowid
+                JOIN document d ON d.id = c.document_id
+                WHERE chunk_fts MATCH ?
+                """
+            var arguments: StatementArguments = [query]
+            if let document = filter.document {
+                sql += " AND (d.path = ? OR d.path GLOB ?)"
+                _ = arguments.append(contentsOf: [document, document])
+            }
+            if let type = filter.type {
+                sql += " AND d.type = ?"
+                _ = arguments.append(contentsOf: [type.rawValue])
+            }
+            sql += " ORDER BY bm25(chunk_fts) LIMIT ?"
+            _ = arguments.append(contentsOf: [k])
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                SearchHit(
+                    chunkID: row["id"], path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
+                    page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
+                    score: row["score"], snippet: row["snippet"])
+            }
+        }
+    }
+
+    /// Counts for `library stats`.
+    public struct Statistics: Sendable {
+        public var documentsByType: [(type: String, documents: Int, pages: Int)]
+        public var chunks: Int
+        public var bytes: Int
+        public var failures: [(path: String, error: String)]
+    }
+
+    public func statistics() async throws -> Statistics {
+        try await writer.read { db in
+            let byType = try Row.fetchAll(db, sql: """
+                SELECT type, count(*) AS documents, coalesce(sum(pages), 0) AS pages FROM document
+                WHERE status = 'indexed' GROUP BY type ORDER BY type
+                """).map { (type: $0["type"] as String, documents: $0["documents"] as Int, pages: $0["pages"] as Int) }
+            let chunks = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunk") ?? 0
+            let pageCount = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let failures = try Row.fetchAll(db, sql: "SELECT path, error FROM document WHERE status = 'failed' ORDER BY path")
+                .map { (path: $0["path"] as String, error: $0["error"] as String? ?? "") }
+            return Statistics(documentsByType: byType, chunks: chunks, bytes: pageCount * pageSize, failures: failures)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import StoreSupport
+
+/// The library's database, `library.sqlite` in the data directory: one value holding a GRDB pool (WAL,
+/// mode 0600), opened like the inspector's (`StoreOpener`: migrations under a lock other processes wait
+/// for, a damaged file moved aside). Migrations are append-only. Columns are documented in Docs/library.md.
+public struct LibraryStore: Sendable {
+    public let writer: DatabasePool
+    public let path: String
+    /// The damaged file this opening moved aside to create the store anew, if it did.
+    public let repaired: DamagedStore?
+
+    public static func open(at path: String, now: Date = Date(), patience: Duration = .seconds(10)) throws -> LibraryStore {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "library"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let opened = try StoreOpener(path: path, now: now, patience: patience, migrator: migrator, configuration: configuration).open()
+        return LibraryStore(writer: opened.pool, path: path, repaired: opened.repaired)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE document (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    title TEXT,
+                    type TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime TEXT,
+                    sha256 TEXT NOT NULL,
+                    pages INTEGER,
+                    status TEXT NOT NULL,
+                    error TEXT,
+                    added_at TEXT NOT NULL,
+                    text TEXT
+                );
+                CREATE TABLE chunk (
+                    id INTEGER PRIMARY KEY,
+                    document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    ordinal INTEGER NOT NULL,
+                    page INTEGER,
+                    start INTEGER NOT NULL,
+                    "end" INTEGER NOT NULL,
+                    heading TEXT,
+                    text TEXT NOT NULL,
+                    text_sha256 TEXT NOT NULL
+                );
+                CREATE INDEX chunk_document ON chunk (document_id, ordinal);
+                CREATE INDEX chunk_text_sha256 ON chunk (text_sha256);
+                CREATE VIRTUAL TABLE chunk_fts USING fts5(
+                    text, heading, content = 'chunk', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+                CREATE TRIGGER chunk_fts_insert AFTER INSERT ON chunk BEGIN
+                    INSERT INTO chunk_fts (rowid, text, heading) VALUES (new.id, new.text, new.heading);
+                END;
+                CREATE TRIGGER chunk_fts_delete AFTER DELETE ON chunk BEGIN
+                    INSERT INTO chunk_fts (chunk_fts, rowid, text, heading) VALUES ('delete', old.id, old.text, old.heading);
+                END;
+                CREATE TRIGGER chunk_fts_update AFTER UPDATE ON chunk BEGIN
+                    INSERT INTO chunk_fts (chunk_fts, rowid, text, heading) VALUES ('delete', old.id, old.text, old.heading);
+                    INSERT INTO chunk_fts (rowid, text, heading) VALUES (new.id, new.text, new.heading);
+                END;
+                CREATE TABLE chunk_vector (
+                    chunk_id INTEGER NOT NULL REFERENCES chunk(id) ON DELETE CASCADE,
+                    embedder TEXT NOT NULL,
+                    vector BLOB NOT NULL,
+                    PRIMARY KEY (chunk_id, embedder)
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Writes small, valid PDF files for tests: pages of text in Helvetica (a real text layer poppler reads),
+/// or a page that is only an image (a scan, which only OCR reads). Offsets in the cross-reference table
+/// are computed, so every reader accepts the files.
+public enum PDFWriter {
+    /// A PDF whose pages hold `pages[n]`'s lines, top to bottom.
+    public static func text(pages: [[String]], title: String? = nil) -> Data {
+        var objects: [String] = []
+        // 1: catalog, 2: pages, 3: font, then per page: page object, content stream.
+        let pageIDs = pages.indices.map { 4 + $0 * 2 }
+        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
+        objects.append("<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
+        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+        for (index, lines) in pages.enumerated() {
+            var stream = "BT /F1 14 Tf 72 740 Td 18 TL\n"
+            for line in lines { stream += "(\(escape(line))) Tj T*\n" }
+            stream += "ET"
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[index] + 1) 0 R >>")
+            objects.append("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream")
+        }
+        var info: String?
+        if let title { info = "<< /Title (\(escape(title))) >>" }
+        return assemble(objects.map { Data($0.utf8) }, info: info)
+    }
+
+    /// A one-page PDF that is only a grey image (`width` × `height` bytes, one per pixel), as a scanner makes.
+    public static func image(width: Int, height: Int, grey pixels: Data) -> Data {
+        var objects: [Data] = []
+        objects.append(Data("<< /Type /Catalog /Pages 2 0 R >>".utf8))
+        objects.append(Data("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".utf8))
+        var image = Data("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(pixels.count) >>\nstream\n".utf8)
+        image.append(pixels)
+        image.append(Data("\nendstream".utf8))
+        objects.append(image)
+        let content = "q 612 0 0 792 0 0 cm /Im1 Do Q"
+        objects.append(Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 3 0 R >> >> /Contents 5 0 R >>".utf8))
+        objects.append(Data("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
+        return assemble(objects, info: nil)
+    }
+
+    static func assemble(_ objects: [Data], info: String?) -> Data {
+        var data = Data("%PDF-1.4\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
+        var offsets: [Int] = []
+        var all = objects
+        if let info { all.append(Data(info.utf8)) }
+        for (index, object) in all.enumerated() {
+            offsets.append(data.count)
+            data.append(Data("\(index + 1) 0 obj\n".utf8))
+            data.append(object)
+            data.append(Data("\nendobj\n".utf8))
+        }
+        let xref = data.count
+        var table = "xref\n0 \(all.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { table += String(format: "%010d 00000 n \n", offset) }
+        let infoRef = info == nil ? "" : " /Info \(all.count) 0 R"
+        table += "trailer\n<< /Size \(all.count + 1) /Root 1 0 R\(infoRef) >>\nstartxref\n\(xref)\n%%EOF\n"
+        data.append(Data(table.utf8))
+        return data
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+    }
+}

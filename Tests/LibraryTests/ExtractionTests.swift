@@ -1,0 +1,116 @@
+import Foundation
+import Library
+import Testing
+
+/// Each type read from a real file: the text, the page numbers, the heading paths, the title, and chunk
+/// offsets that cut exactly each chunk's text out of the extracted text.
+@Suite("Extracting documents")
+struct ExtractionTests {
+    let extractors = Extractors(environment: ProcessInfo.processInfo.environment)
+
+    func extract(_ url: URL) throws -> ExtractedDocument {
+        try extractors.extract(url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
+    }
+
+    /// Every chunk is exactly its slice of the extracted text, and stays inside one segment.
+    func expectChunksCutTheText(_ document: ExtractedDocument, size: Int = 60) {
+        let chunks = Chunker(size: size, overlap: 15).chunks(of: document)
+        #expect(!chunks.isEmpty)
+        for chunk in chunks {
+            #expect(document.slice(chunk.start, chunk.end) == chunk.text)
+            #expect(document.segments.contains { $0.start <= chunk.start && chunk.end <= $0.end && $0.page == chunk.page })
+        }
+    }
+
+    @Test func markdownKeepsHeadingPathsAndTheTitle() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let url = try files.write("guide.md", "# Guide\n\nIntro text.\n\n## Install\n\nRun setup.\n\n```\n# not a heading\n```\n\n### On macOS\n\nUse brew.\n\n## Use\n\nOpen the console.\n")
+        let document = try extract(url)
+        #expect(document.title == "Guide")
+        #expect(document.segments.map(\.headings) == [["Guide"], ["Guide", "Install"], ["Guide", "Install", "On macOS"], ["Guide", "Use"]])
+        let install = try #require(document.segments.first { $0.headings.last == "Install" })
+        #expect(document.slice(install.start, install.end) == "## Install\n\nRun setup.\n\n```\n# not a heading\n```")
+        expectChunksCutTheText(document, size: 20)
+    }
+
+    @Test func htmlDropsScriptsAndStylesAndKeepsHeadings() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let url = try files.write("page.html", """
+            <html><head><title>The  Page</title><style>p { color: red }</style></head>
+            <body><script>var secret = "no";</script><h1>Top</h1><p>First &amp; foremost &lt;here&gt;&#33;</p>
+            <h2>Sub</h2><p>Second<br>line</p><!-- a comment --></body></html>
+            """)
+        let document = try extract(url)
+        #expect(document.title == "The Page")
+        #expect(!document.text.contains("secret") && !document.text.contains("color"))
+        #expect(document.text.contains("First & foremost <here>!"))
+        #expect(document.segments.map(\.headings) == [["Top"], ["Top", "Sub"]])
+        expectChunksCutTheText(document)
+    }
+
+    @Test func jsonValuesCarryTheirKeyPathsAndCSVRowsTheirHeaders() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let json = try extract(files.write("data.json", #"{"team": {"name": "Core", "members": [{"name": "Ada", "age": 36}]}, "open": true}"#))
+        #expect(json.text == "team.name: Core\nteam.members[0].name: Ada\nteam.members[0].age: 36\nopen: true\n")
+        let lines = try extract(files.write("log.jsonl", "{\"event\": \"start\"}\n\n{\"event\": \"stop\"}\n"))
+        #expect(lines.text == "[1].event: start\n[3].event: stop\n")
+        let csv = try extract(files.write("people.csv", "name,quote\r\nAda,\"Hello, \"\"world\"\"\"\r\nGrace,\"multi\nline\"\r\n"))
+        #expect(csv.text == "name: Ada; quote: Hello, \"world\"\nname: Grace; quote: multi\nline\n")
+        #expect(throws: LibraryError.self) { try extract(files.write("bad.json", "{ not json")) }
+    }
+
+    @Test func docxParagraphsHeadingsTablesAndFootnotes() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let document = try extract(files.docx("report.docx"))
+        #expect(document.title == "Quarterly Report")
+        #expect(document.text.contains("Revenue grew by twelve percent in the quarter."))
+        #expect(document.text.contains("Region | Sales\nNorth | 1200"))
+        #expect(document.text.contains("[1] Figures are unaudited."))
+        #expect(document.segments.map(\.headings) == [[], ["Revenue"], ["Revenue", "Costs"], ["Footnotes"]])
+        expectChunksCutTheText(document)
+        let broken = try files.write("broken.docx", "this is not a zip file")
+        #expect { try extract(broken) } throws: { ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)" }
+    }
+
+    @Test func pdfPagesKeepTheirNumbers() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let document = try extract(files.pdf())
+        #expect(document.pageCount == 2)
+        #expect(document.title == "Field Notes")
+        #expect(document.segments.map(\.page) == [1, 2])
+        let second = document.segments[1]
+        #expect(document.slice(second.start, second.end) == "The colony moved inland in August.\nKrill numbers fell sharply.")
+        expectChunksCutTheText(document, size: 40)
+    }
+
+    @Test func aScannedPageIsReadWithOCRAndAnImageToo() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let scan = try extract(files.scannedPDF())
+        #expect(scan.segments.map(\.page) == [1])
+        #expect(scan.text.contains("INVOICE NUMBER 4711"), "\(scan.text)")
+        // The same page as a PNG.
+        let png = files.folder.appendingPathComponent("page").path
+        let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"), arguments: ["-r", "150", "-png", "-singlefile", try files.pdf().path, png])
+        render.waitUntilExit()
+        let image = try extract(URL(fileURLWithPath: png + ".png"))
+        #expect(image.text.contains("Emperor penguins huddle"), "\(image.text)")
+    }
+
+    @Test func damagedEncryptedAndEmptyPDFsAreOneLineErrorsNamingTheFile() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let damaged = try files.write("damaged.pdf", "%PDF-1.4\nthis is not really a pdf\n")
+        #expect { try extract(damaged) } throws: { error in
+            let error = error as? LibraryError
+            return error?.path == damaged.path && error?.message.hasPrefix("is not a readable PDF (") == true
+        }
+        let locked = try #require(try files.encryptedPDF())
+        #expect { try extract(locked) } throws: { ($0 as? LibraryError)?.description == "\(locked.path): is encrypted: a password is needed to read it" }
+    }
+}
