@@ -93,6 +93,11 @@ let package = Package(
             path: "Benchmarks/InspectorBenchmark"
         ),
         .executableTarget(
+            name: "openresponses-library-bench",
+            dependencies: ["Library", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Benchmarks/LibraryBenchmark"
+        ),
+        .executableTarget(
             name: "openresponses-loopback",
             dependencies: ["TestSupport"],
             path: "Benchmarks/LoopbackServe"

@@ -19,6 +19,15 @@ public struct Chunker: Sendable {
         public var start: Int
         public var end: Int
         public var text: String
+
+        public init(ordinal: Int, page: Int?, headings: [String], start: Int, end: Int, text: String) {
+            self.ordinal = ordinal
+            self.page = page
+            self.headings = headings
+            self.start = start
+            self.end = end
+            self.text = text
+        }
     }
 
     /// Boundaries, strongest first: each is a sequence of scalars a piece may end with.

@@ -13,6 +13,19 @@ extension LibraryStore {
         public var sha256: String
         public var extracted: ExtractedDocument?
         public var error: String?
+
+        public init(
+            path: String, type: DocumentType, size: Int, mtime: Date?, sha256: String, extracted: ExtractedDocument? = nil,
+            error: String? = nil
+        ) {
+            self.path = path
+            self.type = type
+            self.size = size
+            self.mtime = mtime
+            self.sha256 = sha256
+            self.extracted = extracted
+            self.error = error
+        }
     }
 
     /// Stores a document and its chunks, replacing whatever the library had at its path; a record with an

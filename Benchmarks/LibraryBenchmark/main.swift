@@ -1,0 +1,105 @@
+import Foundation
+import Library
+import TestSupport
+import ZIPFoundation
+
+// The library's figures (run by Benchmarks/library.sh in release mode): extraction throughput per type,
+// chunking, adding 1,000 small text files, and search latency in-process at 1k, 10k and 100k chunks. It also
+// leaves the 100k-chunk store at $1 for the script to time the whole `library search` command against.
+
+let work = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory())
+    .appendingPathComponent("library-bench", isDirectory: true)
+try? FileManager.default.removeItem(at: work)
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+let clock = ContinuousClock()
+let words = ["penguin", "krill", "colony", "winter", "storm", "refund", "policy", "invoice", "report", "revenue", "quarter",
+             "shipping", "warehouse", "console", "preset", "stream", "event", "inspector", "answer", "passage", "library",
+             "document", "search", "ranking", "offline", "model", "citation", "page", "heading", "chunk"]
+nonisolated(unsafe) var seed: UInt64 = 42  // one thread uses it
+func word() -> String {
+    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return words[Int(seed >> 33) % words.count]
+}
+func prose(_ bytes: Int) -> String {
+    var text = ""
+    while text.utf8.count < bytes {
+        let sentence = (0..<12).map { _ in word() }.joined(separator: " ")
+        text += sentence.prefix(1).uppercased() + sentence.dropFirst() + ". "
+        if seed % 5 == 0 { text += "\n\n" }
+    }
+    return text
+}
+func seconds(_ duration: Duration) -> Double { Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
+func report(_ name: String, _ value: Double, _ unit: String) { print(String(format: "%-44@ %10.2f %@", name as NSString, value, unit)) }
+let extractors = Extractors(environment: ProcessInfo.processInfo.environment)
+
+// Extraction and chunking.
+let bigText = prose(10 << 20)
+let textURL = work.appendingPathComponent("big.txt")
+try bigText.write(to: textURL, atomically: true, encoding: .utf8)
+var extracted = ExtractedDocument()
+var elapsed = clock.measure { extracted = try! extractors.extract(textURL, as: .text) }
+report("extract text (10 MB)", 10 / seconds(elapsed), "MB/s")
+elapsed = clock.measure { _ = Chunker().chunks(of: extracted) }
+report("chunk text (10 MB, 1000/150)", 10 / seconds(elapsed), "MB/s")
+
+let pages = (0..<50).map { page in (0..<30).map { _ in (0..<8).map { _ in word() }.joined(separator: " ") } + ["page \(page + 1)"] }
+let pdfURL = work.appendingPathComponent("fifty.pdf")
+try PDFWriter.text(pages: pages).write(to: pdfURL)
+elapsed = clock.measure { _ = try! extractors.extract(pdfURL, as: .pdf) }
+report("extract PDF (50 pages, text layer)", 50 / seconds(elapsed), "pages/s")
+
+let docxURL = work.appendingPathComponent("big.docx")
+let archive = try Archive(url: docxURL, accessMode: .create)
+let body = (0..<20_000).map { _ in "<w:p><w:r><w:t>\((0..<12).map { _ in word() }.joined(separator: " ")).</w:t></w:r></w:p>" }.joined()
+let xml = Data(#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\#(body)</w:body></w:document>"#.utf8)
+try archive.addEntry(with: "word/document.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .deflate) { position, size in
+    xml.subdata(in: Int(position)..<Int(position) + size)
+}
+elapsed = clock.measure { _ = try! extractors.extract(docxURL, as: .docx) }
+report("extract DOCX (\(xml.count >> 20) MB of XML)", Double(xml.count) / 1_048_576 / seconds(elapsed), "MB/s")
+
+// Adding 1,000 text files of 5 KB.
+let folder = work.appendingPathComponent("files", isDirectory: true)
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+let files = try (0..<1000).map { index -> URL in
+    let url = folder.appendingPathComponent("note-\(index).txt")
+    try prose(5 * 1024).write(to: url, atomically: true, encoding: .utf8)
+    return url
+}
+let addStore = try LibraryStore.open(at: work.appendingPathComponent("add/library.sqlite").path)
+elapsed = try await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
+report("add 1,000 text files of 5 KB", seconds(elapsed), "s")
+elapsed = try await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
+report("add them again (all unchanged)", seconds(elapsed), "s")
+
+// Search at 1k, 10k and 100k chunks (documents of 100 chunks of about 1,000 characters).
+let queries = (0..<50).map { _ in "\(word()) \(word()) \(word())" } + ["\"refund policy\"", "peng*", "what is the refund policy for a quarter?"]
+for chunks in [1_000, 10_000, 100_000] {
+    let path = work.appendingPathComponent("search-\(chunks)/library.sqlite").path
+    let store = try LibraryStore.open(at: path)
+    for document in 0..<(chunks / 100) {
+        let parts = (0..<100).map { _ in prose(1000) }
+        var text = ""
+        var made: [Chunker.Chunk] = []
+        for (ordinal, part) in parts.enumerated() {
+            let start = text.unicodeScalars.count
+            text += part
+            made.append(Chunker.Chunk(ordinal: ordinal, page: nil, headings: [], start: start, end: text.unicodeScalars.count, text: part))
+        }
+        let record = LibraryStore.DocumentRecord(
+            path: "/bench/doc-\(document).txt", type: .text, size: text.utf8.count, mtime: nil, sha256: "\(document)",
+            extracted: ExtractedDocument(text: text), error: nil)
+        try await store.store(record, chunks: made, chunkHash: { _ in "" })
+    }
+    var latencies: [Double] = []
+    for query in queries {
+        let start = clock.now
+        _ = try await store.search(query, k: 10)
+        latencies.append(seconds(clock.now - start) * 1000)
+    }
+    latencies.sort()
+    report("search in-process, \(chunks) chunks: median", latencies[latencies.count / 2], "ms")
+    report("search in-process, \(chunks) chunks: p95", latencies[Int(Double(latencies.count) * 0.95)], "ms")
+}
+print("store for the command timing: \(work.appendingPathComponent("search-100000").path)")

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The library in a real terminal: with no key the console opens offline and answers from a document with
+/// page citations; with a server, `/library on` sends the passages and the answer's `[n]` become footnotes.
+@Suite("The library in the console", .serialized)
+struct LibraryConsoleTests {
+    static func notes(in home: URL) throws -> URL {
+        let url = home.appendingPathComponent("field-notes.pdf")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try PDFWriter.text(pages: [
+            ["Penguin Field Notes", "Emperor penguins huddle together to survive the winter storms."],
+            ["The colony moved inland in August.", "Krill numbers fell sharply that year."],
+        ]).write(to: url)
+        return url
+    }
+
+    @Test func withNoKeyTheConsoleAnswersFromADocumentWithPageCitations() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let pdf = try Self.notes(in: home)
+        let tmux = try TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.type("env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)")
+        try await tmux.waitFor("offline: no OPENAI_API_KEY for https://api.openai.com/v1", timeout: .seconds(60))
+        try await tmux.waitFor("\n> ")
+        try tmux.type("/doc \(pdf.path)")
+        try await tmux.waitFor("Following turns are about field-notes.pdf")
+        try tmux.type("how do emperor penguins survive the winter?")
+        // The page's lines are one sentence until a full stop: the title line comes with it.
+        try await tmux.waitFor("[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together to survive the winter storms.”")
+        #expect(try tmux.screen().contains("• Penguin Field Notes Emperor penguins huddle together to survive the winter storms. [1]"))
+        try tmux.type("when did the colony move inland?")
+        try await tmux.waitFor("[1] field-notes.pdf p. 2 — “The colony moved inland in August.")
+        try tmux.type("/sources")
+        try await tmux.waitFor("[1] field-notes.pdf p. 2\nThe colony moved inland in August.\nKrill numbers fell sharply that year.")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+    }
+
+    @Test func libraryOnSendsThePassagesAndTheAnswersMarkersBecomeFootnotes() async throws {
+        let server = try await LoopbackServer.start { request in
+            .sse(Fixtures.textStream(id: "resp_lib", text: "They huddle together [1].", previousResponseID: nil))
+        }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let pdf = try Self.notes(in: harness.home)
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/doc \(pdf.path)")
+        try await tmux.waitFor("Following turns are about field-notes.pdf")
+        try tmux.type("how do emperor penguins survive the winter?")
+        try await tmux.waitFor("[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together")
+        let input = try #require(server.requests.last?.jsonBody?["input"] as? String)
+        #expect(input.hasPrefix("Answer the question using only the numbered passages below"))
+        #expect(input.contains("[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."))
+        #expect(input.hasSuffix("Question: how do emperor penguins survive the winter?"))
+        try tmux.type("/library off")
+        try await tmux.waitFor("Library off: turns go to the model alone.")
+        try tmux.type("plain question")
+        try await tmux.waitFor("They huddle together [1].", count: 2)
+        #expect(server.requests.last?.jsonBody?["input"] as? String == "plain question")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+        await server.stop()
+    }
+}
