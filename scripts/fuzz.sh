@@ -71,8 +71,10 @@ for target in "${targets[@]}"; do
   code=$?
   set -e
   executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  ran=$(( ${executions:-0} / (${rate:-1} > 0 ? ${rate:-1} : 1) ))
   findings=$(find "$work/crashes-$target" -type f | wc -l)
-  echo "fuzz: $target: ${executions:-?} executions in ${seconds} s, exit $code, $findings finding(s) in $work/crashes-$target/ (log: $log)"
+  echo "fuzz: $target: ${executions:-?} executions in about ${ran} s (of ${seconds} s asked; a finding stops the run), exit $code, $findings finding(s) in $work/crashes-$target/ (log: $log)"
   if [ "$code" -ne 0 ] || [ "$findings" -gt 0 ]; then status=1; fi
 done
 exit $status

@@ -79,7 +79,11 @@ extension JSONValue {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
+    /// A number as JSON. A literal too large for a double parses as an infinity; it is written back as
+    /// `1e999` (or `-1e999`), which parses to the same value, where `null` would change it (found by
+    /// fuzzing). NaN, which no JSON text gives, is `null`.
     static func format(_ value: Double) -> String {
+        if value.isInfinite { return value < 0 ? "-1e999" : "1e999" }
         guard value.isFinite else { return "null" }
         if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
         return "\(value)"
