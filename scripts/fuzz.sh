@@ -5,15 +5,17 @@
 #   sse   the SSE decoder: whole, chunked and byte-by-byte feeding must agree; events decode alike on
 #         the delta fast path and the general path (scripts/fuzz/SSEDecoderTarget.swift)
 #   json  the JSON parser: parse, serialise, parse again gives the same value (scripts/fuzz/JSONParserTarget.swift)
-# Usage: scripts/fuzz.sh [sse|json|all] [SECONDS per target, default 60]
+#   markup the library's Markdown and HTML extraction and its chunker: segments in place, chunks exactly their
+#         slice of the text (scripts/fuzz/MarkupTarget.swift)
+# Usage: scripts/fuzz.sh [sse|json|markup|all] [SECONDS per target, default 60]
 # Prints, per target, the executions run and the findings; a crashing input is kept under
 # .build-fuzz/crashes-TARGET/ (turn it into a regression test). Exits non-zero when a target found one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-all}
 seconds=${2:-60}
-case "$which" in sse|json) targets=("$which") ;; all) targets=(sse json) ;;
-  *) echo "usage: scripts/fuzz.sh [sse|json|all] [SECONDS]" >&2; exit 2 ;; esac
+case "$which" in sse|json|markup) targets=("$which") ;; all) targets=(sse json markup) ;;
+  *) echo "usage: scripts/fuzz.sh [sse|json|markup|all] [SECONDS]" >&2; exit 2 ;; esac
 work=.build-fuzz
 mkdir -p "$work"
 conformance=../shared/conformance
@@ -29,7 +31,10 @@ seed() {  # seed TARGET DIR: the seed corpus
   rm -rf "$dir"; mkdir -p "$dir"
   local sse=(Tests/Fixtures/*.sse)
   [ -d "$conformance/sse" ] && sse+=("$conformance"/sse/*.sse)
-  if [ "$target" = sse ]; then
+  if [ "$target" = markup ]; then
+    for file in Docs/*.md README.md; do head -c 4096 "$file" > "$dir/$(basename "$file")"; done
+    printf '<html><head><title>T</title><style>x</style></head><body><h1>A &amp; B</h1><p>x<br>y</p><h2>C</h2><table><tr><td>1</td></tr></table></body></html>' > "$dir/page.html"
+  elif [ "$target" = sse ]; then
     for file in "${sse[@]}"; do
       # Long recordings are cut to their first 8 KB: libFuzzer mutates short inputs far faster.
       head -c 8192 "$file" > "$dir/$(basename "$file")"
@@ -55,12 +60,18 @@ for target in "${targets[@]}"; do
   case "$target" in
     sse) harness=scripts/fuzz/SSEDecoderTarget.swift; max_len=8192 ;;
     json) harness=scripts/fuzz/JSONParserTarget.swift; max_len=65536 ;;
+    markup) harness=scripts/fuzz/MarkupTarget.swift; max_len=8192 ;;
   esac
+  target_sources=("${sources[@]}")
+  if [ "$target" = markup ]; then
+    target_sources=(Sources/Library/ExtractedDocument.swift Sources/Library/LibraryError.swift Sources/Library/TextExtractor.swift
+      Sources/Library/HTMLExtractor.swift Sources/Library/Chunker.swift)
+  fi
   binary="$work/fuzz-$target"
-  if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" "$harness" -newer "$binary" 2>/dev/null)" ]; then
+  if [ ! -x "$binary" ] || [ -n "$(find "${target_sources[@]}" "$harness" -newer "$binary" 2>/dev/null)" ]; then
     echo "fuzz: building $target" >&2
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name ResponsesAPIFuzz \
-      "${sources[@]}" "$harness" -o "$binary"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -module-name Fuzz \
+      "${target_sources[@]}" "$harness" -o "$binary" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
   fi
   seed "$target" "$work/seeds-$target"
   mkdir -p "$work/corpus-$target" "$work/crashes-$target"

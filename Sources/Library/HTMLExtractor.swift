@@ -156,16 +156,20 @@ struct HTMLExtractor: Sendable {
         }
 
         func matches(_ literal: String) -> Bool {
-            let scalars = Array(literal.unicodeScalars)
-            guard position + scalars.count <= html.count else { return false }
-            return Array(html[position..<(position + scalars.count)]) == scalars
+            matches(Array(literal.unicodeScalars), at: position)
+        }
+
+        func matches(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+            guard index + scalars.count <= html.count else { return false }
+            for offset in scalars.indices where html[index + offset] != scalars[offset] { return false }
+            return true
         }
 
         func find(_ literal: String, from start: Int) -> Int? {
             let scalars = Array(literal.unicodeScalars)
             var index = start
             while index + scalars.count <= html.count {
-                if html[index] == scalars[0], Array(html[index..<(index + scalars.count)]) == scalars { return index }
+                if html[index] == scalars[0], matches(scalars, at: index) { return index }
                 index += 1
             }
             return nil
