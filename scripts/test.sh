@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs missing system packages, starts the peer server when it can be had
-# (tests against it skip otherwise), builds, then runs every test.
-# Tests that need ../shared (recordings, OpenAPI spec, the peer) skip cleanly when it is absent.
-# OPENRESPONSES_SKIP_PEER=1 leaves the peer out.
+# (tests against it skip otherwise), builds, then runs every test. Docs/testing.md says what each kind of
+# test proves and what skips.
+# Tests that need ../shared (recordings, OpenAPI spec, the peer) are reported as skipped when it is absent.
+# The peer suites find the peer through OPENRESPONSES_PEER_URL (set here) or at its usual address,
+# http://127.0.0.1:8321/v1, so a plain `swift test` runs them too when the peer is up.
+# OPENRESPONSES_SKIP_PEER=1 leaves the peer out (it is neither started here nor looked for by the tests).
+# Arguments go to `swift test` (for example --filter SUITE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --no-build

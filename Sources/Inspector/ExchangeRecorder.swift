@@ -16,7 +16,9 @@ public final class ExchangeRecorder: ExchangeObserver {
 
     struct OpenExchanges {
         var count = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextWaiter = 0
+        /// Each waiter is resumed with true when the last open exchange closes, or with false by its timer.
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     }
 
     /// Records into a store that is already open.
@@ -90,25 +92,24 @@ public final class ExchangeRecorder: ExchangeObserver {
 
     /// Waits until the store's opening is over and every exchange begun so far has been finished and
     /// written (or `timeout` passes). A command calls it before it exits, so the process never ends in
-    /// the middle of the opening's migrations.
-    public func waitUntilIdle(timeout: Duration = .seconds(5)) async {
+    /// the middle of the opening's migrations. Returns false when the timeout cut the wait short.
+    @discardableResult
+    public func waitUntilIdle(timeout: Duration = .seconds(5)) async -> Bool {
         _ = await opening.value()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = self.openExchanges.withLock { state -> Bool in
-                        if state.count == 0 { return true }
-                        state.waiters.append(continuation)
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
+        return await withCheckedContinuation { continuation in
+            let id = openExchanges.withLock { state -> Int? in
+                if state.count == 0 { return nil }
+                state.nextWaiter += 1
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
             }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
+            guard let id else { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.openExchanges.withLock { $0.waiters.removeValue(forKey: id) }
+                expired?.resume(returning: false)
+            }
         }
-        // A waiter left behind by the timeout is resumed when the last exchange closes.
     }
 
     /// Waits until idle (see `waitUntilIdle`), then leaves the store tidy for the next process (`tidyWAL`).
@@ -119,13 +120,13 @@ public final class ExchangeRecorder: ExchangeObserver {
     }
 
     func exchangeClosed() {
-        let waiters = openExchanges.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = openExchanges.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.count -= 1
             guard state.count == 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
     static func encode(headers: [(String, String)]) -> String {

@@ -37,7 +37,7 @@ struct BinaryTests {
         #expect(detail["request"]?["body"]?["input"] == "hello there")
         #expect(detail["request"]?["body"]?["model"] == "openai/echo")
         let events = try #require(detail["events"]?.arrayValue)
-        #expect(events.count == server.requests.count * 0 + Fixtures.textStream(id: "resp_1", text: "echo: hello there").count)
+        #expect(events.count == Fixtures.textStream(id: "resp_1", text: "echo: hello there").count)
         #expect(events.first?["type"] == "response.created")
         #expect(events.last?["type"] == "response.completed")
         #expect(events.allSatisfy { $0["offset_ms"]?.doubleValue != nil })
@@ -46,7 +46,7 @@ struct BinaryTests {
         #expect(text.stdout.contains("Authorization: [REDACTED]"))
         #expect(text.stdout.contains("response.output_text.delta"))
 
-        #expect(!harness.dataDirectoryContains(consoleTestKey))
+        #expect(try !harness.dataDirectoryContains(consoleTestKey))
         await server.stop()
     }
 

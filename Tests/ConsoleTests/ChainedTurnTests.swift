@@ -25,15 +25,17 @@ struct ChainedTurnTests {
         }
         await context.shutdown()
         await server.stop()
-        #expect(server.requests.count == 2)
-        #expect(server.requests[0].jsonBody?["previous_response_id"] == nil)
-        #expect(server.requests[1].jsonBody?["previous_response_id"] as? String == "resp_1")
+        let requests = server.requests
+        try #require(requests.count == 2)
+        #expect(requests[0].jsonBody?["previous_response_id"] == nil)
+        #expect(requests[1].jsonBody?["previous_response_id"] as? String == "resp_1")
 
         let store = try InspectorStore.open(at: harness.home.appendingPathComponent("inspector.sqlite").path)
         let rows = try await store.recentExchanges()
         #expect(rows.map(\.responseId) == ["resp_2", "resp_1"])
         #expect(rows.allSatisfy { $0.session == "session-42" && $0.state == "completed" })
-        let second = try #require(try await store.exchange(id: rows[0].id))
+        let newest = try #require(rows.first)
+        let second = try #require(try await store.exchange(id: newest.id))
         #expect(try JSONValue.parse(second.requestBody)["previous_response_id"] == "resp_1")
     }
 }

@@ -8,7 +8,7 @@ struct CompleterTests {
 
     @Test("candidates", arguments: [
         ("", "/pre", ["/preset"]),
-        ("", "/s", ["/set", "/settings", "/stores", "/stream"]),
+        ("", "/s", ["/set", "/settings", "/sources", "/stores", "/stream"]),
         ("/stores ", "u", ["use", "update"]),
         ("/stores use ", "vs", ["vs_1"]),
         ("", "/re", ["/reset", "/resume", "/retry"]),

@@ -33,16 +33,20 @@ struct ConsoleHarness {
         try ConsoleContext(environment: AppEnvironment(variables: variables), output: output, diagnostics: diagnostics)
     }
 
-    /// True when `needle` occurs in any file under the data directory.
-    func dataDirectoryContains(_ needle: String) -> Bool {
-        guard let files = FileManager.default.enumerator(atPath: home.path) else { return false }
-        for case let file as String in files {
-            if let data = FileManager.default.contents(atPath: home.appendingPathComponent(file).path),
-                data.range(of: Data(needle.utf8)) != nil
-            {
-                return true
-            }
+    /// True when `needle` occurs in any file under the data directory. Throws when the directory or one of
+    /// its files cannot be read, or holds no file at all: "not found" must mean every byte was looked at.
+    func dataDirectoryContains(_ needle: String) throws -> Bool {
+        let names = try FileManager.default.subpathsOfDirectory(atPath: home.path)
+        var filesRead = 0
+        for name in names {
+            let path = home.appendingPathComponent(name).path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            filesRead += 1
+            if data.range(of: Data(needle.utf8)) != nil { return true }
         }
+        guard filesRead > 0 else { throw HarnessError("the data directory \(home.path) holds no file to look in") }
         return false
     }
 
@@ -75,9 +79,11 @@ func echoRoute(counter: Counter) -> LoopbackServer.Route {
         let text = "echo: " + input
         if body["stream"] as? Bool == false {
             let frames = Fixtures.textStream(id: id, text: text, previousResponseID: previous)
-            let last = frames.last!.split(separator: "\n")[1].dropFirst(6)
-            let json = try! JSONSerialization.jsonObject(with: Data(last.utf8)) as! [String: Any]
-            let response = try! JSONSerialization.data(withJSONObject: json["response"]!)
+            // The terminal event's response object, whole.
+            guard let data = frames.last?.split(separator: "\n").first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                let json = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any],
+                let object = json["response"], let response = try? JSONSerialization.data(withJSONObject: object)
+            else { return .json(#"{"error":{"message":"the test route could not build its answer"}}"#, status: 500) }
             return .json(String(decoding: response, as: UTF8.self))
         }
         if input.contains("slow") {
@@ -91,4 +97,9 @@ func echoRoute(counter: Counter) -> LoopbackServer.Route {
 final class Counter: Sendable {
     private let value = Mutex(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

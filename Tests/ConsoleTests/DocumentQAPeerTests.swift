@@ -6,10 +6,10 @@ import Testing
 /// The doc-qa preset against the real peer (llama-stack keeps real files and vector stores): a file is
 /// uploaded (with curl, until the console's own files commands exist), a vector store made of it, and
 /// `ask --preset doc-qa` pointed at the store performs a file_search call that finds the file.
-@Suite("doc-qa preset against the peer", .enabled(if: DocumentQAPeer.baseURL != nil, "OPENRESPONSES_PEER_URL is not set"))
+@Suite("doc-qa preset against the peer", .enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
 struct DocumentQAPeerTests {
     @Test func askWithTheDocQAPresetPerformsAFileSearchCall() async throws {
-        let baseURL = try #require(DocumentQAPeer.baseURL)
+        let baseURL = try #require(PeerServer.baseURL)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-docqa-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
@@ -55,8 +55,7 @@ struct DocumentQAPeerTests {
 }
 
 enum DocumentQAPeer {
-    static let baseURL = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let model = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_MODEL"] ?? "openai/echo"
+    static let model = PeerServer.model
 
     /// curl's output for `arguments` (a test-time tool; scripts/setup.sh installs it).
     static func curl(_ arguments: [String]) async throws -> String {

@@ -29,8 +29,9 @@ struct FilesCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let ids = try JSONValue.parse(Array(result.stdout.utf8)).arrayValue?.compactMap { $0["id"]?.stringValue }
         #expect(ids == ["file-1", "file-2", "file-3"])
-        #expect(server.requests.count == 2)
-        #expect(server.requests[1].uri.contains("after=file-2"))
+        let requests = server.requests
+        try #require(requests.count == 2)
+        #expect(requests[1].uri.contains("after=file-2"))
         let text = try await run(harness, ["files", "list"])
         #expect(text.stdout.hasPrefix("file-1  file-1.txt  10 B  assistants\n"))
         await server.stop()
@@ -55,7 +56,8 @@ struct FilesCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout == "Added 1 of 2 files to vs_1.\n")
         #expect(result.stderr.contains("failed: file-2: File type not supported"))
-        let batch = try JSONValue.parse(server.requests[0].body)
+        let batchRequest = try #require(server.requests.first)
+        let batch = try JSONValue.parse(batchRequest.body)
         #expect(batch == ["file_ids": ["file-1", "file-2"], "attributes": ["team": "core"]])
         #expect(server.requests.last?.uri.contains("filter=failed") == true)
         await server.stop()

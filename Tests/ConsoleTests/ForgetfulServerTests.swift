@@ -26,8 +26,9 @@ struct ForgetfulServerTests {
         let screen = try await tmux.waitFor(notice)
         #expect(screen.components(separatedBy: "the server did not continue").count - 1 == 1, "\(screen)")
         #expect(screen.contains("/mode stateless sends the history with every request"))
-        #expect(server.requests.count == 3)
-        #expect(server.requests[2].jsonBody?["previous_response_id"] as? String == "resp_2")
+        let requests = server.requests
+        try #require(requests.count == 3)
+        #expect(requests[2].jsonBody?["previous_response_id"] as? String == "resp_2")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()

@@ -63,9 +63,10 @@ struct InspectCommandTests {
         let replayed = try await Subprocess.run(
             "/bin/bash", ["-c", curl.stdout], environment: ["PATH": "/usr/bin:/bin", "OPENAI_API_KEY": consoleTestKey])
         #expect(replayed.status == 0, "\(replayed.stderr)")
-        #expect(server.requests.count == 2)
-        #expect(server.requests[1].body == server.requests[0].body)
-        #expect(server.requests[1].header("authorization") == "Bearer \(consoleTestKey)")
+        let requests = server.requests
+        try #require(requests.count == 2)
+        #expect(requests[1].body == requests[0].body)
+        #expect(requests[1].header("authorization") == "Bearer \(consoleTestKey)")
         #expect(replayed.stdout.contains("response.completed"))
 
         let sse = try await run(harness, ["inspect", "dump", "1", "--format", "sse"])
@@ -74,7 +75,7 @@ struct InspectCommandTests {
         let har = try JSONValue.parse(try await run(harness, ["inspect", "dump", "1", "--format", "har"]).stdout)
         let entry = try #require(har["log"]?["entries"]?[0])
         #expect(entry["request"]?["method"] == "POST")
-        #expect(entry["request"]?["postData"]?["text"] == .string(String(decoding: server.requests[0].body, as: UTF8.self)))
+        #expect(entry["request"]?["postData"]?["text"] == .string(String(decoding: requests[0].body, as: UTF8.self)))
         #expect(entry["response"]?["status"] == 200)
         // The event listing: one line per event, offsets in one column past #9.
         let long = try await run(harness, ["ask", "--model", "openai/echo", "one two three four five six seven eight nine ten"])
@@ -84,9 +85,10 @@ struct InspectCommandTests {
         let eventLines = listing.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
         #expect(eventLines.count == Fixtures.textStream(id: "resp_2", text: "echo: one two three four five six seven eight nine ten").count)
         #expect(eventLines.count > 10)
-        #expect(Set(eventLines.map { $0.distance(from: $0.startIndex, to: $0.range(of: " ms  ")!.lowerBound) }).count == 1)
+        let offsetColumns = Set(eventLines.map { line in line.range(of: " ms  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        #expect(offsetColumns.count == 1 && !offsetColumns.contains(nil), "\(listing.stdout)")
         let badFormat = try await run(harness, ["inspect", "dump", "1", "--format", "pdf"])
-        #expect(badFormat.status != 0 && badFormat.stderr.contains("--format 'pdf' is not one of json, curl, sse, har"))
+        #expect(badFormat.status != 0 && badFormat.stderr.contains("The value 'pdf' is invalid for '--format <format>'. Please provide one of 'json', 'curl', 'sse' or 'har'."))
         await server.stop()
     }
 
@@ -99,11 +101,12 @@ struct InspectCommandTests {
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout == "echo: same words\n")
         #expect(replay.stderr.contains("recorded as exchange 2 (replay of 1)"))
+        try #require(server.requests.count == 2)
         #expect(server.requests[1].jsonBody?["temperature"] as? Double == 0.2)
 
         let diff = try await run(harness, ["inspect", "diff", "1", "2"])
         #expect(diff.status == 0, "\(diff.stderr)")
-        let requestPart = diff.stdout.components(separatedBy: "Response")[0]
+        let requestPart = try #require(diff.stdout.components(separatedBy: "Response").first)
         #expect(requestPart.contains(#"+ temperature: 0.2"#))
         #expect(requestPart.contains(#"~ model: "openai/echo" → "openai/echo-2""#))
         #expect(requestPart.split(separator: "\n").count == 3)  // the header and the two changes, nothing else
@@ -112,7 +115,9 @@ struct InspectCommandTests {
         #expect(show.stdout.contains("replays   exchange 1"))
         let exact = try await run(harness, ["inspect", "replay", "1"])
         #expect(exact.status == 0)
-        #expect(server.requests[2].body == server.requests[0].body)
+        let requests = server.requests
+        try #require(requests.count == 3)
+        #expect(requests[2].body == requests[0].body)
         await server.stop()
     }
 
@@ -124,7 +129,7 @@ struct InspectCommandTests {
         _ = try await run(harness, ["ask", "two"])
         let export = try await run(harness, ["inspect", "export"])
         let lines = export.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
+        try #require(lines.count == 2)
         #expect(try JSONValue.parse(String(lines[0]))["request"]?["body"]?["input"] == "one")
         #expect(try JSONValue.parse(String(lines[1]))["events"]?.arrayValue?.isEmpty == false)
         let prune = try await run(harness, ["inspect", "prune", "--before", "2999-01-01"])
@@ -142,16 +147,60 @@ struct InspectCommandTests {
         let stats = try await run(harness, ["inspect", "stats", "--json"])
         #expect(stats.status == 0, "\(stats.stderr)")
         let groups = try #require(try JSONValue.parse(stats.stdout).arrayValue)
-        #expect(groups.count == 1)
+        try #require(groups.count == 1)
         #expect(groups[0]["key"] == "test-model")
         #expect(groups[0]["requests"] == 3)
         #expect(groups[0]["error_rate"]?.doubleValue == 0)
         #expect(groups[0]["input_tokens"] == 36)  // 12 per answer in the fixture
         #expect(groups[0]["p95_duration_ms"]?.doubleValue ?? 0 >= groups[0]["p50_duration_ms"]?.doubleValue ?? .infinity)
+        #expect(groups[0]["cost_usd"] == .null, "test-model has no price")
+        #expect(groups[0]["p50_ttft_ms"]?.doubleValue != nil)
         let byDay = try await run(harness, ["inspect", "stats", "--by", "day"])
         #expect(byDay.stdout.hasPrefix("DAY"))
         let wrong = try await run(harness, ["inspect", "stats", "--by", "week"])
-        #expect(wrong.status != 0 && wrong.stderr.contains("--by 'week' is not one of model, day, preset"))
+        #expect(wrong.status != 0 && wrong.stderr.contains("The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day' or 'preset'."))
+        await server.stop()
+    }
+
+    /// A priced model's answers, each with a pause of 300 ms before its first word: the cost is the usage
+    /// priced per million tokens, and the time to first text is at least the pause.
+    @Test func statsGiveThePricedCostAndTheTimeToFirstText() async throws {
+        let counter = Counter()
+        let server = try await LoopbackServer.start { _ in
+            let frames = Fixtures.textStream(id: "resp_\(counter.next())", model: "gpt-4.1-mini-2025-04-14", text: "priced answer")
+                .map { $0.replacingOccurrences(of: #""input_tokens":12,"#, with: #""input_tokens":1000000,"#) }
+            let parts: [Reply.Part] = frames.prefix(4).map { .bytes(Array($0.utf8)) } + [.pause(.milliseconds(300))]
+                + frames.dropFirst(4).map { .bytes(Array($0.utf8)) }
+            return Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
+        }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        for prompt in ["a", "b"] {
+            let ask = try await run(harness, ["ask", "--model", "gpt-4.1-mini", prompt])
+            #expect(ask.status == 0, "\(ask.stderr)")
+        }
+        // Each: 999,998 input tokens at $0.40, 2 cached at $0.10, 2 output at $1.60, per million.
+        let each = (999_998 * 0.40 + 2 * 0.10 + 2 * 1.60) / 1_000_000
+        let list = try await run(harness, ["inspect", "list", "--json"])
+        let rows = try #require(try JSONValue.parse(list.stdout).arrayValue)
+        try #require(rows.count == 2)
+        for row in rows {
+            let cost = try #require(row["cost_usd"]?.doubleValue)
+            #expect(abs(cost - each) < 1e-9, "cost_usd \(cost), expected \(each)")
+            #expect((row["ttft_ms"]?.doubleValue ?? 0) >= 300)
+        }
+        let stats = try await run(harness, ["inspect", "stats", "--json"])
+        let groups = try #require(try JSONValue.parse(stats.stdout).arrayValue)
+        try #require(groups.count == 1)
+        #expect(groups[0]["key"] == "gpt-4.1-mini-2025-04-14")
+        #expect(groups[0]["input_tokens"] == 2_000_000)
+        let total = try #require(groups[0]["cost_usd"]?.doubleValue)
+        #expect(abs(total - 2 * each) < 1e-9, "cost_usd \(total), expected \(2 * each)")
+        #expect((groups[0]["p50_ttft_ms"]?.doubleValue ?? 0) >= 300)
+        #expect((groups[0]["p95_ttft_ms"]?.doubleValue ?? 0) >= 300)
+        let text = try await run(harness, ["inspect", "stats"])
+        let line = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("gpt-4.1-mini-2025-04-14 ") }, "\(text.stdout)")
+        #expect(line.contains(" $0.8000 "), "\(line)")
         await server.stop()
     }
 
@@ -185,7 +234,7 @@ struct InspectCommandTests {
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(!result.stdout.contains(consoleTestKey), "\(arguments) printed the key")
         }
-        #expect(!harness.dataDirectoryContains(consoleTestKey))
+        #expect(try !harness.dataDirectoryContains(consoleTestKey))
         await server.stop()
     }
 }

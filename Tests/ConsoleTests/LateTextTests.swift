@@ -14,7 +14,7 @@ struct LateTextTests {
     /// The frames of `Fixtures.textStream` for `answer`, less those whose type `drop` says.
     static func frames(dropping drop: (String) -> Bool) -> [String] {
         Fixtures.textStream(id: "resp_late", text: answer).filter { frame in
-            let type = frame.split(separator: "\n")[0].dropFirst("event: ".count)
+            let type = (frame.split(separator: "\n").first ?? "").dropFirst("event: ".count)
             return !drop(String(type))
         }
     }

@@ -147,7 +147,11 @@ struct CompletionTerminalTests {
         try tmux.press("Tab")
         try await tmux.waitFor("> /set reasoning.effort minimal ")
         try tmux.press("Enter")
-        try await tmux.waitFor("reasoning.effort = minimal")
+        let screen = try await tmux.waitFor("reasoning.effort = minimal")
+        // Each Tab completed one word in place: the lines as entered are the completed ones.
+        #expect(screen.contains("> /preset use deep-reasoning \n"))
+        #expect(screen.contains("> /set reasoning.effort minimal \n"))
+        #expect(server.requests.isEmpty, "completing and setting send nothing")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()

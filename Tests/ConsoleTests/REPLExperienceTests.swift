@@ -148,6 +148,13 @@ struct REPLExperienceTests {
         try await tmux.waitFor("Run local_time({\"timezone\":\"UTC\"})? [y/N] ", count: 2)
         try tmux.type("y")
         try await tmux.waitFor("tool said: ran-it")
+        // What went back to the server: the decline as an error, then the handler's output.
+        let outputs = try server.requests.filter { $0.path == "/v1/responses" }.compactMap { request in
+            try JSONValue.parse(request.body)["input"]?.arrayValue?.first { $0["type"] == "function_call_output" }
+        }
+        try #require(outputs.count == 2)
+        #expect(outputs[0]["output"]?.stringValue?.contains("the user declined to run local_time") == true)
+        #expect(outputs[1]["output"]?.stringValue?.contains("ran-it") == true)
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()
@@ -187,7 +194,7 @@ struct REPLExperienceTests {
         try tmux.type("look at these")
         try await tmux.waitFor("echo: look at these")
         let uploads = server.requests.filter { $0.method == "POST" && $0.path == "/v1/files" }
-        #expect(uploads.count == 2)
+        try #require(uploads.count == 2)
         #expect(String(decoding: uploads[0].body, as: UTF8.self).contains("\r\n\r\nvision\r\n"))
         let sent = try JSONValue.parse(try #require(server.requests.last).body)["input"]?[0]?["content"]
         #expect(sent?[1]?["type"] == "input_image")
@@ -226,7 +233,7 @@ struct REPLExperienceTests {
         #expect(stateless["store"] == false)
         #expect(stateless["previous_response_id"] == nil)
         let history = stateless["input"]?.arrayValue ?? []
-        #expect(history.count == 3)
+        try #require(history.count == 3)
         #expect(history.first == ["role": "user", "content": "alpha"])
         #expect(history[1]["type"] == "message")
         #expect(history.last == ["role": "user", "content": "beta"])
@@ -370,6 +377,10 @@ struct REPLExperienceTests {
         try await tmux.waitFor("interrupted")
         try tmux.type("still here")
         try await tmux.waitFor("echo: still here")
+        // The interrupted wait polls no more.
+        let polls = server.requests.filter { $0.path == "/v1/vector_stores/vs_slow" }.count
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.requests.filter { $0.path == "/v1/vector_stores/vs_slow" }.count == polls)
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()
@@ -384,7 +395,12 @@ struct REPLExperienceTests {
         try tmux.press("C-c")
         try await tmux.waitFor("(Ctrl-C again to quit)")
         try tmux.press("C-c")
-        try await tmux.waitFor("\n$ ")
+        let screen = try await tmux.waitFor("\n$ ")
+        // The console left: the shell's prompt is the last line, after the hint.
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(lines.last == "$")
+        #expect(lines.contains { $0.contains("(Ctrl-C again to quit)") })
+        #expect(server.requests.filter { $0.path == "/v1/responses" }.isEmpty)
         await server.stop()
     }
 }

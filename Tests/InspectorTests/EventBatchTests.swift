@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import Inspector
 import ResponsesAPI
+import TestSupport
 import Testing
 
 /// How the recorder packs events: the UTF-8 flag of each event, secrets looked for over a whole batch,
@@ -75,13 +76,12 @@ struct EventBatchTests {
                 index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
                 data: Array(#"{"type":"response.output_text.delta","delta":"x"}"#.utf8))
         }))
-        // No finish: a process killed now must still have these events on disk.
-        var stored = 0
-        for _ in 0..<100 where stored < 3 {
-            try await Task.sleep(for: .milliseconds(20))
-            stored = try await store.store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event")! }
+        // No finish: a process killed now must still have these events on disk (the writer stores a batch
+        // 200 ms after its first event).
+        let inspector = store.store
+        try await Deadline.poll("the three events stored before the stream ends") {
+            try await inspector.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event") } == 3
         }
-        #expect(stored == 3)
         await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
         #expect(try await store.store.exchange(id: 1)?.summary.eventCount == 3)
     }

@@ -21,7 +21,7 @@ struct ExchangeRecorderTests {
         await server.stop()
 
         let rows = try await store.store.recentExchanges()
-        #expect(rows.count == 1)
+        try #require(rows.count == 1)
         let detail = try #require(try await store.store.exchange(id: rows[0].id))
         let summary = detail.summary
         #expect(summary.state == "completed")

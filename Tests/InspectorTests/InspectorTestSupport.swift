@@ -33,7 +33,9 @@ struct TemporaryStore {
 
 let testKey = "sk-test-SECRET-9f8e7d6c5b4a"
 
-/// Runs `body` with a client whose exchanges are recorded in `store`, then waits for the writes.
+/// Runs `body` with a client whose exchanges are recorded in `store`, then waits until every exchange it
+/// began is written (a cancelled stream's too). Throws when they are not written within a generous bound,
+/// rather than reading a store that is still being written.
 func recording<T>(
     _ store: TemporaryStore, server: LoopbackServer, _ body: (ResponsesClient) async throws -> T
 ) async throws -> T {
@@ -42,9 +44,17 @@ func recording<T>(
     let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
     let result: Result<T, any Error>
     do { result = .success(try await body(client)) } catch { result = .failure(error) }
-    await store.recorder.waitUntilIdle()
+    try await waitUntilWritten(store.recorder)
     await transport.shutdown()
     return try result.get()
+}
+
+/// Waits until the recorder has written every exchange begun so far, with a generous bound, and fails
+/// loudly when the bound cut the wait short.
+func waitUntilWritten(_ recorder: ExchangeRecorder, within bound: Duration = Deadline.generous) async throws {
+    guard await recorder.waitUntilIdle(timeout: bound) else {
+        throw DeadlineExceeded(what: "the recorder writing every exchange", timeout: bound)
+    }
 }
 
 /// The `data:` payloads of an SSE fixture, exactly as written.

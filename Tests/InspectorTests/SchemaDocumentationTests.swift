@@ -17,10 +17,12 @@ struct SchemaDocumentationTests {
             let columns = try await store.store.writer.read { db in
                 try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }
             }
-            let section = readme.components(separatedBy: "## `\(table)`")[1].components(separatedBy: "\n## ")[0]
+            let parts = readme.components(separatedBy: "## `\(table)`")
+            try #require(parts.count == 2, "inspector/README.md needs exactly one section for \(table)")
+            let section = parts[1].components(separatedBy: "\n## ").first ?? ""
             var documented: [String] = []
             for line in section.split(separator: "\n") where line.hasPrefix("| `") {
-                let cell = line.split(separator: "|")[0]
+                let cell = line.split(separator: "|").first ?? ""
                 documented += cell.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
             }
             #expect(Set(columns) == Set(documented), "\(table): undocumented \(Set(columns).subtracting(documented)), stale \(Set(documented).subtracting(columns))")

@@ -30,6 +30,24 @@ struct StoreOpeningTests {
         #expect(rows.allSatisfy { $0.eventCount == 12 })
     }
 
+    @Test func waitingUntilIdleSaysWhetherItTimedOut() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let recording = await store.recorder.exchangeWillStart(ExchangeRequest(
+            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
+            secrets: [testKey], context: ExchangeContext()))
+        // An exchange still open: the wait ends with the timeout, and says so, instead of hanging.
+        let idleWhileOpen = try await Deadline.run("a wait with a 200 ms timeout") {
+            await store.recorder.waitUntilIdle(timeout: .milliseconds(200))
+        }
+        #expect(!idleWhileOpen)
+        let waiter = Task { await store.recorder.waitUntilIdle(timeout: .seconds(600)) }
+        await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
+        let idleOnceClosed = try await Deadline.run("a wait ended by the exchange closing") { await waiter.value }
+        #expect(idleOnceClosed)
+        #expect(await store.recorder.waitUntilIdle(timeout: .milliseconds(1)))
+    }
+
     @Test func aStoreThatCannotBeOpenedIsReportedOnceAndRequestsStillGoOut() async throws {
         // A regular file where the store's directory should be.
         let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("or-blocker-\(UUID().uuidString)")
@@ -65,7 +83,7 @@ struct StoreOpeningTests {
         let client = ResponsesClient(configuration: configuration, transport: transport, observer: recorder)
         let result: Result<T, any Error>
         do { result = .success(try await body(client)) } catch { result = .failure(error) }
-        await recorder.waitUntilIdle()
+        try await waitUntilWritten(recorder)
         await transport.shutdown()
         return try result.get()
     }

@@ -17,6 +17,7 @@ struct EndpointTests {
         }
         await server.stop()
         #expect(retrieved.id == "resp_plain1")
+        try #require(server.requests.count == 2)
         #expect(server.requests[0].method == "GET")
         #expect(server.requests[0].uri == "/v1/responses/resp_plain1?include%5B%5D=message.output_text.logprobs"
             || server.requests[0].uri == "/v1/responses/resp_plain1?include[]=message.output_text.logprobs")
@@ -73,6 +74,7 @@ struct EndpointTests {
         #expect(deleted.deleted && deleted.id == "resp_9")
         #expect(cancelled.status == .cancelled)
         #expect(count == 42)
+        try #require(server.requests.count == 4)
         #expect(server.requests[2].jsonBody?["stream"] == nil)  // input_tokens takes no stream flag
         #expect(server.requests[2].jsonBody?["input"] as? String == "count me")
         guard case .compaction(let item)? = compacted.output.first else {
@@ -117,6 +119,7 @@ struct EndpointTests {
             "GET /v1/conversations/conv_1/items/msg_1", "DELETE /v1/conversations/conv_1/items/msg_1",
             "DELETE /v1/conversations/conv_1",
         ])
+        try #require(server.requests.count == 8)
         #expect(server.requests[0].jsonBody?["metadata"] as? [String: String] == ["topic": "cats"])
         #expect(server.requests[2].jsonBody?["metadata"] as? [String: String] == ["topic": "dogs"])
     }
@@ -160,7 +163,7 @@ struct EndpointTests {
         // itself come late: the error must be a timeout either way.)
         let server = try await LoopbackServer.start { _ in
             Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: [
-                .bytes(Array(Fixtures.frames("stream-hello.sse")[0].utf8)), .pause(.seconds(4)),
+                .bytes(Array((Fixtures.frames("stream-hello.sse").first ?? "").utf8)), .pause(.seconds(4)),
             ])
         }
         let configuration = Configuration(
@@ -191,8 +194,8 @@ struct EndpointTests {
             #expect(count == 2)
         }
         await server.stop()
-        // The producer notices the cancellation on its own task: wait for its record (bounded).
-        for _ in 0..<100 where observer.exchanges.first?.state == nil { try await Task.sleep(for: .milliseconds(50)) }
+        // The producer notices the cancellation on its own task: wait for its record.
+        try await Deadline.poll("the cancelled exchange's record") { observer.exchanges.first?.state != nil }
         #expect(observer.exchanges.first?.state == .cancelled)
         #expect(observer.exchanges.first?.error?.code == .cancelled)
     }

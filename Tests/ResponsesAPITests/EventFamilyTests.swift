@@ -79,6 +79,7 @@ struct EventFamilyTests {
         #expect(OutputItem.knownTypes.count == 28)
         if case .unknown = OutputItem(json: ["type": "hologram_call"]) {} else { Issue.record("an unknown item type must stay unknown") }
 
+        try #require(items.count >= 12, "\(items.map(\.type))")
         guard case .reasoning(let reasoning) = items[0], case .message(let message) = items[1],
             case .message(let refusal) = items[2], case .functionCall(let call) = items[3],
             case .customToolCall(let custom) = items[4], case .fileSearchCall(let search) = items[5],
@@ -137,7 +138,7 @@ struct EventFamilyTests {
     @Test func doneMarkerAndMissingSequenceNumber() throws {
         let events = decodeSSE("data: {\"type\":\"response.output_text.delta\",\"delta\":\"x\"}\n\ndata: [DONE]\n\n")
             .map { try? ResponseStreamEvent($0) }
-        #expect(events.count == 2)
+        try #require(events.count == 2)
         #expect(events[0]?.sequenceNumber == nil)
         #expect(events[0]?.type == "response.output_text.delta")
         #expect(events[1]?.kind == .done)

@@ -36,13 +36,36 @@ struct SSEDecoderTests {
     }
 
     @Test func crlfSplitAcrossChunksIsOneLineEnding() {
-        // "data: a\r" | "\n\r\n": the CR ending the first chunk and the LF starting the next are one ending.
+        // "data: a\r" | "\ndata: b\r\n\r\n": the CR ending the first chunk and the LF starting the next are
+        // one line ending. Read as two, the LF would end an empty line, dispatching "a" alone, then "b".
         var decoder = SSEDecoder()
         var events: [ServerSentEvent] = []
         decoder.push(Array("data: a\r".utf8)) { events.append($0) }
-        decoder.push(Array("\n\r\n".utf8)) { events.append($0) }
+        decoder.push(Array("\ndata: b\r\n\r\n".utf8)) { events.append($0) }
         decoder.finish { events.append($0) }
-        #expect(events == [ServerSentEvent(data: "a")])
+        #expect(events == [ServerSentEvent(data: "a\nb")])
+    }
+
+    @Test("a CRLF split anywhere between two chunks", arguments: 1..<30)
+    func crlfStreamSplitInTwo(_ at: Int) {
+        let bytes = Array("event: e\r\ndata: a\r\ndata: b\r\n\r\n".utf8)
+        var decoder = SSEDecoder()
+        var events: [ServerSentEvent] = []
+        decoder.push(bytes[..<at]) { events.append($0) }
+        decoder.push(bytes[at...]) { events.append($0) }
+        decoder.finish { events.append($0) }
+        #expect(events == [ServerSentEvent(event: "e", data: "a\nb")], "split after byte \(at)")
+    }
+
+    @Test func aCRAtAChunkEndThenAnotherCRIsTwoLineEndings() {
+        // A CR ending a chunk followed by anything but LF: the CR alone ended the line.
+        var decoder = SSEDecoder()
+        var events: [ServerSentEvent] = []
+        decoder.push(Array("data: a\r".utf8)) { events.append($0) }
+        decoder.push(Array("\rdata: b\r".utf8)) { events.append($0) }
+        decoder.push(Array("\r".utf8)) { events.append($0) }
+        decoder.finish { events.append($0) }
+        #expect(events == [ServerSentEvent(data: "a"), ServerSentEvent(data: "b")])
     }
 
     @Test func multiLineDataIsJoinedWithLF() {

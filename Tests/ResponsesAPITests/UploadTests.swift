@@ -55,13 +55,15 @@ struct UploadTests {
         }
         await server.stop()
         #expect(file["id"] == "file-big")
-        let create = try JSONValue.parse(server.requests[0].body)
+        let requests = server.requests
+        try #require(requests.count == 5)
+        let create = try JSONValue.parse(requests[0].body)
         #expect(create == ["filename": .string(url.lastPathComponent), "purpose": "assistants", "bytes": 10, "mime_type": "application/octet-stream"])
-        let partBodies = server.requests[1...3].map { String(decoding: $0.body, as: UTF8.self) }
+        let partBodies = requests[1...3].map { String(decoding: $0.body, as: UTF8.self) }
         #expect(partBodies[0].contains("name=\"data\"") && partBodies[0].contains("\r\n\r\n0123\r\n"))
         #expect(partBodies[1].contains("\r\n\r\n4567\r\n"))
         #expect(partBodies[2].contains("\r\n\r\n89\r\n"))
-        #expect(try JSONValue.parse(server.requests[4].body) == ["part_ids": ["part_1", "part_2", "part_3"]])
+        #expect(try JSONValue.parse(requests[4].body) == ["part_ids": ["part_1", "part_2", "part_3"]])
     }
 
     @Test func aMissingFileIsReportedBeforeAnythingIsSent() async throws {

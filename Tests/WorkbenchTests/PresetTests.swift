@@ -27,6 +27,10 @@ struct PresetTests {
                   to: shipped.appendingPathComponent("team.yaml"))
         let flags = try SettingsLayer.commandLine(model: "gpt-5.1", assignments: ["reasoning.summary=auto"])
         var stack = try SettingsStack.load(environment: environment, preset: nil, flags: flags)
+        // A key that both the config file and the preset set: the preset's, and said so.
+        #expect(stack.effective.template["temperature"] == .number(0.5))
+        #expect(stack.sources["temperature"] == "preset team")
+        #expect(stack.effective.model == "gpt-5.1")
         stack.session.assign("temperature", .number(0.9))
         stack.session.assign("top_p", nil)
 

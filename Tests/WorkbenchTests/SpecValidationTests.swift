@@ -73,7 +73,7 @@ enum SpecValidation {
             paths.append(url.path)
         }
         let result = try await Subprocess.run(
-            "/usr/bin/env", ["python3", script.path, spec!.path] + paths, environment: ProcessInfo.processInfo.environment)
+            "/usr/bin/env", ["python3", script.path, try #require(spec).path] + paths, environment: ProcessInfo.processInfo.environment)
         return result.stdout + result.stderr
     }
 }
