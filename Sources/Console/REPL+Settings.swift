@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Inspector
 import ResponsesAPI
 import Workbench
@@ -151,8 +152,13 @@ extension REPL {
     }
 
     func payloadCommand(_ text: String) {
+        var message = text.isEmpty ? "<your next message>" : text
+        // With the library on, the message goes with its passages, as the turn would send it.
+        if library.mode == .on, !library.answersOffline, !text.isEmpty, let hits = searchLibrary(text), !hits.isEmpty {
+            message = AnswerBuilder().context(question: text, passages: hits)
+        }
         do {
-            let composed = try session.preview(.string(text.isEmpty ? "<your next message>" : text))
+            let composed = try session.preview(.string(message))
             for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
             context.output.write(composed.request.json.prettyPrinted() + "\n")
         } catch {

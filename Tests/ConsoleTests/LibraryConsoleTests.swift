@@ -57,6 +57,12 @@ struct LibraryConsoleTests {
         #expect(input.hasPrefix("Answer the question using only the numbered passages below"))
         #expect(input.contains("[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."))
         #expect(input.hasSuffix("Question: how do emperor penguins survive the winter?"))
+        // /payload shows the request as the turn would send it: the passages with the question.
+        let requests = server.requests.count
+        try tmux.type("/payload why do they huddle?")
+        try await tmux.waitFor("Question: why do they huddle?")
+        try await tmux.waitFor("Answer the question using only the numbered passages below", count: 1)
+        #expect(server.requests.count == requests, "/payload sends nothing")
         try tmux.type("/library off")
         try await tmux.waitFor("Library off: turns go to the model alone.")
         try tmux.type("plain question")
