@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import ResponsesAPI
 import Workbench
 
 /// `openresponses library ...`: the local document library.
@@ -20,7 +21,9 @@ public struct LibraryCommand: ParsableCommand {
         @OptionGroup var chunking: ChunkingOptions
         public init() {}
         public func execute(_ runner: LibraryRunner) async -> ExitStatus {
-            await runner.add(paths, excluding: exclude, chunker: chunking.chunker, ocr: !chunking.noOCR)
+            await runner.withOptions(flags: chunking.flags) { options in
+                await runner.add(paths, excluding: exclude, chunker: options.chunker, ocr: options.ocr, verbose: chunking.verbose)
+            }
         }
     }
 
@@ -32,7 +35,11 @@ public struct LibraryCommand: ParsableCommand {
         @OptionGroup var chunking: ChunkingOptions
         public init() {}
         public func execute(_ runner: LibraryRunner) async -> ExitStatus {
-            await runner.add([folder], excluding: exclude, syncing: folder, chunker: chunking.chunker, ocr: !chunking.noOCR)
+            await runner.withOptions(flags: chunking.flags) { options in
+                await runner.add(
+                    [folder], excluding: exclude, syncing: folder, chunker: options.chunker, ocr: options.ocr,
+                    verbose: chunking.verbose)
+            }
         }
     }
 
@@ -56,15 +63,21 @@ public struct LibraryCommand: ParsableCommand {
         public static let configuration = CommandConfiguration(commandName: "ask",
             abstract: "Answer from the library with citations: with a model when one is configured, else the best sentences.")
         @Argument(help: "The question.") var question: [String]
-        @Option(help: "How many passages to answer from.") var k = 5
+        @Option(help: "How many passages to answer from (default: library.passages in config.yaml, else 5).") var k: Int?
         @OptionGroup var scope: ScopeOptions
         @Flag(help: "Answer without a model, even when one is configured.") var offline = false
         public init() {}
+        public func validate() throws {
+            if let k, !(1...50).contains(k) { throw ValidationError("--k must be from 1 to 50 (got \(k))") }
+        }
         public func execute(_ runner: LibraryRunner) async -> ExitStatus {
-            let context = offline ? nil : try? ConsoleContext(environment: runner.environment)
-            let status = await runner.ask(question.joined(separator: " "), k: k, filter: scope.filter, offline: offline, context: context)
-            await context?.shutdown()
-            return status
+            await runner.withOptions(flags: k.map { ["passages": .number(Double($0))] } ?? [:]) { options in
+                let context = offline ? nil : try? ConsoleContext(environment: runner.environment)
+                let status = await runner.ask(
+                    question.joined(separator: " "), k: options.passages, filter: scope.filter, offline: offline, context: context)
+                await context?.shutdown()
+                return status
+            }
         }
     }
 
@@ -97,11 +110,28 @@ public struct LibraryCommand: ParsableCommand {
 }
 
 public struct ChunkingOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("chunk-size"), help: "Characters per chunk.") var size = 1000
-    @Option(name: .customLong("chunk-overlap"), help: "Characters repeated from one chunk to the next.") var overlap = 150
-    @Flag(name: .customLong("no-ocr"), help: "Do not read scanned PDF pages with OCR.") var noOCR = false
+    @Option(name: .customLong("chunk-size"), help: "Characters per chunk (default: library.chunk_size in config.yaml, else 1000).")
+    var size: Int?
+    @Option(name: .customLong("chunk-overlap"),
+            help: "Characters repeated from one chunk to the next (default: library.chunk_overlap, else 150).")
+    var overlap: Int?
+    @Flag(inversion: .prefixedNo, help: "Read PDF pages without a text layer with OCR (default: library.ocr, else on).") var ocr: Bool?
+    @Flag(name: .shortAndLong, help: "One more line per page: its characters, chunks, and whether OCR read it.") var verbose = false
     public init() {}
-    var chunker: Chunker { Chunker(size: size, overlap: overlap) }
+
+    public func validate() throws {
+        if let size, size < 50 { throw ValidationError("--chunk-size must be at least 50 characters (got \(size))") }
+        if let overlap, overlap < 0 { throw ValidationError("--chunk-overlap cannot be negative (got \(overlap))") }
+    }
+
+    /// The flags given, as `library:` settings over the config file's.
+    var flags: JSONObject {
+        var flags: JSONObject = [:]
+        if let size { flags["chunk_size"] = .number(Double(size)) }
+        if let overlap { flags["chunk_overlap"] = .number(Double(overlap)) }
+        if let ocr { flags["ocr"] = .bool(ocr) }
+        return flags
+    }
 }
 
 public struct ScopeOptions: ParsableArguments, Sendable {

@@ -38,11 +38,22 @@ public struct LibraryRunner: Sendable, CommandIORunner {
         }
     }
 
-    /// `library add` (and `sync`, with `syncing` the folder): one line per file, then a summary. Ctrl-C stops
-    /// between files: finished ones stay.
+    /// Runs `body` with the library's options (the config file's, `flags` over them), or says what is wrong
+    /// with them.
+    func withOptions(flags: JSONObject, _ body: (LibraryOptions) async -> ExitStatus) async -> ExitStatus {
+        do {
+            return await body(try LibraryOptions.configured(environment: environment, flags: flags))
+        } catch {
+            diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        }
+    }
+
+    /// `library add` (and `sync`, with `syncing` the folder): one line per file (with `verbose`, one per page
+    /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay.
     public func add(
         _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
-        ocr: Bool = true
+        ocr: Bool = true, verbose: Bool = false
     ) async -> ExitStatus {
         await withStore { store in
             let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -51,17 +62,19 @@ public struct LibraryRunner: Sendable, CommandIORunner {
             var extractors = Extractors(environment: environment.variables)
             extractors.ocr = ocr
             let ingest = Ingest(store: store, extractors: extractors, chunker: chunker)
-            let output = self.output, diagnostics = self.diagnostics
-            let report: @Sendable (Ingest.Progress) -> Void = { progress in
-                let line = "[\(progress.index)/\(progress.total)] \(Self.describe(progress.outcome, path: progress.path))\n"
-                if case .failed = progress.outcome { diagnostics.write(line) } else { output.write(line) }
-            }
+            let terminal = (diagnostics as? FileDescriptorOutput)?.isTerminal ?? false
+            let progress = IngestProgress(
+                output: output, diagnostics: diagnostics, terminal: terminal, verbose: verbose, total: files.count)
+            let starting: @Sendable (Int, String) -> Void = { progress.starting($0, path: $1) }
+            let report: @Sendable (Ingest.Progress) -> Void = { progress.finished($0) }
             let outcomes: [Ingest.Outcome]
             if let folder {
-                outcomes = try await ingest.sync(folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, report: report)
+                outcomes = try await ingest.sync(
+                    folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, starting: starting, report: report)
             } else {
-                outcomes = await ingest.add(files, report: report)
+                outcomes = await ingest.add(files, starting: starting, report: report)
             }
+            progress.finish()
             output.write(Self.summary(outcomes, of: files.count, interrupted: Task.isCancelled) + "\n")
             let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
             return failed || !missing.isEmpty ? .apiError : (Task.isCancelled ? .interrupted : .success)
@@ -75,6 +88,9 @@ public struct LibraryRunner: Sendable, CommandIORunner {
         switch outcome {
         case .added(let chunks, let pages): return "added \(path) (\(counts(chunks, pages)))"
         case .updated(let chunks, let pages): return "re-indexed \(path), which changed (\(counts(chunks, pages)))"
+        case .rechunked(let chunks, let pages, let was):
+            let before = was.map { "it was cut \($0), size/overlap" } ?? "its earlier chunking was not recorded"
+            return "re-cut \(path) with the chunking asked (\(before)) (\(counts(chunks, pages)))"
         case .unchanged: return "unchanged \(path)"
         case .removed: return "removed \(path), which is gone from disk"
         case .failed(let error): return "error: \(error)"
@@ -86,7 +102,7 @@ public struct LibraryRunner: Sendable, CommandIORunner {
         for outcome in outcomes {
             switch outcome {
             case .added: added += 1
-            case .updated: updated += 1
+            case .updated, .rechunked: updated += 1
             case .unchanged: unchanged += 1
             case .failed: failed += 1
             case .removed: removed += 1

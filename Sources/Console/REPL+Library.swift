@@ -66,8 +66,15 @@ extension REPL {
         default:
             let path = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                 .standardizedFileURL.path
+            let options: LibraryOptions
+            do {
+                options = try LibraryOptions(settings.library, source: "the session's library.* settings (/settings)")
+            } catch {
+                context.diagnostics.write("error: \(error.message)\n")
+                return
+            }
             let runner = libraryRunner
-            let (status, _) = bridge.run { await runner.add([path]) }
+            let (status, _) = bridge.run { await runner.add([path], chunker: options.chunker, ocr: options.ocr) }
             guard status == .success else { return }
             library.document = path
             if library.mode == .off { library.mode = library.hasProvider ? .on : .offline }
@@ -89,8 +96,9 @@ extension REPL {
     func searchLibrary(_ question: String) -> [SearchHit]? {
         let runner = libraryRunner
         let filter = library.filter
+        let k = (try? LibraryOptions(settings.library, source: "").passages) ?? LibraryOptions().passages
         let (result, _) = bridge.run { () async -> Result<[SearchHit], any Error> in
-            do { return .success(try await runner.passages(question, k: 5, filter: filter)) } catch { return .failure(error) }
+            do { return .success(try await runner.passages(question, k: k, filter: filter)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let hits): return hits

@@ -1,9 +1,11 @@
 /// Cuts a document's segments into chunks: a recursive splitter that cuts at the strongest boundary that
 /// fits (paragraph, line, sentence, word, and only then anywhere), never across a segment (a page, a
 /// section), with `overlap` characters of the chunk before repeated at the start of the next, starting
-/// at a word. Sizes count characters (Unicode scalars); the defaults (1,000 and 150) keep a chunk under
-/// the 256 tokens a MiniLM embedding reads, and were kept after measuring the retrieval benchmark.
-public struct Chunker: Sendable {
+/// at a word. Sizes count characters (Unicode scalars). The defaults (1,000 and 150) are sized for the
+/// embedding model to come: 1,000 characters of English prose are about 200 to 250 WordPiece tokens, within
+/// the 256 all-MiniLM-L6-v2 reads. They have not yet been compared on a retrieval benchmark with labelled
+/// questions (see Docs/library.md); `library.chunk_size` and `library.chunk_overlap` change them.
+public struct Chunker: Sendable, Hashable {
     public var size: Int
     public var overlap: Int
 
@@ -11,6 +13,10 @@ public struct Chunker: Sendable {
         self.size = max(50, size)
         self.overlap = max(0, min(overlap, size / 2))
     }
+
+    /// The settings as the library records them with a document ("1000/150"): adding the document again
+    /// with other settings re-cuts it.
+    public var signature: String { "\(size)/\(overlap)" }
 
     public struct Chunk: Sendable, Hashable {
         public var ordinal: Int

@@ -17,6 +17,8 @@ public struct ExtractedDocument: Sendable, Hashable {
     public var pageCount: Int?
     /// The document's title when it names one (a Markdown `# Title`, HTML `<title>`, DOCX title).
     public var title: String?
+    /// The pages read with OCR because they had no text layer (PDF).
+    public var ocrPages: Set<Int> = []
 
     public init(text: String = "", segments: [Segment] = [], pageCount: Int? = nil, title: String? = nil) {
         self.text = text

@@ -20,34 +20,71 @@ public struct Ingest: Sendable {
     public enum Outcome: Sendable, Hashable {
         case added(chunks: Int, pages: Int?)
         case updated(chunks: Int, pages: Int?)
+        /// Unchanged on disk, cut again because the chunking differs from the one it was cut with (`was`).
+        case rechunked(chunks: Int, pages: Int?, was: String?)
         case unchanged
         case failed(LibraryError)
         case removed
     }
 
+    /// One file finished: its place in the batch, what happened, and, for a document just indexed, what
+    /// each of its pages gave.
     public struct Progress: Sendable {
         public var index: Int
         public var total: Int
         public var path: String
         public var outcome: Outcome
+        public var pages: [PageDetail]
+
+        public init(index: Int, total: Int, path: String, outcome: Outcome, pages: [PageDetail] = []) {
+            self.index = index
+            self.total = total
+            self.path = path
+            self.outcome = outcome
+            self.pages = pages
+        }
     }
 
-    /// Adds (or re-indexes, when changed) every file; `report` hears each one as it finishes.
-    public func add(_ files: [URL], report: @Sendable (Progress) -> Void) async -> [Outcome] {
+    /// What one page of an indexed document gave (a document without pages is one "page" numbered nil).
+    public struct PageDetail: Sendable, Hashable {
+        public var page: Int?
+        /// Characters (Unicode scalars) of extracted text.
+        public var characters: Int
+        public var chunks: Int
+        /// Whether OCR read the page (it had no text layer).
+        public var ocr: Bool
+
+        public init(page: Int?, characters: Int, chunks: Int, ocr: Bool) {
+            self.page = page
+            self.characters = characters
+            self.chunks = chunks
+            self.ocr = ocr
+        }
+    }
+
+    /// Adds (or re-indexes, when changed) every file; `starting` hears each file's index (from 1) and path
+    /// before it is read, `report` hears each one as it finishes.
+    public func add(
+        _ files: [URL], starting: @Sendable (Int, String) -> Void = { _, _ in }, report: @Sendable (Progress) -> Void
+    ) async -> [Outcome] {
         var outcomes: [Outcome] = []
         for (index, url) in files.enumerated() {
             if Task.isCancelled { break }
-            let outcome = await add(url)
+            starting(index + 1, url.path)
+            let (outcome, pages) = await addDetailed(url)
             outcomes.append(outcome)
-            report(Progress(index: index + 1, total: files.count, path: url.path, outcome: outcome))
+            report(Progress(index: index + 1, total: files.count, path: url.path, outcome: outcome, pages: pages))
         }
         return outcomes
     }
 
     /// `library sync FOLDER`: adds what is new, re-indexes what changed, and removes the documents under
     /// the folder whose files are gone.
-    public func sync(folder: URL, files: [URL], report: @Sendable (Progress) -> Void) async throws -> [Outcome] {
-        var outcomes = await add(files, report: report)
+    public func sync(
+        folder: URL, files: [URL], starting: @Sendable (Int, String) -> Void = { _, _ in },
+        report: @Sendable (Progress) -> Void
+    ) async throws -> [Outcome] {
+        var outcomes = await add(files, starting: starting, report: report)
         let present = Set(files.map(\.path))
         let prefix = folder.standardizedFileURL.path + "/"
         let gone = try await store.documents().map(\.path).filter { $0.hasPrefix(prefix) && !present.contains($0) }
@@ -60,9 +97,13 @@ public struct Ingest: Sendable {
     }
 
     public func add(_ url: URL) async -> Outcome {
+        await addDetailed(url).outcome
+    }
+
+    func addDetailed(_ url: URL) async -> (outcome: Outcome, pages: [PageDetail]) {
         let path = url.standardizedFileURL.path
         guard let type = DocumentType(fileExtension: url.pathExtension) else {
-            return .failed(LibraryError(path: path, "is not a type the library reads (\(DocumentType.knownExtensions))"))
+            return (.failed(LibraryError(path: path, "is not a type the library reads (\(DocumentType.knownExtensions))")), [])
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
@@ -70,12 +111,13 @@ public struct Ingest: Sendable {
         do {
             sha256 = try Self.sha256(of: url)
         } catch {
-            return .failed(error)
+            return (.failed(error), [])
         }
         let known = try? await store.fingerprint(of: path)
-        if let known, known.sha256 == sha256, known.indexed { return .unchanged }
+        if let known, known.sha256 == sha256, known.indexed, known.chunking == chunker.signature { return (.unchanged, []) }
         var record = LibraryStore.DocumentRecord(
             path: path, type: type, size: size, mtime: attributes?[.modificationDate] as? Date, sha256: sha256)
+        record.chunking = chunker.signature
         let chunks: [Chunker.Chunk]
         let failure: LibraryError?
         do {
@@ -88,16 +130,34 @@ public struct Ingest: Sendable {
             failure = error
         }
         record.error = failure?.message
-        if Task.isCancelled { return .failed(LibraryError(path: path, "not added: interrupted")) }
+        if Task.isCancelled { return (.failed(LibraryError(path: path, "not added: interrupted")), []) }
         do {
             try await store.store(record, chunks: failure == nil ? chunks : [], chunkHash: Self.sha256)
         } catch {
-            return .failed(LibraryError(path: path, "cannot be stored: \(error)"))
+            return (.failed(LibraryError(path: path, "cannot be stored: \(error)")), [])
         }
-        if let failure { return .failed(failure) }
-        return known == nil
-            ? .added(chunks: chunks.count, pages: record.extracted?.pageCount)
-            : .updated(chunks: chunks.count, pages: record.extracted?.pageCount)
+        if let failure { return (.failed(failure), []) }
+        let details = record.extracted.map { Self.pageDetails($0, chunks: chunks) } ?? []
+        let pages = record.extracted?.pageCount
+        guard let known else { return (.added(chunks: chunks.count, pages: pages), details) }
+        if known.sha256 == sha256, known.indexed { return (.rechunked(chunks: chunks.count, pages: pages, was: known.chunking), details) }
+        return (.updated(chunks: chunks.count, pages: pages), details)
+    }
+
+    /// Characters and chunks per page, in page order.
+    static func pageDetails(_ document: ExtractedDocument, chunks: [Chunker.Chunk]) -> [PageDetail] {
+        var order: [Int?] = []
+        var details: [Int?: PageDetail] = [:]
+        for segment in document.segments {
+            if details[segment.page] == nil {
+                order.append(segment.page)
+                let ocr = segment.page.map { document.ocrPages.contains($0) } ?? false
+                details[segment.page] = PageDetail(page: segment.page, characters: 0, chunks: 0, ocr: ocr)
+            }
+            details[segment.page]?.characters += segment.end - segment.start
+        }
+        for chunk in chunks { details[chunk.page]?.chunks += 1 }
+        return order.compactMap { details[$0] }
     }
 
     /// A file's SHA-256, read in 1 MB pieces.

@@ -13,6 +13,8 @@ extension LibraryStore {
         public var sha256: String
         public var extracted: ExtractedDocument?
         public var error: String?
+        /// The chunker's settings (`Chunker.signature`).
+        public var chunking: String?
 
         public init(
             path: String, type: DocumentType, size: Int, mtime: Date?, sha256: String, extracted: ExtractedDocument? = nil,
@@ -36,13 +38,14 @@ extension LibraryStore {
             try db.execute(sql: "DELETE FROM document WHERE path = ?", arguments: [record.path])
             try db.execute(
                 sql: """
-                    INSERT INTO document (path, title, type, size, mtime, sha256, pages, status, error, added_at, text)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO document (path, title, type, size, mtime, sha256, pages, status, error, added_at, text, chunking)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     record.path, record.extracted?.title, record.type.rawValue, record.size,
                     record.mtime.map(Self.timestamp), record.sha256, record.extracted?.pageCount,
                     record.error == nil ? "indexed" : "failed", record.error, Self.timestamp(now), record.extracted?.text,
+                    record.chunking,
                 ])
             let documentID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
@@ -58,11 +61,12 @@ extension LibraryStore {
         }
     }
 
-    /// The SHA-256 the library has for `path` and whether it was indexed, or nil when it has none.
-    public func fingerprint(of path: String) async throws -> (sha256: String, indexed: Bool)? {
+    /// The SHA-256 the library has for `path`, whether it was indexed, and the chunking it was cut with;
+    /// nil when it has none.
+    public func fingerprint(of path: String) async throws -> (sha256: String, indexed: Bool, chunking: String?)? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT sha256, status FROM document WHERE path = ?", arguments: [path])
-                .map { ($0["sha256"], ($0["status"] as String) == "indexed") }
+            try Row.fetchOne(db, sql: "SELECT sha256, status, chunking FROM document WHERE path = ?", arguments: [path])
+                .map { ($0["sha256"], ($0["status"] as String) == "indexed", $0["chunking"]) }
         }
     }
 

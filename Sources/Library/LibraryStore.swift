@@ -72,6 +72,11 @@ public struct LibraryStore: Sendable {
                 );
                 """)
         }
+        // The chunking a document was cut with ("1000/150": size/overlap), so adding it again with other
+        // settings re-cuts it; NULL for documents added before this column (they are re-cut once).
+        migrator.registerMigration("v2-chunking") { db in
+            try db.execute(sql: "ALTER TABLE document ADD COLUMN chunking TEXT")
+        }
         return migrator
     }
 }

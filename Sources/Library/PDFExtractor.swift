@@ -23,17 +23,21 @@ struct PDFExtractor: Sendable {
         }
         let title = Self.field("Title", in: infoText).flatMap { $0.isEmpty ? nil : $0 }
         var builder = DocumentBuilder()
+        var ocrPages: Set<Int> = []
         for page in 1...pages {
             let result = try tools.run(.pdftotext, ["-layout", "-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
             guard result.status == 0 else { throw Self.failure(path: path, page: page, errors: result.errors) }
             var text = Self.tidy(String(decoding: result.output, as: UTF8.self))
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, ocr {
                 text = try ocrPage(path, page: page)
+                ocrPages.insert(page)
             }
             builder.begin(page: page, headings: [])
             builder.append(text)
         }
-        return builder.build(pageCount: pages, title: title)
+        var document = builder.build(pageCount: pages, title: title)
+        document.ocrPages = ocrPages
+        return document
     }
 
     /// A page rendered at 300 dpi and read by tesseract.

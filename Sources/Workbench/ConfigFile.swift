@@ -9,6 +9,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var template: JSONObject
     public var console: JSONObject
     public var extraBody: JSONObject
+    /// The document library's options (`library:`): chunk_size, chunk_overlap, ocr, passages.
+    public var library: JSONObject = [:]
 
     public static func url(environment: AppEnvironment) -> URL {
         if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
@@ -26,8 +28,10 @@ public struct ConfigFile: Sendable, Hashable {
         let text = try PresetDocument.read(url)
         let document = try PresetDocument.check(text, path: url.path, spec: PresetSchema.config, directory: url.deletingLastPathComponent())
         try document.finish()
-        return ConfigFile(
+        var config = ConfigFile(
             url: url, preset: document.object["preset"]?.stringValue, template: document.template,
             console: document.object["console"]?.objectValue ?? [:], extraBody: document.object["extra_body"]?.objectValue ?? [:])
+        config.library = document.object["library"]?.objectValue ?? [:]
+        return config
     }
 }

@@ -12,18 +12,23 @@ public enum PresetSchema {
         ])
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
-    /// starts from when no `--preset` is given).
+    /// starts from when no `--preset` is given) and `library` (the document library's options).
     public static let config = ObjectSpec(
         [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text)] + requestFields + [
-            ("console", .object(console)), ("extra_body", .map(.json)),
+            ("console", .object(console)), ("library", .object(library)), ("extra_body", .map(.json)),
         ])
 
     /// The keys of a preset that are not request fields.
-    public static let documentKeys: Set<String> = ["version", "name", "description", "console", "extra_body", "preset"]
+    public static let documentKeys: Set<String> = ["version", "name", "description", "console", "library", "extra_body", "preset"]
 
     static let console = ObjectSpec([
         ("stream", .setting("console.stream")), ("show_reasoning", .setting("console.show_reasoning")),
         ("show_usage", .setting("console.show_usage")), ("inline_attachments_kb", .setting("console.inline_attachments_kb")),
+    ])
+
+    static let library = ObjectSpec([
+        ("chunk_size", .setting("library.chunk_size")), ("chunk_overlap", .setting("library.chunk_overlap")),
+        ("ocr", .setting("library.ocr")), ("passages", .setting("library.passages")),
     ])
 
     static let requestFields: [(name: String, spec: ValueSpec)] = [

@@ -8,6 +8,7 @@ public struct SettingsLayer: Sendable, Hashable {
     public var template: JSONObject
     public var console: JSONObject
     public var extraBody: JSONObject
+    public var library: JSONObject
     public private(set) var assignments: [Assignment]
 
     public struct Assignment: Sendable, Hashable {
@@ -15,11 +16,14 @@ public struct SettingsLayer: Sendable, Hashable {
         public var value: JSONValue?
     }
 
-    public init(label: String, template: JSONObject = [:], console: JSONObject = [:], extraBody: JSONObject = [:]) {
+    public init(
+        label: String, template: JSONObject = [:], console: JSONObject = [:], extraBody: JSONObject = [:], library: JSONObject = [:]
+    ) {
         self.label = label
         self.template = template
         self.console = console
         self.extraBody = extraBody
+        self.library = library
         self.assignments = []
     }
 
@@ -47,7 +51,7 @@ public struct SettingsLayer: Sendable, Hashable {
 
     /// Applies this layer over `settings`.
     public func apply(to settings: inout TurnSettings) {
-        settings.merge(template: template, console: console, extraBody: extraBody)
+        settings.merge(template: template, console: console, extraBody: extraBody, library: library)
         for assignment in assignments { settings.set(assignment.key, to: assignment.value) }
     }
 }

@@ -40,6 +40,13 @@ public enum SettingsRegistry {
         .init("console.show_usage", .boolean, help: "Show the usage line after each answer."),
         .init("console.inline_attachments_kb", .integer(minimum: 0, maximum: nil),
               help: "Attachments up to this size (KB) go inline as base64; bigger ones are uploaded first (default 8192)."),
+        .init("library.chunk_size", .integer(minimum: 50, maximum: nil),
+              help: "Characters per chunk when documents are added (default 1000); changes apply to documents added next."),
+        .init("library.chunk_overlap", .integer(minimum: 0, maximum: nil),
+              help: "Characters repeated from one chunk to the next (default 150, at most half the chunk size)."),
+        .init("library.ocr", .boolean, help: "Read PDF pages without a text layer with tesseract (default true)."),
+        .init("library.passages", .integer(minimum: 1, maximum: 50),
+              help: "Passages found for each question and given to the model or the extractive answer (default 5)."),
     ]
 
     /// What `include` takes (the spec's `IncludeEnum`).
@@ -103,11 +110,14 @@ public enum SettingsRegistry {
         var lines = [
             "# Settings", "",
             "Generated from `SettingsRegistry` (`openresponses settings --markdown > Docs/settings.md`). Set them with",
-            "`ask --set KEY=VALUE` (repeatable); a key ending in `.*` takes any name after its prefix.", "",
+            "`ask --set KEY=VALUE` (repeatable), `/set KEY VALUE` in the console, or in `config.yaml` and presets as",
+            "nested keys (`library.*` only in `config.yaml`); a key ending in `.*` takes any name after its prefix.",
+            "`library.*` are the document library's options: `library add` and `sync` take them as flags too.", "",
             "| key | values | request field | what it does |", "|---|---|---|---|",
         ]
         for setting in all {
-            lines.append("| `\(setting.key)` | \(setting.allowed) | \(setting.apiField.map { "`\($0)`" } ?? "(console)") | \(setting.help) |")
+            let field = setting.apiField.map { "`\($0)`" } ?? (setting.key.hasPrefix("library.") ? "(library)" : "(console)")
+            lines.append("| `\(setting.key)` | \(setting.allowed) | \(field) | \(setting.help) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

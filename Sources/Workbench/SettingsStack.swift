@@ -39,7 +39,9 @@ public struct SettingsStack: Sendable {
             preset = try PresetLibrary(environment: environment).load(name)
         }
         let configLayer = config.map {
-            SettingsLayer(label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
+            SettingsLayer(
+                label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody,
+                library: $0.library)
         }
         return SettingsStack(defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
     }

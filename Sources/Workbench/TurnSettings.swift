@@ -11,6 +11,8 @@ public struct TurnSettings: Sendable, Hashable {
     public var console: JSONObject
     /// Sent as written, after everything else.
     public var extraBody: JSONObject
+    /// The document library's options (`chunk_size`, `chunk_overlap`, `ocr`, `passages`): never sent.
+    public var library: JSONObject = [:]
     /// The preset in use, recorded with each exchange.
     public var preset: String?
 
@@ -53,6 +55,10 @@ public struct TurnSettings: Sendable, Hashable {
             console[String(key.dropFirst("console.".count))] = value
             return
         }
+        if key.hasPrefix("library.") {
+            library[String(key.dropFirst("library.".count))] = value
+            return
+        }
         switch key {
         case "text.format":
             template = PayloadBuilder.setting(["text", "format"], to: value.map { .object(["type": $0]) }, in: template)
@@ -68,6 +74,7 @@ public struct TurnSettings: Sendable, Hashable {
     /// The current value of registry key `key`, as `/settings` shows it.
     public func value(forKey key: String) -> JSONValue? {
         if key.hasPrefix("console.") { return console[String(key.dropFirst("console.".count))] }
+        if key.hasPrefix("library.") { return library[String(key.dropFirst("library.".count))] }
         switch key {
         case "text.format": return template["text"]?["format"]?["type"]
         case "file_search.vector_store_ids": return fileSearchTool?["vector_store_ids"]
@@ -101,9 +108,10 @@ public struct TurnSettings: Sendable, Hashable {
 
     /// Merges a layer's template over this one: mappings merge key by key, except tagged ones (with a
     /// `type`, such as `text.format`) and lists, which are replaced whole.
-    public mutating func merge(template other: JSONObject, console: JSONObject, extraBody: JSONObject) {
+    public mutating func merge(template other: JSONObject, console: JSONObject, extraBody: JSONObject, library: JSONObject = [:]) {
         template = Self.merged(template, other)
         for (key, value) in console { self.console[key] = value }
+        for (key, value) in library { self.library[key] = value }
         self.extraBody = Self.merged(self.extraBody, extraBody)
     }
 
@@ -120,7 +128,7 @@ public struct TurnSettings: Sendable, Hashable {
     }
 
     /// Every leaf of the settings as `key path → value` (lists and tagged mappings are leaves), in order:
-    /// the template, then `console.*`, then `extra_body.*`.
+    /// the template, then `console.*`, then `library.*`, then `extra_body.*`.
     public var leaves: [(key: String, value: JSONValue)] {
         func walk(_ object: JSONObject, _ prefix: String, into result: inout [(key: String, value: JSONValue)]) {
             for (key, value) in object {
@@ -135,6 +143,7 @@ public struct TurnSettings: Sendable, Hashable {
         var result: [(key: String, value: JSONValue)] = []
         walk(template, "", into: &result)
         walk(console, "console", into: &result)
+        walk(library, "library", into: &result)
         walk(extraBody, "extra_body", into: &result)
         return result
     }

@@ -36,6 +36,19 @@ struct LibraryConsoleTests {
         try await tmux.waitFor("[1] field-notes.pdf p. 2 — “The colony moved inland in August.")
         try tmux.type("/sources")
         try await tmux.waitFor("[1] field-notes.pdf p. 2\nThe colony moved inland in August.\nKrill numbers fell sharply that year.")
+        // library.passages bounds the passages an answer comes from: a question both pages match is
+        // answered from two, then, with library.passages 1, from one.
+        try tmux.type("penguins and krill?")
+        try await tmux.waitFor("No model was used", count: 3)
+        try await tmux.waitFor("[2] field-notes.pdf p.")
+        try tmux.type("/set library.passages 1")
+        try await tmux.waitFor("library.passages")
+        try tmux.type("penguins and krill again?")
+        try await tmux.waitFor("No model was used", count: 4)
+        try await tmux.waitFor("[1] field-notes.pdf p.", count: 4)
+        let screen = try tmux.screen()
+        let last = try #require(screen.range(of: "> penguins and krill again?", options: .backwards))
+        #expect(!screen[last.upperBound...].contains("[2] field-notes.pdf"))
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
     }

@@ -77,6 +77,43 @@ struct IngestTests {
         #expect(try await store.search("krill").map(\.page) == [2])
     }
 
+    @Test func anotherChunkingReCutsAnUnchangedFileAndTheSameOneCostsNothing() async throws {
+        defer { files.remove() }
+        let long = (1...40).map { "Sentence \($0) is about the migration of arctic terns over the ocean." }.joined(separator: " ")
+        let notes = try files.write("terns.txt", long + "\n")
+        guard case .added(let small, nil) = await add([notes])[0] else { Issue.record("not added"); return }
+        let wider = Ingest(store: store, extractors: ingest.extractors, chunker: Chunker(size: 600, overlap: 30))
+        let recut = await wider.add([notes]) { _ in }
+        guard case .rechunked(let large, nil, let was) = recut[0] else { Issue.record("not re-cut: \(recut)"); return }
+        #expect(was == "200/30")
+        #expect(large < small, "600-character chunks are fewer than 200-character ones (\(large) vs \(small))")
+        let rows = try await store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM chunk") }
+        #expect(rows == large)
+        let recorded = try await store.writer.read { try String.fetchOne($0, sql: "SELECT chunking FROM document") }
+        #expect(recorded == "600/30")
+        #expect(await wider.add([notes]) { _ in } == [.unchanged])
+    }
+
+    @Test func eachPageSaysWhatItGaveAndWhetherOCRReadIt() async throws {
+        defer { files.remove() }
+        let report = try files.pdf()
+        let scan = try files.scannedPDF()
+        let pages = PageLog()
+        _ = await ingest.add([report, scan]) { pages.add($0.path, $0.pages) }
+        let byFile = pages.entries
+        try #require(byFile.count == 2)
+        #expect(byFile[0].1.map(\.page) == [1, 2])
+        #expect(byFile[0].1.allSatisfy { !$0.ocr && $0.chunks == 1 && $0.characters > 20 })
+        #expect(byFile[1].1.map(\.page) == [1])
+        #expect(byFile[1].1.first?.ocr == true)
+        // The characters of each page add up to the document's segments, as stored.
+        let stored = try await store.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT sum(\"end\" - start) FROM chunk c JOIN document d ON d.id = c.document_id WHERE d.path = ?",
+                             arguments: [report.path])
+        }
+        #expect(stored == byFile[0].1.map(\.characters).reduce(0, +))
+    }
+
     @Test func searchTextFullOfFTSSyntaxNeverErrors() async throws {
         defer { files.remove() }
         _ = await add([try files.write("fts.txt", "Rust and Swift: (both) compile; \"quotes\" matter - sometimes.\n")])
@@ -88,6 +125,13 @@ struct IngestTests {
         #expect(try await store.search("\"swift rust\"").isEmpty)
         #expect(try await store.search("(both) -sometimes:").count == 1)
     }
+}
+
+final class PageLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(String, [Ingest.PageDetail])] = []
+    var entries: [(String, [Ingest.PageDetail])] { lock.lock(); defer { lock.unlock() }; return stored }
+    func add(_ path: String, _ pages: [Ingest.PageDetail]) { lock.lock(); stored.append((path, pages)); lock.unlock() }
 }
 
 final class Reported: @unchecked Sendable {

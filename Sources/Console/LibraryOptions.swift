@@ -1,0 +1,49 @@
+import Foundation
+import Library
+import ResponsesAPI
+import Workbench
+
+/// The document library's options as a command uses them: the built-in defaults, under the config
+/// file's `library:` section (or the console's settings, with their preset and `/set`), under the
+/// command's flags.
+public struct LibraryOptions: Sendable, Hashable {
+    public var chunker = Chunker()
+    public var ocr = true
+    public var passages = 5
+
+    public init() {}
+
+    /// The options a settings bag (`TurnSettings.library`, `ConfigFile.library`) gives, over the defaults;
+    /// `source` names where the values came from in the error when chunk_overlap is too large.
+    public init(_ library: JSONObject, source: String) throws(ConsoleError) {
+        let size = library["chunk_size"]?.intValue ?? chunker.size
+        let overlap = library["chunk_overlap"]?.intValue ?? min(chunker.overlap, size / 2)
+        try Self.check(size: size, overlap: overlap, source: source)
+        chunker = Chunker(size: size, overlap: overlap)
+        ocr = library["ocr"]?.boolValue ?? ocr
+        passages = library["passages"]?.intValue ?? passages
+    }
+
+    /// The config file's options (none when there is no config file), with `flags` over them.
+    public static func configured(environment: AppEnvironment, flags: JSONObject = [:]) throws(ConsoleError) -> LibraryOptions {
+        let config: ConfigFile?
+        do {
+            config = try ConfigFile.load(environment: environment)
+        } catch {
+            throw ConsoleError("\(error)")
+        }
+        var merged = config?.library ?? [:]
+        for (key, value) in flags { merged[key] = value }
+        let source = flags.isEmpty ? (config.map { "\($0.url.path) (library:)" } ?? "the defaults")
+            : "the command line" + (config.map { " over \($0.url.path)" } ?? "")
+        return try LibraryOptions(merged, source: source)
+    }
+
+    /// An overlap of more than half a chunk would make every chunk mostly the one before.
+    static func check(size: Int, overlap: Int, source: String) throws(ConsoleError) {
+        guard overlap <= size / 2 else {
+            throw ConsoleError(
+                "library.chunk_overlap (\(overlap)) must be at most half of library.chunk_size (\(size)); from \(source)")
+        }
+    }
+}
