@@ -4,22 +4,22 @@ import Workbench
 
 /// The options of `openresponses ask`.
 public struct AskOptions: Sendable {
-    public var prompt: String?
+    var prompt: String?
     /// Text piped on stdin; appended to the prompt as context.
-    public var stdinText: String?
-    public var model: String?
-    public var preset: String?
-    public var instructions: String?
-    public var stream: Bool
-    public var printJSON: Bool
+    var stdinText: String?
+    var model: String?
+    var preset: String?
+    var instructions: String?
+    var stream: Bool
+    var printJSON: Bool
     /// `--set KEY=VALUE` assignments, applied over the preset.
-    public var assignments: [String]
+    var assignments: [String]
     /// Print the request body that would be sent, and send nothing.
-    public var dryRun: Bool
+    var dryRun: Bool
     /// `--yes`: run function handlers and allow MCP calls without asking.
-    public var approveAll: Bool
+    var approveAll: Bool
     /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
-    public var canAsk: Bool
+    var canAsk: Bool
 
     public init(
         prompt: String?, stdinText: String?, model: String? = nil, preset: String? = nil,
@@ -40,7 +40,7 @@ public struct AskOptions: Sendable {
     }
 
     /// The user's input: the prompt, then the piped text as context.
-    public var input: String? {
+    var input: String? {
         let prompt = prompt?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
         let piped = stdinText?.trimmingCharacters(in: .newlines).nonEmpty
         switch (prompt, piped) {

@@ -3,9 +3,9 @@ import Workbench
 /// What a command's runner reads and writes through: its environment, and where its output and its
 /// diagnostics go (stdout and stderr, or recording sinks in tests).
 public struct CommandIO: Sendable {
-    public let environment: AppEnvironment
-    public let output: any OutputSink
-    public let diagnostics: any OutputSink
+    let environment: AppEnvironment
+    let output: any OutputSink
+    let diagnostics: any OutputSink
 
     public init(
         environment: AppEnvironment, output: any OutputSink = FileDescriptorOutput.standardOutput,

@@ -4,25 +4,25 @@ import Workbench
 /// (`ConsoleCommand.complete`): `/preset` subcommands and preset names, setting keys after `/set`, `/unset`
 /// and `/reset`, a setting's allowed values after `/set KEY`, ... Pure: given the line before the word and
 /// the word, it returns the candidates.
-public struct Completer: Sendable {
-    public var presetNames: @Sendable () -> [String]
+struct Completer: Sendable {
+    var presetNames: @Sendable () -> [String]
     /// Vector store ids seen in this session (listed or used), for `/stores use` and friends.
-    public var storeIDs: @Sendable () -> [String]
+    var storeIDs: @Sendable () -> [String]
 
-    public init(presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] }) {
+    init(presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] }) {
         self.presetNames = presetNames
         self.storeIDs = storeIDs
     }
 
     /// Every command Tab offers (`ConsoleCommand.all`), sorted.
-    public static var commands: [String] { ConsoleCommand.names }
+    static var commands: [String] { ConsoleCommand.names }
 
     /// Setting keys as typed (`metadata.` for `metadata.*`).
     static let settingKeys = SettingsRegistry.all.map { $0.key.hasSuffix(".*") ? String($0.key.dropLast()) : $0.key }
 
     /// The candidates for `word`, where `before` is the text of the line before it: command names for the
     /// first word, then what the command declares (`ConsoleCommand.complete`).
-    public func candidates(before: String, word: String) -> [String] {
+    func candidates(before: String, word: String) -> [String] {
         let words = before.split(separator: " ").map(String.init)
         let options: [String]
         if let first = words.first {
@@ -35,7 +35,7 @@ public struct Completer: Sendable {
     }
 
     /// True where Tab completes file names (readline's own completion): after `/attach`.
-    public static func completesFileNames(before: String) -> Bool {
+    static func completesFileNames(before: String) -> Bool {
         before.hasPrefix("/attach ") || before.hasPrefix("/files upload ")
     }
 

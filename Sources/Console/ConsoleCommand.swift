@@ -36,10 +36,10 @@ struct CommandInput: Sendable {
 }
 
 /// Where completions that change over a session come from.
-public struct CompletionSources: Sendable {
-    public var presetNames: @Sendable () -> [String]
+struct CompletionSources: Sendable {
+    var presetNames: @Sendable () -> [String]
     /// Vector store ids seen in this session (listed or used).
-    public var storeIDs: @Sendable () -> [String]
+    var storeIDs: @Sendable () -> [String]
 }
 
 extension ConsoleCommand {

@@ -8,12 +8,12 @@ import Workbench
 /// Everything a command needs, built once: the environment, the client over the real transport, the
 /// inspector recording every exchange, and where output goes. Every effect goes through this value.
 public final class ConsoleContext: Sendable {
-    public let environment: AppEnvironment
-    public let configuration: Configuration
-    public let client: ResponsesClient
-    public let recorder: ExchangeRecorder?
-    public let output: any OutputSink
-    public let diagnostics: any OutputSink
+    let environment: AppEnvironment
+    let configuration: Configuration
+    let client: ResponsesClient
+    let recorder: ExchangeRecorder?
+    let output: any OutputSink
+    let diagnostics: any OutputSink
     private let transport: any HTTPTransport
 
     /// Throws a `ConsoleError` (usage) when the environment's configuration is malformed.
@@ -53,7 +53,7 @@ public final class ConsoleContext: Sendable {
     }
 
     /// A client like `client` (same transport, same inspector) that talks to `baseURL` instead.
-    public func client(baseURL: String) -> ResponsesClient {
+    func client(baseURL: String) -> ResponsesClient {
         var configuration = configuration
         configuration.baseURL = baseURL
         return ResponsesClient(configuration: configuration, transport: transport, observer: recorder, now: environment.now)
@@ -68,7 +68,7 @@ public final class ConsoleContext: Sendable {
 
     /// Opens the inspector store for reading commands (`inspect ...`), without a client. A damaged store is
     /// moved aside (said on `diagnostics`) and an empty one takes its place.
-    public static func openStore(environment: AppEnvironment, diagnostics: any OutputSink) throws(ConsoleError) -> InspectorStore {
+    static func openStore(environment: AppEnvironment, diagnostics: any OutputSink) throws(ConsoleError) -> InspectorStore {
         let path = environment.inspectorPath
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConsoleError("no inspector store yet at \(path): nothing has been recorded", exitStatus: .apiError)

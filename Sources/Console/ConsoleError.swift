@@ -3,7 +3,7 @@ public struct ConsoleError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var exitStatus: ExitStatus
 
-    public init(_ message: String, exitStatus: ExitStatus = .usage) {
+    init(_ message: String, exitStatus: ExitStatus = .usage) {
         self.message = message
         self.exitStatus = exitStatus
     }

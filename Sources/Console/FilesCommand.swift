@@ -8,53 +8,53 @@ public struct FilesCommand: ParsableCommand {
 
     public init() {}
 
-    public struct Upload: RunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "upload", 
+    struct Upload: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "upload", 
             abstract: "Upload files (streamed from disk; above 512 MB through the Uploads API in parts).")
         @Argument(help: "Files to upload.") var paths: [String]
         @Option(help: "assistants, user_data, batch, vision or evals.") var purpose: String = "assistants"
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func validate() throws {
+        init() {}
+        func validate() throws {
             guard ["assistants", "user_data", "batch", "vision", "evals"].contains(purpose) else {
                 throw ValidationError("--purpose \(purpose): use assistants, user_data, batch, vision or evals")
             }
         }
-        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.upload(paths: paths, purpose: purpose, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.upload(paths: paths, purpose: purpose, json: json) }
     }
 
-    public struct List: RunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "list", abstract: "List files, newest first.")
+    struct List: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List files, newest first.")
         @Option(help: "Only files with this purpose.") var purpose: String?
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every file, following pagination.") var all = false
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.list(purpose: purpose, limit: limit, all: all, json: json) }
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.list(purpose: purpose, limit: limit, all: all, json: json) }
     }
 
-    public struct Show: RunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one file.")
+    struct Show: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one file.")
         @Argument(help: "The file id.") var id: String
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.show(id: id, json: json) }
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.show(id: id, json: json) }
     }
 
-    public struct Download: RunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "download", abstract: "Save a file's content (streamed to disk).")
+    struct Download: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "download", abstract: "Save a file's content (streamed to disk).")
         @Argument(help: "The file id.") var id: String
         @Option(name: .shortAndLong, help: "Where to save it (the file's name by default).") var output: String?
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, json: json) }
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, json: json) }
     }
 
-    public struct Delete: RunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete files.")
+    struct Delete: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete files.")
         @Argument(help: "File ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.delete(ids: ids, json: json) }
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.delete(ids: ids, json: json) }
     }
 }

@@ -41,7 +41,7 @@ extension FilesRunner {
         (text.hasPrefix("file-") || text.hasPrefix("file_")) && !FileManager.default.fileExists(atPath: text)
     }
 
-    public func createStore(
+    func createStore(
         name: String, files: [String], expiresAfterDays: Int?, chunking: String?, metadata: [String], json: Bool
     ) async -> ExitStatus {
         await guarded {
@@ -80,7 +80,7 @@ extension FilesRunner {
         return store
     }
 
-    public func listStores(limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
+    func listStores(limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             let stores = all ? try await client.allVectorStores() : try await client.listVectorStores(page: PageRequest(limit: limit ?? 20)).data
             if json { emit(.array(stores)) } else { print(stores.isEmpty ? "No vector stores.\n" : stores.map(Self.storeLine).joined()) }
@@ -88,7 +88,7 @@ extension FilesRunner {
         }
     }
 
-    public func showStore(id: String, json: Bool) async -> ExitStatus {
+    func showStore(id: String, json: Bool) async -> ExitStatus {
         await guarded {
             let store = try await client.vectorStore(id: id)
             if json { emit(store) } else { print(Self.storeLine(store)) }
@@ -96,7 +96,7 @@ extension FilesRunner {
         }
     }
 
-    public func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async -> ExitStatus {
+    func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async -> ExitStatus {
         await guarded {
             var body = JSONObject()
             if let name { body["name"] = .string(name) }
@@ -110,7 +110,7 @@ extension FilesRunner {
         }
     }
 
-    public func deleteStores(ids: [String], json: Bool) async -> ExitStatus {
+    func deleteStores(ids: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for id in ids {
@@ -123,7 +123,7 @@ extension FilesRunner {
         }
     }
 
-    public func storeFiles(id: String, status: String?, json: Bool) async -> ExitStatus {
+    func storeFiles(id: String, status: String?, json: Bool) async -> ExitStatus {
         await guarded {
             let files = try await client.allVectorStoreFiles(storeID: id, status: status)
             if json { emit(.array(files)) } else { print(files.isEmpty ? "No files.\n" : files.map(Self.storeFileLine).joined()) }
@@ -133,7 +133,7 @@ extension FilesRunner {
 
     /// Adds files (paths uploaded first): one file directly, several as one file batch; waits for
     /// processing and lists every failure with its `last_error`.
-    public func addFiles(id: String, items: [String], attributes: [String], json: Bool) async -> ExitStatus {
+    func addFiles(id: String, items: [String], attributes: [String], json: Bool) async -> ExitStatus {
         await guarded {
             let attributes = try Self.pairs(attributes, flag: "--attribute")
             let ids = try await fileIDs(items)
@@ -181,7 +181,7 @@ extension FilesRunner {
         }
     }
 
-    public func removeFiles(id: String, fileIDs: [String], json: Bool) async -> ExitStatus {
+    func removeFiles(id: String, fileIDs: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for fileID in fileIDs {
@@ -195,7 +195,7 @@ extension FilesRunner {
     }
 
     /// Searches every store at once and merges the matches by score.
-    public func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async -> ExitStatus {
+    func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             var parsed: JSONValue?
             if let filter {

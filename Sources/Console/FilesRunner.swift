@@ -5,11 +5,11 @@ import Workbench
 /// Files and vector stores, for the `files` and `stores` subcommands and the console's `/files` and
 /// `/stores`: every call goes through the context's client, so the inspector records it. Lists follow
 /// pagination; every command can print JSON; errors carry OpenAI's message and the request id.
-public struct FilesRunner: Sendable {
+struct FilesRunner: Sendable {
     let context: ConsoleContext
     let progressEnabled: Bool
 
-    public init(context: ConsoleContext, progressEnabled: Bool) {
+    init(context: ConsoleContext, progressEnabled: Bool) {
         self.context = context
         self.progressEnabled = progressEnabled
     }
@@ -86,7 +86,7 @@ public struct FilesRunner: Sendable {
         return uploaded
     }
 
-    public func upload(paths: [String], purpose: String, json: Bool) async -> ExitStatus {
+    func upload(paths: [String], purpose: String, json: Bool) async -> ExitStatus {
         await guarded {
             let urls = try Self.checkedPaths(paths)
             let files = try await uploadAll(urls, purpose: purpose)
@@ -95,7 +95,7 @@ public struct FilesRunner: Sendable {
         }
     }
 
-    public func list(purpose: String?, limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
+    func list(purpose: String?, limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             let files = all
                 ? try await client.allFiles(purpose: purpose)
@@ -105,7 +105,7 @@ public struct FilesRunner: Sendable {
         }
     }
 
-    public func show(id: String, json: Bool) async -> ExitStatus {
+    func show(id: String, json: Bool) async -> ExitStatus {
         await guarded {
             let file = try await client.file(id: id)
             if json { emit(file) } else { print(Self.fileLine(file)) }
@@ -113,7 +113,7 @@ public struct FilesRunner: Sendable {
         }
     }
 
-    public func download(id: String, output: String?, json: Bool) async -> ExitStatus {
+    func download(id: String, output: String?, json: Bool) async -> ExitStatus {
         await guarded {
             var name = output
             if name == nil { name = try await client.file(id: id)["filename"]?.stringValue ?? id }
@@ -128,7 +128,7 @@ public struct FilesRunner: Sendable {
         }
     }
 
-    public func delete(ids: [String], json: Bool) async -> ExitStatus {
+    func delete(ids: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for id in ids {

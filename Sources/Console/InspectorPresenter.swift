@@ -4,13 +4,13 @@ import ResponsesAPI
 
 /// Text and JSON views of the inspector store for `inspect list` and `inspect show`.
 public struct InspectorPresenter: Sendable {
-    public init() {}
+    init() {}
 
-    public func listJSON(_ rows: [ExchangeSummary]) -> String {
+    func listJSON(_ rows: [ExchangeSummary]) -> String {
         JSONValue.array(rows.map(\.json)).prettyPrinted() + "\n"
     }
 
-    public func listText(_ rows: [ExchangeSummary]) -> String {
+    func listText(_ rows: [ExchangeSummary]) -> String {
         guard !rows.isEmpty else { return "No exchanges recorded yet.\n" }
         let header = ["ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST"]
         var table = [header]
@@ -27,7 +27,7 @@ public struct InspectorPresenter: Sendable {
 
     /// Which parts `showText` prints; all of them when none is chosen.
     public struct Parts: Sendable {
-        public var request, response, events, headers: Bool
+        var request, response, events, headers: Bool
         public init(request: Bool = false, response: Bool = false, events: Bool = false, headers: Bool = false) {
             self.request = request
             self.response = response
@@ -39,7 +39,7 @@ public struct InspectorPresenter: Sendable {
 
     /// Only the chosen parts, plainly (no summary) when some are chosen; `raw` prints bodies and event data
     /// exactly as stored.
-    public func showText(_ detail: ExchangeDetail, parts: Parts, raw: Bool) -> String {
+    func showText(_ detail: ExchangeDetail, parts: Parts, raw: Bool) -> String {
         if parts.all && !raw { return showText(detail) }
         var out = ""
         let body: ([UInt8]) -> String = { raw ? String(decoding: $0, as: UTF8.self) : Self.pretty($0) }
@@ -65,7 +65,7 @@ public struct InspectorPresenter: Sendable {
         return out
     }
 
-    public func statsText(_ stats: ExchangeStats, by grouping: String) -> String {
+    func statsText(_ stats: ExchangeStats, by grouping: String) -> String {
         guard !stats.groups.isEmpty else { return "No finished exchanges recorded yet.\n" }
         var table = [[grouping.uppercased(), "REQUESTS", "ERRORS", "IN", "OUT", "COST", "P50", "P95", "TTFT P50", "TTFT P95"]]
         for group in stats.groups {
@@ -81,7 +81,7 @@ public struct InspectorPresenter: Sendable {
     }
 
     /// The differences of two exchanges' request bodies and responses.
-    public func diff(_ a: ExchangeDetail, _ b: ExchangeDetail, json: Bool) -> String {
+    func diff(_ a: ExchangeDetail, _ b: ExchangeDetail, json: Bool) -> String {
         let requests = JSONDiff(a.requestJSON, b.requestJSON)
         let responses = JSONDiff(a.responseJSON, b.responseJSON)
         if json {
@@ -107,7 +107,7 @@ public struct InspectorPresenter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public func showText(_ detail: ExchangeDetail) -> String {
+    func showText(_ detail: ExchangeDetail) -> String {
         let s = detail.summary
         var lines: [String] = []
         lines.append("Exchange \(s.id)  \(s.method) \(s.url)")

@@ -8,7 +8,7 @@ import CTerminal
 /// Ctrl-C without races: the SIGINT handler (in C) only writes a byte to a pipe; whoever waits polls
 /// the pipe beside what it waits for (stdin at the prompt, a "finished" pipe during a request).
 public final class InterruptPipe: Sendable {
-    public let readFD: Int32
+    let readFD: Int32
     private let writeFD: Int32
 
     public init() throws {
@@ -33,7 +33,7 @@ public final class InterruptPipe: Sendable {
 
     /// Empties the pipe; returns true when at least one interrupt was pending.
     @discardableResult
-    public func drain() -> Bool {
+    func drain() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 64)
         var any = false
         while read(readFD, &buffer, buffer.count) > 0 { any = true }
@@ -41,7 +41,7 @@ public final class InterruptPipe: Sendable {
     }
 
     /// Simulates a Ctrl-C (used by tests and by code that wants the same path).
-    public func trigger() {
+    func trigger() {
         var byte: UInt8 = 0x69
         _ = write(writeFD, &byte, 1)
     }

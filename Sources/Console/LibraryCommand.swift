@@ -13,28 +13,28 @@ public struct LibraryCommand: ParsableCommand {
 
     public init() {}
 
-    public struct Add: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "add",
+    struct Add: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "add",
             abstract: "Add files, folders (recursively) and globs; unchanged files are skipped, changed ones re-indexed.")
         @Argument(help: "Files, folders or globs.") var paths: [String]
         @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
         @OptionGroup var chunking: ChunkingOptions
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: chunking.flags) { options in
                 await runner.add(paths, excluding: exclude, chunker: options.chunker, ocr: options.ocr, verbose: chunking.verbose)
             }
         }
     }
 
-    public struct Sync: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "sync",
+    struct Sync: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "sync",
             abstract: "Add what is new in a folder, re-index what changed, remove what was deleted from disk.")
         @Argument(help: "The folder.") var folder: String
         @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
         @OptionGroup var chunking: ChunkingOptions
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: chunking.flags) { options in
                 await runner.add(
                     [folder], excluding: exclude, syncing: folder, chunker: options.chunker, ocr: options.ocr,
@@ -43,34 +43,34 @@ public struct LibraryCommand: ParsableCommand {
         }
     }
 
-    public struct Search: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "search",
+    struct Search: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "search",
             abstract: "The passages that best match (BM25); \"quoted phrases\" and prefix* work, any other text is just words.")
         @Argument(help: "What to look for.") var query: [String]
         @Option(help: "How many passages.") var k = 10
         @OptionGroup var scope: ScopeOptions
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func validate() throws {
+        init() {}
+        func validate() throws {
             guard k > 0 else { throw ValidationError("--k must be at least 1 (got \(k))") }
         }
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.search(query.joined(separator: " "), k: k, filter: scope.filter, json: json)
         }
     }
 
-    public struct Ask: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "ask",
+    struct Ask: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "ask",
             abstract: "Answer from the library with citations: with a model when one is configured, else the best sentences.")
         @Argument(help: "The question.") var question: [String]
         @Option(help: "How many passages to answer from (default: library.passages in config.yaml, else 5).") var k: Int?
         @OptionGroup var scope: ScopeOptions
         @Flag(help: "Answer without a model, even when one is configured.") var offline = false
-        public init() {}
-        public func validate() throws {
+        init() {}
+        func validate() throws {
             if let k, !(1...50).contains(k) { throw ValidationError("--k must be from 1 to 50 (got \(k))") }
         }
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus {
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: k.map { ["passages": .number(Double($0))] } ?? [:]) { options in
                 let context = offline ? nil : try? ConsoleContext(environment: runner.environment)
                 let status = await runner.ask(
@@ -81,35 +81,35 @@ public struct LibraryCommand: ParsableCommand {
         }
     }
 
-    public struct List: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "list", abstract: "The documents in the library.")
+    struct List: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The documents in the library.")
         @Flag(help: "Print JSON.") var json = false
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.list(json: json) }
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.list(json: json) }
     }
 
-    public struct Show: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "show", abstract: "A document's chunks and where each is.")
+    struct Show: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "A document's chunks and where each is.")
         @Argument(help: "The document's path.") var path: String
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.show(path) }
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.show(path) }
     }
 
-    public struct Remove: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove documents (paths or globs).")
+    struct Remove: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove documents (paths or globs).")
         @Argument(help: "Paths or globs.") var paths: [String]
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.remove(paths) }
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.remove(paths) }
     }
 
-    public struct Stats: LibraryRunnerCommand {
-        public static let configuration = CommandConfiguration(commandName: "stats", abstract: "Documents by type, pages, chunks, index size, failures.")
-        public init() {}
-        public func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.stats() }
+    struct Stats: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Documents by type, pages, chunks, index size, failures.")
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.stats() }
     }
 }
 
-public struct ChunkingOptions: ParsableArguments, Sendable {
+struct ChunkingOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("chunk-size"), help: "Characters per chunk (default: library.chunk_size in config.yaml, else 1000).")
     var size: Int?
     @Option(name: .customLong("chunk-overlap"),
@@ -117,9 +117,9 @@ public struct ChunkingOptions: ParsableArguments, Sendable {
     var overlap: Int?
     @Flag(inversion: .prefixedNo, help: "Read PDF pages without a text layer with OCR (default: library.ocr, else on).") var ocr: Bool?
     @Flag(name: .shortAndLong, help: "One more line per page: its characters, chunks, and whether OCR read it.") var verbose = false
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if let size, size < 50 { throw ValidationError("--chunk-size must be at least 50 characters (got \(size))") }
         if let overlap, overlap < 0 { throw ValidationError("--chunk-overlap cannot be negative (got \(overlap))") }
     }
@@ -134,10 +134,10 @@ public struct ChunkingOptions: ParsableArguments, Sendable {
     }
 }
 
-public struct ScopeOptions: ParsableArguments, Sendable {
+struct ScopeOptions: ParsableArguments, Sendable {
     @Option(help: "Only this document (a path or a glob).") var doc: String?
     @Option(help: "Only this type (text, markdown, html, json, jsonl, csv, pdf, docx, image).") var type: DocumentType?
-    public init() {}
+    init() {}
     var filter: LibraryStore.SearchFilter {
         LibraryStore.SearchFilter(document: doc.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, type: type)
     }
@@ -146,12 +146,12 @@ public struct ScopeOptions: ParsableArguments, Sendable {
 extension DocumentType: ExpressibleByArgument {}
 
 /// A `library` subcommand: parsed by ArgumentParser and run against a `LibraryRunner`.
-public protocol LibraryRunnerCommand: ParsableCommand, Sendable {
+protocol LibraryRunnerCommand: ParsableCommand, Sendable {
     func execute(_ runner: LibraryRunner) async -> ExitStatus
 }
 
 extension LibraryRunnerCommand {
-    public func run() throws {
+    func run() throws {
         let runner = LibraryRunner(CommandIO(environment: .process))
         let interrupt = try InterruptPipe()
         interrupt.install()

@@ -6,16 +6,16 @@ import Workbench
 /// The document library's options as a command uses them: the built-in defaults, under the config
 /// file's `library:` section (or the console's settings, with their preset and `/set`), under the
 /// command's flags.
-public struct LibraryOptions: Sendable, Hashable {
-    public var chunker = Chunker()
-    public var ocr = true
-    public var passages = 5
+struct LibraryOptions: Sendable, Hashable {
+    var chunker = Chunker()
+    var ocr = true
+    var passages = 5
 
-    public init() {}
+    init() {}
 
     /// The options a settings bag (`TurnSettings.library`, `ConfigFile.library`) gives, over the defaults;
     /// `source` names where the values came from in the error when chunk_overlap is too large.
-    public init(_ library: JSONObject, source: String) throws(ConsoleError) {
+    init(_ library: JSONObject, source: String) throws(ConsoleError) {
         let size = library["chunk_size"]?.intValue ?? chunker.size
         let overlap = library["chunk_overlap"]?.intValue ?? min(chunker.overlap, size / 2)
         try Self.check(size: size, overlap: overlap, source: source)
@@ -25,7 +25,7 @@ public struct LibraryOptions: Sendable, Hashable {
     }
 
     /// The config file's options (none when there is no config file), with `flags` over them.
-    public static func configured(environment: AppEnvironment, flags: JSONObject = [:]) throws(ConsoleError) -> LibraryOptions {
+    static func configured(environment: AppEnvironment, flags: JSONObject = [:]) throws(ConsoleError) -> LibraryOptions {
         let config: ConfigFile?
         do {
             config = try ConfigFile.load(environment: environment)

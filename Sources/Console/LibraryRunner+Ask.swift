@@ -13,7 +13,7 @@ extension LibraryRunner {
     }
 
     /// `library ask`: `context` is nil (or `offline` true) for an answer without a model.
-    public func ask(
+    func ask(
         _ question: String, k: Int = 5, filter: LibraryStore.SearchFilter = .init(), offline: Bool, context: ConsoleContext?,
         stack: SettingsStack? = nil
     ) async -> ExitStatus {

@@ -5,7 +5,7 @@ import ResponsesAPI
 /// `library search|list|show|remove|stats|ask`.
 extension LibraryRunner {
     /// Hits with rank, score, where and a snippet (matched words bold on a terminal), or JSON.
-    public func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool) async -> ExitStatus {
+    func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool) async -> ExitStatus {
         await withStore { store in
             let hits = try await store.search(query, k: k, filter: filter)
             if json {
@@ -36,7 +36,7 @@ extension LibraryRunner {
         ]
     }
 
-    public func list(json: Bool) async -> ExitStatus {
+    func list(json: Bool) async -> ExitStatus {
         await withStore { store in
             let documents = try await store.documents()
             if json {
@@ -65,7 +65,7 @@ extension LibraryRunner {
         }
     }
 
-    public func show(_ path: String) async -> ExitStatus {
+    func show(_ path: String) async -> ExitStatus {
         await withStore { store in
             let full = URL(fileURLWithPath: path).standardizedFileURL.path
             guard let (document, chunks, _) = try await store.chunks(ofDocumentAt: full) else {
@@ -81,7 +81,7 @@ extension LibraryRunner {
         }
     }
 
-    public func remove(_ patterns: [String]) async -> ExitStatus {
+    func remove(_ patterns: [String]) async -> ExitStatus {
         await withStore { store in
             var removed = 0
             for pattern in patterns {
@@ -95,7 +95,7 @@ extension LibraryRunner {
         }
     }
 
-    public func stats() async -> ExitStatus {
+    func stats() async -> ExitStatus {
         await withStore { store in
             let stats = try await store.statistics()
             for row in stats.documentsByType {

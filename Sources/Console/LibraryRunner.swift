@@ -5,10 +5,10 @@ import Workbench
 
 /// `openresponses library ...` and the console's library commands: documents added, searched, listed,
 /// shown, removed and asked about, through the sinks; each returns its exit status.
-public struct LibraryRunner: Sendable, CommandIORunner {
+struct LibraryRunner: Sendable, CommandIORunner {
     let io: CommandIO
 
-    public init(_ io: CommandIO) {
+    init(_ io: CommandIO) {
         self.io = io
     }
 
@@ -51,7 +51,7 @@ public struct LibraryRunner: Sendable, CommandIORunner {
 
     /// `library add` (and `sync`, with `syncing` the folder): one line per file (with `verbose`, one per page
     /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay.
-    public func add(
+    func add(
         _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
         ocr: Bool = true, verbose: Bool = false
     ) async -> ExitStatus {

@@ -8,7 +8,7 @@ import Foundation
 import CTerminal
 
 /// What the user gave at the prompt.
-public enum LineInput: Sendable, Equatable {
+enum LineInput: Sendable, Equatable {
     case line(String)
     /// Ctrl-C: the partial line was dropped.
     case interrupted
@@ -61,15 +61,15 @@ private func attemptedCompletion(
 /// Ctrl-C drops the line being edited without readline's own signal handling, and no readline function
 /// runs off the main thread. History is kept in a file. When stdin is not a terminal, lines are read
 /// plainly (scripts can pipe turns in).
-public final class LineEditor {
+final class LineEditor {
     private let historyPath: String?
     private let interrupt: InterruptPipe
     private let interactive: Bool
     private var pendingBytes: [UInt8] = []
     private var inputEnded = false
-    public static let historyLimit: Int32 = 2000
+    static let historyLimit: Int32 = 2000
 
-    public init(historyPath: String?, interrupt: InterruptPipe) {
+    init(historyPath: String?, interrupt: InterruptPipe) {
         self.historyPath = historyPath
         self.interrupt = interrupt
         self.interactive = isatty(0) == 1
@@ -81,24 +81,24 @@ public final class LineEditor {
         if let historyPath { _ = read_history(historyPath) }
     }
 
-    public var isInteractive: Bool { interactive }
+    var isInteractive: Bool { interactive }
 
     /// Whether the line was empty when the last Ctrl-C came (two of those in a row leave the console).
-    public private(set) var lastInterruptWasOnEmptyLine = false
+    private(set) var lastInterruptWasOnEmptyLine = false
 
     /// Turns on Tab completion with `completer`.
-    public func complete(with completer: Completer) {
+    func complete(with completer: Completer) {
         guard interactive else { return }
         activeCompleter = completer
         or_rl_set_attempted_completion(attemptedCompletion)
     }
 
-    public func readLine(prompt: String) -> LineInput {
+    func readLine(prompt: String) -> LineInput {
         interactive ? readInteractive(prompt: prompt) : readPlain()
     }
 
     /// Adds a line to the history (memory and file), unless it looks like it holds a secret.
-    public func remember(_ line: String, secrets: [String] = []) {
+    func remember(_ line: String, secrets: [String] = []) {
         guard interactive, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         guard !HistoryFilter.holdsSecret(line, secrets: secrets) else { return }
         add_history(line)
@@ -109,7 +109,7 @@ public final class LineEditor {
     }
 
     /// Puts the terminal back as it was.
-    public func restoreTerminal() {
+    func restoreTerminal() {
         guard interactive else { return }
         or_restore_terminal()
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// (a byte on the interrupt pipe) can cancel the work at once. The main thread stays the only one that
 /// touches readline and the terminal; the work runs on the concurrency pool.
 public struct MainThreadBridge: Sendable {
-    public let interrupt: InterruptPipe
+    let interrupt: InterruptPipe
     let jobs = MainThreadJobs()
 
     public init(interrupt: InterruptPipe) {

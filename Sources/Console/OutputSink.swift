@@ -12,16 +12,16 @@ public protocol OutputSink: Sendable {
 
 /// Writes straight to a file descriptor (1 or 2), retrying short writes and EINTR.
 public struct FileDescriptorOutput: OutputSink {
-    public let fd: Int32
+    let fd: Int32
 
-    public init(fd: Int32) {
+    init(fd: Int32) {
         self.fd = fd
     }
 
     public static let standardOutput = FileDescriptorOutput(fd: 1)
     public static let standardError = FileDescriptorOutput(fd: 2)
 
-    public var isTerminal: Bool { isatty(fd) == 1 }
+    var isTerminal: Bool { isatty(fd) == 1 }
 
     public func write(_ text: String) {
         var text = text
@@ -44,14 +44,14 @@ public struct FileDescriptorOutput: OutputSink {
 }
 
 /// Keeps everything written, for tests.
-public final class RecordingOutput: OutputSink {
+final class RecordingOutput: OutputSink {
     private let storage = Mutex("")
 
-    public init() {}
+    init() {}
 
-    public func write(_ text: String) {
+    func write(_ text: String) {
         storage.withLock { $0 += text }
     }
 
-    public var text: String { storage.withLock { $0 } }
+    var text: String { storage.withLock { $0 } }
 }

@@ -3,21 +3,21 @@ import Synchronization
 
 /// A progress line redrawn in place on a terminal (`name  12.0 MB / 40.0 MB  30%  45.1 MB/s  1 s left`),
 /// at most ten times a second; nothing when the sink is not a terminal.
-public final class ProgressLine: Sendable {
+final class ProgressLine: Sendable {
     let output: any OutputSink
     let enabled: Bool
     let label: String
     let total: Int
     private let state = Mutex((start: ContinuousClock.now, lastDraw: ContinuousClock.now - .seconds(1), drawn: false))
 
-    public init(output: any OutputSink, enabled: Bool, label: String, total: Int) {
+    init(output: any OutputSink, enabled: Bool, label: String, total: Int) {
         self.output = output
         self.enabled = enabled
         self.label = label
         self.total = total
     }
 
-    public func update(_ done: Int) {
+    func update(_ done: Int) {
         guard enabled else { return }
         let now = ContinuousClock.now
         let line: String? = state.withLock { state in
@@ -34,7 +34,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// Ends the line (when something was drawn).
-    public func finish() {
+    func finish() {
         guard enabled, state.withLock({ $0.drawn }) else { return }
         output.write("\n")
     }
@@ -43,7 +43,7 @@ public final class ProgressLine: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    public static func size(_ bytes: Int) -> String {
+    static func size(_ bytes: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(bytes)
         var unit = 0

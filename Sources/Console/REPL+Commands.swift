@@ -34,7 +34,7 @@ extension REPL {
     /// Where the summaries start: a longer usage puts its summary on the next line, in the same column.
     static let helpColumn = 23
 
-    public static let help: String = {
+    static let help: String = {
         var text = """
             Type a message and press Enter to send it; end a line with \\ to go on, or put the message between
             two lines of \"\"\". Each turn continues the conversation.

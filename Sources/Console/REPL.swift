@@ -32,8 +32,8 @@ public final class REPL {
     /// The local library: whether turns use it, the document they are scoped to, the last answer's passages.
     var library: LibraryState
 
-    public static let prompt = "> "
-    public static let continuationPrompt = "… "
+    static let prompt = "> "
+    static let continuationPrompt = "… "
     public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
         self.session = ChatSession(client: context.client, environment: context.environment, stack: settings)

@@ -3,23 +3,23 @@ import Workbench
 
 /// How a turn is shown: colours, wrapping, and which of the extras (reasoning summaries, the tool
 /// timeline, citations, the usage line) appear beside the answer.
-public struct RenderOptions: Sendable {
+struct RenderOptions: Sendable {
     /// ANSI colours (dim reasoning, coloured tool lines); off for `NO_COLOR` and when not a terminal.
-    public var colors: Bool
+    var colors: Bool
     /// Wrap text at this many columns; nil writes it as it comes (pipes get the exact text).
-    public var width: Int?
-    public var showReasoning: Bool
-    public var showUsage: Bool
+    var width: Int?
+    var showReasoning: Bool
+    var showUsage: Bool
     /// The tool timeline, reasoning and usage lines (everything that is not the answer).
-    public var showExtras: Bool
+    var showExtras: Bool
     /// `[1]` markers in the text and numbered footnotes after it.
-    public var citations: Bool
+    var citations: Bool
     /// Where generated images are saved.
-    public var imagesDirectory: URL?
+    var imagesDirectory: URL?
     /// Keep the answer's text in the renderer (`TurnOutcome.text`); `ask` does not need it.
-    public var keepsText = true
+    var keepsText = true
 
-    public init(
+    init(
         colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true, showExtras: Bool = false,
         citations: Bool = false, imagesDirectory: URL? = nil
     ) {
@@ -33,11 +33,11 @@ public struct RenderOptions: Sendable {
     }
 
     /// Plain text: what `ask` writes to a pipe.
-    public static let plain = RenderOptions()
+    static let plain = RenderOptions()
 
     /// For a terminal on file descriptor `fd` (everything on, colours unless `NO_COLOR`), or plain text
     /// when `fd` is not a terminal.
-    public static func forTerminal(fd: Int32, environment: AppEnvironment, settings: TurnSettings) -> RenderOptions {
+    static func forTerminal(fd: Int32, environment: AppEnvironment, settings: TurnSettings) -> RenderOptions {
         guard isatty(fd) == 1 else {
             return RenderOptions(showReasoning: settings.showReasoning, showUsage: settings.showUsage,
                                  imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))

@@ -4,13 +4,13 @@ import Workbench
 
 /// A `files` or `stores` subcommand: parsed by ArgumentParser both on the command line and after
 /// `/files` or `/stores` in the console, and run against a `FilesRunner`.
-public protocol RunnerCommand: ParsableCommand, Sendable {
+protocol RunnerCommand: ParsableCommand, Sendable {
     func execute(_ runner: FilesRunner) async -> ExitStatus
 }
 
 extension RunnerCommand {
     /// The command line: a context for this process, Ctrl-C cancels, the exit status is the process's.
-    public func run() throws {
+    func run() throws {
         let context: ConsoleContext
         do {
             context = try ConsoleContext(environment: .process)

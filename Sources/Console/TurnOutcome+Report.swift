@@ -8,7 +8,7 @@ extension TurnOutcome {
     /// How the words are put: the console's bracketed lines, or a script's plain ones.
     enum ReportStyle { case console, script }
 
-    public var exitStatus: ExitStatus {
+    var exitStatus: ExitStatus {
         if let error {
             switch error.code {
             case .cancelled: return .interrupted

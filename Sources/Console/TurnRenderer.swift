@@ -5,13 +5,13 @@ import ResponsesAPI
 /// reasoning summaries dimmed, one timeline line per tool call, refusals marked, `[n]` citation markers
 /// with footnotes at the end, and a usage line. Anything it does not know is passed over without
 /// breaking the output.
-public struct TurnRenderer: Sendable {
+struct TurnRenderer: Sendable {
     let output: any OutputSink
     let options: RenderOptions
     /// The output text shown so far (kept when the turn is cancelled or fails).
-    public internal(set) var text = ""
+    internal(set) var text = ""
     /// Paths of the images saved during the turn.
-    public private(set) var savedImages: [String] = []
+    private(set) var savedImages: [String] = []
 
     private var writer: WrappingWriter
     /// Text not yet written to `output`: written by `flush` (the runner calls it after each network
@@ -37,13 +37,13 @@ public struct TurnRenderer: Sendable {
         var quote: String?
     }
 
-    public init(output: any OutputSink, options: RenderOptions = .plain) {
+    init(output: any OutputSink, options: RenderOptions = .plain) {
         self.output = output
         self.options = options
         self.writer = WrappingWriter(width: options.width)
     }
 
-    public mutating func render(_ event: ResponseStreamEvent) {
+    mutating func render(_ event: ResponseStreamEvent) {
         switch event.kind {
         case .outputTextDelta(let delta):
             showText(delta.delta, part: PartKey(item: delta.itemID, part: delta.partIndex))
@@ -84,7 +84,7 @@ public struct TurnRenderer: Sendable {
     }
 
     /// Shows a whole response at once (non-streamed turns), with the same extras.
-    public mutating func render(response: Response) {
+    mutating func render(response: Response) {
         noteFirstToken()
         for item in response.output {
             switch item {
@@ -121,7 +121,7 @@ public struct TurnRenderer: Sendable {
 
     /// Ends the turn: the line is finished, then the footnotes and (when `response` has usage) the
     /// usage line.
-    public mutating func finish(response: Response?) {
+    mutating func finish(response: Response?) {
         finishLine()
         if !footnotes.isEmpty {
             emit("\n")
@@ -138,7 +138,7 @@ public struct TurnRenderer: Sendable {
     }
 
     /// Ends the current line if text was written without a final newline.
-    public mutating func finishLine() {
+    mutating func finishLine() {
         writer.flush(into: &buffer)
         writer.endLine(into: &buffer)
         lane = .none
@@ -241,7 +241,7 @@ public struct TurnRenderer: Sendable {
     }
 
     /// Writes out what is buffered.
-    public mutating func flush() {
+    mutating func flush() {
         guard !buffer.isEmpty else { return }
         output.write(buffer)
         buffer.removeAll(keepingCapacity: true)

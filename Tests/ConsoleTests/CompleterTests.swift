@@ -1,4 +1,4 @@
-import Console
+@testable import Console
 import Testing
 
 /// Tab completion's candidates, from the settings registry and the preset names.

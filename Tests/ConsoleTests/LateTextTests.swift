@@ -1,4 +1,4 @@
-import Console
+@testable import Console
 import Foundation
 import ResponsesAPI
 import TestSupport
