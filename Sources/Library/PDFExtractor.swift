@@ -1,7 +1,8 @@
 import Foundation
 
-/// PDF through poppler: the page count from `pdfinfo`, then each page's text from `pdftotext -layout -f N
-/// -l N`, so every chunk knows its page. A page with no text layer (a scan) is rendered with `pdftoppm`
+/// PDF through poppler: the page count from `pdfinfo`, then each page's text from `pdftotext -f N -l N`
+/// (poppler's reading order: a two-column page comes out column by column; `-layout` would interleave the
+/// columns line by line), so every chunk knows its page. A page with no text layer (a scan) is rendered with `pdftoppm`
 /// and read with `tesseract`. An encrypted, corrupt or empty PDF is one error naming the file.
 struct PDFExtractor: Sendable {
     var tools: ToolRunner
@@ -25,7 +26,8 @@ struct PDFExtractor: Sendable {
         var builder = DocumentBuilder()
         var ocrPages: Set<Int> = []
         for page in 1...pages {
-            let result = try tools.run(.pdftotext, ["-layout", "-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
+            // Reading order, not -layout: -layout sets a two-column page's columns side by side, line by line.
+            let result = try tools.run(.pdftotext, ["-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
             guard result.status == 0 else { throw Self.failure(path: path, page: page, errors: result.errors) }
             var text = Self.tidy(String(decoding: result.output, as: UTF8.self))
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, ocr {

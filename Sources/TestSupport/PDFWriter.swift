@@ -24,6 +24,23 @@ public enum PDFWriter {
         return assemble(objects.map { Data($0.utf8) }, info: info)
     }
 
+    /// A one-page PDF set in two columns, as journals and reports are: `left`'s lines from the top of the
+    /// left column, `right`'s beside them in the right one (10-point Helvetica).
+    public static func twoColumns(left: [String], right: [String]) -> Data {
+        var stream = "BT /F1 10 Tf 12 TL\n1 0 0 1 72 700 Tm\n"
+        for line in left { stream += "(\(escape(line))) Tj T*\n" }
+        stream += "1 0 0 1 320 700 Tm\n"
+        for line in right { stream += "(\(escape(line))) Tj T*\n" }
+        stream += "ET"
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+            "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
+        ]
+        return assemble(objects.map { Data($0.utf8) }, info: nil)
+    }
+
     /// A one-page PDF that is only a grey image (`width` × `height` bytes, one per pixel), as a scanner makes.
     public static func image(width: Int, height: Int, grey pixels: Data) -> Data {
         var objects: [Data] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import TestSupport
 import Testing
 
 /// Each type read from a real file: the text, the page numbers, the heading paths, the title, and chunk
@@ -86,6 +87,21 @@ struct ExtractionTests {
         let second = document.segments[1]
         #expect(document.slice(second.start, second.end) == "The colony moved inland in August.\nKrill numbers fell sharply.")
         expectChunksCutTheText(document, size: 40)
+    }
+
+    @Test func aTwoColumnPageIsReadColumnByColumn() throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        // pdftotext -layout would give "The colony of emperor penguins    Krill numbers fell sharply in": the
+        // two columns interleaved line by line, every sentence cut in two.
+        let pdf = try files.write("columns.pdf", PDFWriter.twoColumns(
+            left: ["The colony of emperor penguins", "moved inland during August when", "the sea ice broke up early."],
+            right: ["Krill numbers fell sharply in", "the same year, which the survey", "team linked to warmer water."]))
+        let document = try extract(pdf)
+        let text = document.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text == "The colony of emperor penguins moved inland during August when the sea ice broke up early. "
+            + "Krill numbers fell sharply in the same year, which the survey team linked to warmer water.")
+        expectChunksCutTheText(document, size: 60)
     }
 
     @Test func aScannedPageIsReadWithOCRAndAnImageToo() throws {
