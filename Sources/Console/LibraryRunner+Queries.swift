@@ -30,7 +30,7 @@ extension LibraryRunner {
     static func json(_ hit: SearchHit) -> JSONValue {
         [
             "path": .string(hit.path), "title": hit.title.map(JSONValue.string) ?? .null, "type": .string(hit.type.rawValue),
-            "page": hit.page.map(JSONValue.integer) ?? .null, "heading": hit.heading.map(JSONValue.string) ?? .null,
+            "page": hit.page.map(JSONValue.integer) ?? .null, "end_page": hit.endPage.map(JSONValue.integer) ?? .null, "heading": hit.heading.map(JSONValue.string) ?? .null,
             "chunk_id": .integer(Int(hit.chunkID)), "start": .integer(hit.start), "end": .integer(hit.end),
             "score": .number(hit.score), "text": .string(hit.text),
         ]
@@ -73,7 +73,8 @@ extension LibraryRunner {
             }
             output.write("\(document.path)\n  \(document.displayName) · \(document.type.rawValue) · \(document.size) bytes · sha256 \(document.sha256.prefix(12))…\n")
             for chunk in chunks {
-                let place = (chunk.page.map { "p. \($0) " } ?? "") + (chunk.headings.isEmpty ? "" : "› \(chunk.headings.joined(separator: " › ")) ")
+                let pages = chunk.page.map { page in chunk.endPage.map { "pp. \(page)–\($0) " } ?? "p. \(page) " }
+                let place = (pages ?? "") + (chunk.headings.isEmpty ? "" : "› \(chunk.headings.joined(separator: " › ")) ")
                 let preview = chunk.text.replacingOccurrences(of: "\n", with: " ").prefix(80)
                 output.write("  #\(chunk.ordinal) \(place)[\(chunk.start)..<\(chunk.end)] \(preview)\n")
             }

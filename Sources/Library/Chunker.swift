@@ -1,7 +1,8 @@
 /// Cuts a document's segments into chunks: a recursive splitter that cuts at the strongest boundary that
 /// fits (paragraph, line, sentence, word, and only then anywhere), never across a segment (a page, a
 /// section), with `overlap` characters of the chunk before repeated at the start of the next, starting
-/// at a word. Sizes count characters (Unicode scalars). The defaults (1,000 and 150) are sized for the
+/// at a word. The one exception: a paragraph that runs on from a PDF page onto the next is also kept whole
+/// as a chunk of its own across the break (`bridge`), beside the pages' own chunks. Sizes count characters (Unicode scalars). The defaults (1,000 and 150) are sized for the
 /// embedding model to come: 1,000 characters of English prose are about 200 to 250 WordPiece tokens, within
 /// the 256 all-MiniLM-L6-v2 reads. They have not yet been compared on a retrieval benchmark with labelled
 /// questions (see Docs/library.md); `library.chunk_size` and `library.chunk_overlap` change them.
@@ -25,14 +26,17 @@ public struct Chunker: Sendable, Hashable {
         public var start: Int
         public var end: Int
         public var text: String
+        /// The next page, for a paragraph that runs on from `page` onto it (see `bridge`); else nil.
+        public var endPage: Int?
 
-        public init(ordinal: Int, page: Int?, headings: [String], start: Int, end: Int, text: String) {
+        public init(ordinal: Int, page: Int?, headings: [String], start: Int, end: Int, text: String, endPage: Int? = nil) {
             self.ordinal = ordinal
             self.page = page
             self.headings = headings
             self.start = start
             self.end = end
             self.text = text
+            self.endPage = endPage
         }
     }
 
@@ -42,7 +46,15 @@ public struct Chunker: Sendable, Hashable {
     public func chunks(of document: ExtractedDocument) -> [Chunk] {
         let scalars = Array(document.text.unicodeScalars)
         var result: [Chunk] = []
-        for segment in document.segments {
+        for (index, segment) in document.segments.enumerated() {
+            defer {
+                // A paragraph that runs on onto the next page is one more chunk, across the page break.
+                if index + 1 < document.segments.count, let bridge = bridge(scalars, segment, document.segments[index + 1]) {
+                    result.append(Chunk(
+                        ordinal: result.count, page: segment.page, headings: segment.headings, start: bridge.lowerBound,
+                        end: bridge.upperBound, text: Self.text(scalars, bridge), endPage: document.segments[index + 1].page))
+                }
+            }
             var previousEnd: Int?
             for piece in split(scalars, segment.start..<segment.end, level: 0) {
                 var start = piece.lowerBound
@@ -54,11 +66,9 @@ public struct Chunker: Sendable, Hashable {
                 }
                 let range = trimmed(scalars, start..<piece.upperBound)
                 guard !range.isEmpty else { continue }
-                var view = String.UnicodeScalarView()
-                view.append(contentsOf: scalars[range])
                 result.append(Chunk(
                     ordinal: result.count, page: segment.page, headings: segment.headings, start: range.lowerBound,
-                    end: range.upperBound, text: String(view)))
+                    end: range.upperBound, text: Self.text(scalars, range)))
                 previousEnd = piece.upperBound
             }
         }
@@ -100,6 +110,12 @@ public struct Chunker: Sendable, Hashable {
         }
         if let open = current { result.append(open) }
         return result
+    }
+
+    static func text(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[range])
+        return String(view)
     }
 
     func trimmed(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int> {

@@ -34,6 +34,8 @@ public struct SearchHit: Sendable, Hashable {
     public var score: Double
     /// The matched passage with the query's words between `SearchHit.markStart` and `markEnd`.
     public var snippet: String
+    /// The next page, when the passage runs on across a page break (`page` is where it starts).
+    public var endPage: Int? = nil
 
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"
@@ -41,7 +43,7 @@ public struct SearchHit: Sendable, Hashable {
     /// Where it is, for people: `file.pdf p. 3 › Heading`.
     public var location: String {
         var text = URL(fileURLWithPath: path).lastPathComponent
-        if let page { text += " p. \(page)" }
+        if let page { text += endPage.map { " pp. \(page)–\($0)" } ?? " p. \(page)" }
         if let heading, !heading.isEmpty { text += " › \(heading)" }
         return text
     }

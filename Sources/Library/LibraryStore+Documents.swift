@@ -49,13 +49,13 @@ extension LibraryStore {
                 ])
             let documentID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO chunk (document_id, ordinal, page, start, "end", heading, text, text_sha256)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO chunk (document_id, ordinal, page, start, "end", heading, text, text_sha256, end_page)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (chunk, hash) in zip(chunks, hashes) {
                 try insert.execute(arguments: [
                     documentID, chunk.ordinal, chunk.page, chunk.start, chunk.end,
-                    chunk.headings.isEmpty ? nil : chunk.headings.joined(separator: " › "), chunk.text, hash,
+                    chunk.headings.isEmpty ? nil : chunk.headings.joined(separator: " › "), chunk.text, hash, chunk.endPage,
                 ])
             }
         }
@@ -102,7 +102,7 @@ extension LibraryStore {
                     Chunker.Chunk(
                         ordinal: chunk["ordinal"], page: chunk["page"],
                         headings: (chunk["heading"] as String?).map { $0.components(separatedBy: " › ") } ?? [],
-                        start: chunk["start"], end: chunk["end"], text: chunk["text"])
+                        start: chunk["start"], end: chunk["end"], text: chunk["text"], endPage: chunk["end_page"])
                 }
             return (Self.document(row), chunks, row["text"] ?? "")
         }

@@ -19,7 +19,7 @@ extension LibraryStore {
         guard let query = FTSQuery.make(text), k > 0 else { return [] }
         return try await writer.read { db in
             var sql = """
-                SELECT c.id, d.path, d.title, d.type, c.page, c.heading, c.start, c."end", c.text,
+                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
                        -bm25(chunk_fts) AS score,
                        snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
                 FROM chunk_fts
@@ -42,7 +42,7 @@ extension LibraryStore {
                 SearchHit(
                     chunkID: row["id"], path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
                     page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
-                    score: row["score"], snippet: row["snippet"])
+                    score: row["score"], snippet: row["snippet"], endPage: row["end_page"])
             }
         }
     }

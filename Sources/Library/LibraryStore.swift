@@ -77,6 +77,10 @@ public struct LibraryStore: Sendable {
         migrator.registerMigration("v2-chunking") { db in
             try db.execute(sql: "ALTER TABLE document ADD COLUMN chunking TEXT")
         }
+        // The last page of a chunk that runs on across a PDF page break (Chunker+Bridge); NULL otherwise.
+        migrator.registerMigration("v3-end-page") { db in
+            try db.execute(sql: "ALTER TABLE chunk ADD COLUMN end_page INTEGER")
+        }
         return migrator
     }
 }

@@ -13,13 +13,19 @@ struct ExtractionTests {
         try extractors.extract(url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
     }
 
-    /// Every chunk is exactly its slice of the extracted text, and stays inside one segment.
+    /// Every chunk is exactly its slice of the extracted text, and stays inside one segment (a chunk that
+    /// runs on across a page break starts in its page's segment and ends in the next page's).
     func expectChunksCutTheText(_ document: ExtractedDocument, size: Int = 60) {
         let chunks = Chunker(size: size, overlap: 15).chunks(of: document)
         #expect(!chunks.isEmpty)
         for chunk in chunks {
             #expect(document.slice(chunk.start, chunk.end) == chunk.text)
-            #expect(document.segments.contains { $0.start <= chunk.start && chunk.end <= $0.end && $0.page == chunk.page })
+            if let endPage = chunk.endPage {
+                #expect(document.segments.contains { $0.start <= chunk.start && chunk.start < $0.end && $0.page == chunk.page })
+                #expect(document.segments.contains { $0.start < chunk.end && chunk.end <= $0.end && $0.page == endPage })
+            } else {
+                #expect(document.segments.contains { $0.start <= chunk.start && chunk.end <= $0.end && $0.page == chunk.page })
+            }
         }
     }
 
