@@ -65,7 +65,7 @@ for target in "${targets[@]}"; do
   target_sources=("${sources[@]}")
   if [ "$target" = markup ]; then
     target_sources=(Sources/Library/ExtractedDocument.swift Sources/Library/LibraryError.swift Sources/Library/TextExtractor.swift
-      Sources/Library/HTMLExtractor.swift Sources/Library/Chunker.swift)
+      Sources/Library/HTMLExtractor.swift Sources/Library/Chunker.swift Sources/Library/Chunker+Bridge.swift)
   fi
   binary="$work/fuzz-$target"
   if [ ! -x "$binary" ] || [ -n "$(find "${target_sources[@]}" "$harness" -newer "$binary" 2>/dev/null)" ]; then
