@@ -14,19 +14,18 @@ extension LibraryStore {
         }
     }
 
-    /// The `k` chunks that best match `text` (any text: see `FTSQuery`).
+    /// The `k` chunks that best match `text` (any text: see `FTSQuery`). Two steps: the `k` best chunk ids by
+    /// BM25 from the index alone (joined to the documents only to filter), then the chunks, their documents
+    /// and the highlighted snippets of those `k` only: joining and highlighting every matching chunk before
+    /// sorting cost more than the ranking itself at 100,000 chunks (Benchmarks/library.sh).
     public func search(_ text: String, k: Int = 10, filter: SearchFilter = SearchFilter()) async throws -> [SearchHit] {
         guard let query = FTSQuery.make(text), k > 0 else { return [] }
         return try await writer.read { db in
-            var sql = """
-                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
-                       -bm25(chunk_fts) AS score,
-                       snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
-                FROM chunk_fts
-                JOIN chunk c ON c.id = chunk_fts.rowid
-                JOIN document d ON d.id = c.document_id
-                WHERE chunk_fts MATCH ?
-                """
+            var sql = "SELECT chunk_fts.rowid AS id, bm25(chunk_fts) AS bm25 FROM chunk_fts"
+            if filter.document != nil || filter.type != nil {
+                sql += " JOIN chunk c ON c.id = chunk_fts.rowid JOIN document d ON d.id = c.document_id"
+            }
+            sql += " WHERE chunk_fts MATCH ?"
             var arguments: StatementArguments = [query]
             if let document = filter.document {
                 sql += " AND (d.path = ? OR d.path GLOB ?)"
@@ -36,13 +35,27 @@ extension LibraryStore {
                 sql += " AND d.type = ?"
                 _ = arguments.append(contentsOf: [type.rawValue])
             }
-            sql += " ORDER BY bm25(chunk_fts) LIMIT ?"
+            sql += " ORDER BY bm25 LIMIT ?"
             _ = arguments.append(contentsOf: [k])
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                SearchHit(
-                    chunkID: row["id"], path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
-                    page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
-                    score: row["score"], snippet: row["snippet"], endPage: row["end_page"])
+            let best = try Row.fetchAll(db, sql: sql, arguments: arguments).map { (id: $0["id"] as Int64, bm25: $0["bm25"] as Double) }
+            guard !best.isEmpty else { return [] }
+            let ids = best.map(\.id)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
+                       snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
+                FROM chunk_fts
+                JOIN chunk c ON c.id = chunk_fts.rowid
+                JOIN document d ON d.id = c.document_id
+                WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
+            let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+            return best.compactMap { id, bm25 in
+                byID[id].map { row in
+                    SearchHit(
+                        chunkID: id, path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
+                        page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
+                        score: -bm25, snippet: row["snippet"], endPage: row["end_page"])
+                }
             }
         }
     }
