@@ -77,7 +77,8 @@ struct LibraryRunner: Sendable, CommandIORunner {
             progress.finish()
             output.write(Self.summary(outcomes, of: files.count, interrupted: Task.isCancelled) + "\n")
             let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
-            return failed || !missing.isEmpty ? .apiError : (Task.isCancelled ? .interrupted : .success)
+            if Task.isCancelled { return .interrupted }
+            return failed || !missing.isEmpty ? .apiError : .success
         }
     }
 

@@ -71,7 +71,8 @@ public struct Ingest: Sendable {
         for (index, url) in files.enumerated() {
             if Task.isCancelled { break }
             starting(index + 1, url.path)
-            let (outcome, pages) = await addDetailed(url)
+            // Interrupted while reading it: nothing of it was stored, and it is not an outcome.
+            guard let (outcome, pages) = await addDetailed(url) else { break }
             outcomes.append(outcome)
             report(Progress(index: index + 1, total: files.count, path: url.path, outcome: outcome, pages: pages))
         }
@@ -97,10 +98,11 @@ public struct Ingest: Sendable {
     }
 
     public func add(_ url: URL) async -> Outcome {
-        await addDetailed(url).outcome
+        await addDetailed(url)?.outcome ?? .failed(LibraryError(path: url.standardizedFileURL.path, "not added: interrupted"))
     }
 
-    func addDetailed(_ url: URL) async -> (outcome: Outcome, pages: [PageDetail]) {
+    /// The file's outcome and its pages, or nil when the task was cancelled before anything was stored.
+    func addDetailed(_ url: URL) async -> (outcome: Outcome, pages: [PageDetail])? {
         let path = url.standardizedFileURL.path
         guard let type = DocumentType(fileExtension: url.pathExtension) else {
             return (.failed(LibraryError(path: path, "is not a type the library reads (\(DocumentType.knownExtensions))")), [])
@@ -130,7 +132,7 @@ public struct Ingest: Sendable {
             failure = error
         }
         record.error = failure?.message
-        if Task.isCancelled { return (.failed(LibraryError(path: path, "not added: interrupted")), []) }
+        if Task.isCancelled { return nil }
         do {
             try await store.store(record, chunks: failure == nil ? chunks : [], chunkHash: Self.sha256)
         } catch {

@@ -72,6 +72,34 @@ struct LibraryCommandTests {
         #expect(flag.stderr.contains("--chunk-size must be at least 50 characters (got 10)"))
     }
 
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func onATerminalTheProgressLineShowsAndCtrlCKeepsWhatWasDone() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("pdfs", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // PDFs: each takes poppler a few tens of milliseconds, so the batch is still running when Ctrl-C comes.
+        for index in 1...150 {
+            try PDFWriter.text(pages: [["Note \(index) about otters and their dens."]])
+                .write(to: folder.appendingPathComponent(String(format: "note-%03d.pdf", index)))
+        }
+        let tmux = try TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.type("OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary) library add '\(folder.path)'")
+        // The progress line, on the terminal, with the rate and the time left.
+        try await tmux.waitFor(timeout: .seconds(60), "the progress line") { $0.contains("files/s") && $0.contains("s left") && $0.contains("[5/150]") }
+        try tmux.press("C-c")
+        let screen = try await tmux.waitFor("; kept what was done:", timeout: .seconds(60))
+        try tmux.type("echo status=$?")
+        try await tmux.waitFor("status=130")
+        let kept = try #require(screen.firstMatch(of: /Interrupted after (\d+) of 150 files/).flatMap { Int($0.1) })
+        #expect(kept >= 5 && kept < 150)
+        let list = try await run(["list", "--json"])
+        let documents = try #require(JSONValue.parse(Array(list.stdout.utf8)).arrayValue)
+        #expect(documents.count == kept, "the files done before Ctrl-C stay, and no other")
+        #expect(documents.allSatisfy { $0["status"] == "indexed" })
+    }
+
     @Test func verboseSaysWhatEachPageGave() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
