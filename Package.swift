@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "ResponsesAPI", "StoreSupport",
+                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),

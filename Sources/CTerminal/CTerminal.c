@@ -1,5 +1,9 @@
+#ifdef __linux__
+#define _GNU_SOURCE
+#endif
 #include "CTerminal.h"
 
+#include <fcntl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -93,4 +97,15 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return result;
+}
+
+int or_pipe_cloexec(int fds[2]) {
+#ifdef __linux__
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
 }

@@ -1,3 +1,4 @@
+import CSQLiteSupport
 import Foundation
 import GRDB
 import StoreSupport
@@ -16,7 +17,13 @@ public struct LibraryStore: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.label = "library"
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // As the inspector's: closing leaves the WAL in place. Otherwise every `library search` ends with a
+            // checkpoint (two fsyncs) and deletes the WAL, and the next opening writes a new one (GRDB makes a
+            // write transaction to create it): a quarter of a search command's time.
+            _ = openresponses_sqlite_skip_checkpoint_on_close(db.sqliteConnection)
+        }
         let opened = try StoreOpener(path: path, now: now, patience: patience, migrator: migrator, configuration: configuration).open()
         return LibraryStore(writer: opened.pool, path: path, repaired: opened.repaired)
     }

@@ -27,50 +27,14 @@ struct ToolRunner: Sendable {
     /// the time.
     func run(_ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil) throws(LibraryError) -> Result {
         guard let executable = locate(tool) else { throw LibraryError(path: path, page: page, tool.missing) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(error.localizedDescription)")
-        }
-        // Read both pipes while the tool runs (a full pipe would block it), then wait.
-        let collected = Collected()
-        let group = DispatchGroup()
-        for (pipe, isOutput) in [(output, true), (errors, false)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(data, isOutput: isOutput)
-                group.leave()
-            }
-        }
-        let seconds = Double(timeout.components.seconds)
-        if group.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            group.wait()
-            process.waitUntilExit()
-            throw LibraryError(path: path, page: page, "\(tool.name) did not finish within \(Int(seconds)) s")
-        }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: collected.output, errors: String(decoding: collected.errors, as: UTF8.self))
-    }
-
-    private final class Collected: @unchecked Sendable {
-        // Each field written once, by its own reader, before the group is left.
-        private let lock = NSLock()
-        private(set) var output = Data()
-        private(set) var errors = Data()
-
-        func set(_ data: Data, isOutput: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            if isOutput { output = data } else { errors = data }
+        let environment = ProcessInfo.processInfo.environment
+        switch Self.spawn(executable, arguments, environment: environment, timeout: timeout) {
+        case .failure(let message):
+            throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(message)")
+        case .timedOut:
+            throw LibraryError(path: path, page: page, "\(tool.name) did not finish within \(timeout.components.seconds) s")
+        case .finished(let status, let output, let errors):
+            return Result(status: status, output: Data(output), errors: String(decoding: errors, as: UTF8.self))
         }
     }
 }

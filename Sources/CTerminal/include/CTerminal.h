@@ -21,4 +21,8 @@ void or_restore_terminal(void);
 int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int err_fd,
              int new_group);
 
+/// Makes a pipe whose two ends are close-on-exec from the start (atomically where pipe2 exists), so a
+/// process another thread starts meanwhile cannot inherit them. Returns 0, or -1 with errno set.
+int or_pipe_cloexec(int fds[2]);
+
 #endif

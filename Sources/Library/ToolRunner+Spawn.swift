@@ -1,0 +1,85 @@
+import CTerminal
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Running a tool without Foundation's `Process`: its pipes were inheritable, so a process started at the
+/// same moment by another thread (another tool, a test's tmux server) could keep a pipe's write end open
+/// and the read never ended; and its `waitUntilExit` needs a run loop. Here the pipes are made
+/// close-on-exec as they are created, the child gets them as its stdout and stderr through posix_spawn's
+/// file actions (or_spawn), both are drained with poll(2) until they close or the deadline passes, and a
+/// tool past its deadline is killed.
+extension ToolRunner {
+    enum Spawned {
+        case finished(status: Int32, output: [UInt8], errors: [UInt8])
+        case timedOut
+        case failure(String)
+    }
+
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration) -> Spawned {
+        var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
+        guard makePipe(&outputPipe), makePipe(&errorPipe) else {
+            let message = String(cString: strerror(errno))
+            (outputPipe + errorPipe).filter { $0 >= 0 }.forEach { close($0) }
+            return .failure("cannot make a pipe: \(message)")
+        }
+        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var pid: pid_t = 0
+        let spawned = or_spawn(&pid, executable, argv, envp, devNull, outputPipe[1], errorPipe[1], 0)
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        close(devNull)
+        close(outputPipe[1])
+        close(errorPipe[1])
+        guard spawned == 0 else {
+            close(outputPipe[0])
+            close(errorPipe[0])
+            return .failure(String(cString: strerror(spawned)))
+        }
+        let deadline = ContinuousClock.now + timeout
+        var collected: [Int32: [UInt8]] = [outputPipe[0]: [], errorPipe[0]: []]
+        var open = [outputPipe[0], errorPipe[0]]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var timedOut = false
+        while !open.isEmpty {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                timedOut = true
+                break
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            if poll(&fds, nfds_t(fds.count), milliseconds) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 {
+                    collected[entry.fd]!.append(contentsOf: buffer[..<count])
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+        open.forEach { close($0) }
+        if timedOut { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { return .timedOut }
+        // The exit code when it exited, 128 + the signal when a signal ended it.
+        let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return .finished(status: code, output: collected[outputPipe[0]]!, errors: collected[errorPipe[0]]!)
+    }
+
+    /// A pipe whose two ends are close-on-exec from the start.
+    static func makePipe(_ fds: inout [Int32]) -> Bool {
+        fds.withUnsafeMutableBufferPointer { or_pipe_cloexec($0.baseAddress) } == 0
+    }
+}
