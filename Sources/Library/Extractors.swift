@@ -10,6 +10,15 @@ public struct Extractors: Sendable {
         tools = ToolRunner(environment: environment)
     }
 
+    /// `extract` on a thread of its own (see `OwnThread`): what async code calls, since a PDF or an image
+    /// runs poppler and tesseract, seconds for a scanned page.
+    public func read(_ url: URL, as type: DocumentType) async throws(LibraryError) -> ExtractedDocument {
+        let result = await OwnThread.run { () -> Result<ExtractedDocument, LibraryError> in
+            do throws(LibraryError) { return .success(try extract(url, as: type)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// The file's text, or an error naming the file (and the page, for a PDF page).
     public func extract(_ url: URL, as type: DocumentType) throws(LibraryError) -> ExtractedDocument {
         switch type {

@@ -122,12 +122,23 @@ public struct Ingest: Sendable {
         record.chunking = chunker.signature
         let chunks: [Chunker.Chunk]
         let failure: LibraryError?
-        do {
-            let extracted = try extractors.extract(url, as: type)
+        // Extraction runs external tools and chunking is CPU work: both on a thread of their own, so the
+        // concurrency pool's few threads (two on a two-core machine) are never held while a tool runs.
+        let (extractors, chunker) = (self.extractors, self.chunker)
+        let read = await OwnThread.run { () -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
+            do throws(LibraryError) {
+                let extracted = try extractors.extract(url, as: type)
+                return .success((extracted, chunker.chunks(of: extracted)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch read {
+        case .success(let (extracted, cut)):
             record.extracted = extracted
-            chunks = chunker.chunks(of: extracted)
+            chunks = cut
             failure = chunks.isEmpty ? LibraryError(path: path, "has no text to index") : nil
-        } catch {
+        case .failure(let error):
             chunks = []
             failure = error
         }

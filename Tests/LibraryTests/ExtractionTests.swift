@@ -9,8 +9,9 @@ import Testing
 struct ExtractionTests {
     let extractors = Extractors(environment: ProcessInfo.processInfo.environment)
 
-    func extract(_ url: URL) throws -> ExtractedDocument {
-        try extractors.extract(url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
+    /// Read as the library reads (on a thread of its own: poppler and tesseract must not hold the pool's).
+    func extract(_ url: URL) async throws -> ExtractedDocument {
+        try await extractors.read(url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
     }
 
     /// Every chunk is exactly its slice of the extracted text, and stays inside one segment (a chunk that
@@ -29,11 +30,11 @@ struct ExtractionTests {
         }
     }
 
-    @Test func markdownKeepsHeadingPathsAndTheTitle() throws {
+    @Test func markdownKeepsHeadingPathsAndTheTitle() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
         let url = try files.write("guide.md", "# Guide\n\nIntro text.\n\n## Install\n\nRun setup.\n\n```\n# not a heading\n```\n\n### On macOS\n\nUse brew.\n\n## Use\n\nOpen the console.\n")
-        let document = try extract(url)
+        let document = try await extract(url)
         #expect(document.title == "Guide")
         #expect(document.segments.map(\.headings) == [["Guide"], ["Guide", "Install"], ["Guide", "Install", "On macOS"], ["Guide", "Use"]])
         let install = try #require(document.segments.first { $0.headings.last == "Install" })
@@ -41,7 +42,7 @@ struct ExtractionTests {
         expectChunksCutTheText(document, size: 20)
     }
 
-    @Test func htmlDropsScriptsAndStylesAndKeepsHeadings() throws {
+    @Test func htmlDropsScriptsAndStylesAndKeepsHeadings() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
         let url = try files.write("page.html", """
@@ -49,7 +50,7 @@ struct ExtractionTests {
             <body><script>var secret = "no";</script><h1>Top</h1><p>First &amp; foremost &lt;here&gt;&#33;</p>
             <h2>Sub</h2><p>Second<br>line</p><!-- a comment --></body></html>
             """)
-        let document = try extract(url)
+        let document = try await extract(url)
         #expect(document.title == "The Page")
         #expect(!document.text.contains("secret") && !document.text.contains("color"))
         #expect(document.text.contains("First & foremost <here>!"))
@@ -57,22 +58,22 @@ struct ExtractionTests {
         expectChunksCutTheText(document)
     }
 
-    @Test func jsonValuesCarryTheirKeyPathsAndCSVRowsTheirHeaders() throws {
+    @Test func jsonValuesCarryTheirKeyPathsAndCSVRowsTheirHeaders() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let json = try extract(files.write("data.json", #"{"team": {"name": "Core", "members": [{"name": "Ada", "age": 36}]}, "open": true}"#))
+        let json = try await extract(files.write("data.json", #"{"team": {"name": "Core", "members": [{"name": "Ada", "age": 36}]}, "open": true}"#))
         #expect(json.text == "team.name: Core\nteam.members[0].name: Ada\nteam.members[0].age: 36\nopen: true\n")
-        let lines = try extract(files.write("log.jsonl", "{\"event\": \"start\"}\n\n{\"event\": \"stop\"}\n"))
+        let lines = try await extract(files.write("log.jsonl", "{\"event\": \"start\"}\n\n{\"event\": \"stop\"}\n"))
         #expect(lines.text == "[1].event: start\n[3].event: stop\n")
-        let csv = try extract(files.write("people.csv", "name,quote\r\nAda,\"Hello, \"\"world\"\"\"\r\nGrace,\"multi\nline\"\r\n"))
+        let csv = try await extract(files.write("people.csv", "name,quote\r\nAda,\"Hello, \"\"world\"\"\"\r\nGrace,\"multi\nline\"\r\n"))
         #expect(csv.text == "name: Ada; quote: Hello, \"world\"\nname: Grace; quote: multi\nline\n")
-        #expect(throws: LibraryError.self) { try extract(files.write("bad.json", "{ not json")) }
+        await #expect(throws: LibraryError.self) { try await extract(files.write("bad.json", "{ not json")) }
     }
 
-    @Test func docxParagraphsHeadingsTablesAndFootnotes() throws {
+    @Test func docxParagraphsHeadingsTablesAndFootnotes() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let document = try extract(files.docx("report.docx"))
+        let document = try await extract(files.docx("report.docx"))
         #expect(document.title == "Quarterly Report")
         #expect(document.text.contains("Revenue grew by twelve percent in the quarter."))
         #expect(document.text.contains("Region | Sales\nNorth | 1200"))
@@ -80,13 +81,13 @@ struct ExtractionTests {
         #expect(document.segments.map(\.headings) == [[], ["Revenue"], ["Revenue", "Costs"], ["Footnotes"]])
         expectChunksCutTheText(document)
         let broken = try files.write("broken.docx", "this is not a zip file")
-        #expect { try extract(broken) } throws: { ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)" }
+        await #expect { try await extract(broken) } throws: { ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)" }
     }
 
-    @Test func pdfPagesKeepTheirNumbers() throws {
+    @Test func pdfPagesKeepTheirNumbers() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let document = try extract(files.pdf())
+        let document = try await extract(files.pdf())
         #expect(document.pageCount == 2)
         #expect(document.title == "Field Notes")
         #expect(document.segments.map(\.page) == [1, 2])
@@ -95,7 +96,7 @@ struct ExtractionTests {
         expectChunksCutTheText(document, size: 40)
     }
 
-    @Test func aTwoColumnPageIsReadColumnByColumn() throws {
+    @Test func aTwoColumnPageIsReadColumnByColumn() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
         // pdftotext -layout would give "The colony of emperor penguins    Krill numbers fell sharply in": the
@@ -103,36 +104,36 @@ struct ExtractionTests {
         let pdf = try files.write("columns.pdf", PDFWriter.twoColumns(
             left: ["The colony of emperor penguins", "moved inland during August when", "the sea ice broke up early."],
             right: ["Krill numbers fell sharply in", "the same year, which the survey", "team linked to warmer water."]))
-        let document = try extract(pdf)
+        let document = try await extract(pdf)
         let text = document.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text == "The colony of emperor penguins moved inland during August when the sea ice broke up early. "
             + "Krill numbers fell sharply in the same year, which the survey team linked to warmer water.")
         expectChunksCutTheText(document, size: 60)
     }
 
-    @Test func aScannedPageIsReadWithOCRAndAnImageToo() throws {
+    @Test func aScannedPageIsReadWithOCRAndAnImageToo() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let scan = try extract(files.scannedPDF())
+        let scan = try await extract(files.scannedPDF())
         #expect(scan.segments.map(\.page) == [1])
         #expect(scan.text.contains("INVOICE NUMBER 4711"), "\(scan.text)")
         // The same page as a PNG.
         let png = files.folder.appendingPathComponent("page").path
         let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"), arguments: ["-r", "150", "-png", "-singlefile", try files.pdf().path, png])
         render.waitUntilExit()
-        let image = try extract(URL(fileURLWithPath: png + ".png"))
+        let image = try await extract(URL(fileURLWithPath: png + ".png"))
         #expect(image.text.contains("Emperor penguins huddle"), "\(image.text)")
     }
 
-    @Test func damagedEncryptedAndEmptyPDFsAreOneLineErrorsNamingTheFile() throws {
+    @Test func damagedEncryptedAndEmptyPDFsAreOneLineErrorsNamingTheFile() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
         let damaged = try files.write("damaged.pdf", "%PDF-1.4\nthis is not really a pdf\n")
-        #expect { try extract(damaged) } throws: { error in
+        await #expect { try await extract(damaged) } throws: { error in
             let error = error as? LibraryError
             return error?.path == damaged.path && error?.message.hasPrefix("is not a readable PDF (") == true
         }
         let locked = try #require(try files.encryptedPDF())
-        #expect { try extract(locked) } throws: { ($0 as? LibraryError)?.description == "\(locked.path): is encrypted: a password is needed to read it" }
+        await #expect { try await extract(locked) } throws: { ($0 as? LibraryError)?.description == "\(locked.path): is encrypted: a password is needed to read it" }
     }
 }

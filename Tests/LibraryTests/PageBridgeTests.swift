@@ -22,7 +22,7 @@ struct PageBridgeTests {
             ["water temperature at the shelf edge before dawn.", "", "Krill were counted in nets."],
             ["A third page ends here."],
         ]))
-        let document = try extractors.extract(pdf, as: .pdf)
+        let document = try await extractors.read(pdf, as: .pdf)
         let chunks = Chunker(size: 1000, overlap: 150).chunks(of: document)
         #expect(chunks.map(\.page) == [1, 1, 2, 3])
         #expect(chunks.map(\.endPage) == [nil, 2, nil, nil])
@@ -46,28 +46,28 @@ struct PageBridgeTests {
         #expect(stored == 1)
     }
 
-    @Test func theBridgeIsTheParagraphThatRunsOnWhenPopplerMarksParagraphs() throws {
+    @Test func theBridgeIsTheParagraphThatRunsOnWhenPopplerMarksParagraphs() async throws {
         defer { files.remove() }
         // Two empty lines' gap: poppler's reading order ends the paragraph with a blank line.
         let pdf = try files.write("paragraphs.pdf", PDFWriter.text(pages: [
             ["The first paragraph ends here.", "", "", "Every morning the survey team measured the"],
             ["water temperature before dawn.", "", "", "Krill were counted."],
         ]))
-        let document = try extractors.extract(pdf, as: .pdf)
+        let document = try await extractors.read(pdf, as: .pdf)
         let bridge = try #require(Chunker().chunks(of: document).first { $0.endPage == 2 })
         #expect(bridge.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             == "Every morning the survey team measured the water temperature before dawn.")
         #expect(document.slice(bridge.start, bridge.end) == bridge.text)
     }
 
-    @Test func aLongParagraphKeepsHalfAChunkOfEachSide() throws {
+    @Test func aLongParagraphKeepsHalfAChunkOfEachSide() async throws {
         defer { files.remove() }
         let words = (1...120).map { "word\($0)" }
         let pdf = try files.write("long.pdf", PDFWriter.text(pages: [
             stride(from: 0, to: 60, by: 6).map { words[$0..<$0 + 6].joined(separator: " ") },
             stride(from: 60, to: 120, by: 6).map { words[$0..<$0 + 6].joined(separator: " ") } + ["The end."],
         ]))
-        let document = try extractors.extract(pdf, as: .pdf)
+        let document = try await extractors.read(pdf, as: .pdf)
         let bridge = try #require(Chunker(size: 200, overlap: 0).chunks(of: document).first { $0.endPage == 2 })
         #expect(bridge.text.unicodeScalars.count <= 200 + 2)
         #expect(bridge.text.contains("word60") && bridge.text.contains("word61"))
