@@ -50,6 +50,12 @@ public final class TmuxSession: Sendable {
         try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name] + (escapes ? ["-e"] : []))
     }
 
+    /// Appends everything the pane's programs write, escapes included, to `file` (tmux pipe-pane): a line
+    /// drawn and then overwritten in place stays there for a test to find, however late it looks.
+    public func recordOutput(to file: URL) throws {
+        try tmux(["pipe-pane", "-t", name, "-o", "cat >> '\(file.path)'"])
+    }
+
     /// Waits until `predicate` holds for the screen; returns the screen. Throws with the screen on timeout.
     @discardableResult
     public func waitFor(
