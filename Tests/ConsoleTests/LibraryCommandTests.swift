@@ -77,10 +77,10 @@ struct LibraryCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let folder = home.appendingPathComponent("pdfs", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // PDFs of eight pages: each takes poppler a process per page, so the batch is still running when
-        // Ctrl-C comes, even when the test is slow to look.
+        // PDFs of twenty pages: each takes poppler a process per page (150 of them take 20 s here), so the
+        // batch is still running when Ctrl-C comes, even when a loaded machine makes the test slow to look.
         for index in 1...150 {
-            try PDFWriter.text(pages: (1...8).map { page in ["Note \(index), page \(page), about otters and their dens."] })
+            try PDFWriter.text(pages: (1...20).map { page in ["Note \(index), page \(page), about otters and their dens."] })
                 .write(to: folder.appendingPathComponent(String(format: "note-%03d.pdf", index)))
         }
         let tmux = try TmuxSession()
