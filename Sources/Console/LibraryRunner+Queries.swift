@@ -92,6 +92,7 @@ extension LibraryRunner {
                 if paths.isEmpty { diagnostics.write("error: \(pattern): nothing in the library matches\n") }
                 removed += paths.count
             }
+            if removed > 0 { await store.settle() }
             return removed > 0 ? .success : .usage
         }
     }

@@ -76,6 +76,7 @@ public struct Ingest: Sendable {
             outcomes.append(outcome)
             report(Progress(index: index + 1, total: files.count, path: url.path, outcome: outcome, pages: pages))
         }
+        await store.settle()
         return outcomes
     }
 
@@ -94,6 +95,7 @@ public struct Ingest: Sendable {
             outcomes.append(.removed)
             report(Progress(index: index + 1, total: gone.count, path: path, outcome: .removed))
         }
+        if !gone.isEmpty { await store.settle() }
         return outcomes
     }
 
