@@ -98,6 +98,11 @@ let package = Package(
             path: "Benchmarks/LibraryBenchmark"
         ),
         .executableTarget(
+            name: "openresponses-retrieval-bench",
+            dependencies: ["Library", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/RetrievalBenchmark"
+        ),
+        .executableTarget(
             name: "openresponses-loopback",
             dependencies: ["TestSupport"],
             path: "Benchmarks/LoopbackServe"

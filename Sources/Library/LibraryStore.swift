@@ -97,6 +97,32 @@ public struct LibraryStore: Sendable {
         migrator.registerMigration("v3-end-page") { db in
             try db.execute(sql: "ALTER TABLE chunk ADD COLUMN end_page INTEGER")
         }
+        // The keyword index stems English words (porter over unicode61): "backups" finds "backup", "tokens"
+        // finds "token". On the labelled set in Benchmarks/retrieval it ranked better at every chunking
+        // (1000/150: nDCG@10 0.957 against 0.945, evidence@5 0.901 against 0.873, MRR 0.816 against 0.754).
+        // The index is rebuilt from the chunks, which stay as they are.
+        migrator.registerMigration("v4-porter") { db in
+            try db.execute(sql: """
+                DROP TRIGGER chunk_fts_insert;
+                DROP TRIGGER chunk_fts_delete;
+                DROP TRIGGER chunk_fts_update;
+                DROP TABLE chunk_fts;
+                CREATE VIRTUAL TABLE chunk_fts USING fts5(
+                    text, heading, content = 'chunk', content_rowid = 'id',
+                    tokenize = 'porter unicode61 remove_diacritics 2');
+                CREATE TRIGGER chunk_fts_insert AFTER INSERT ON chunk BEGIN
+                    INSERT INTO chunk_fts (rowid, text, heading) VALUES (new.id, new.text, new.heading);
+                END;
+                CREATE TRIGGER chunk_fts_delete AFTER DELETE ON chunk BEGIN
+                    INSERT INTO chunk_fts (chunk_fts, rowid, text, heading) VALUES ('delete', old.id, old.text, old.heading);
+                END;
+                CREATE TRIGGER chunk_fts_update AFTER UPDATE ON chunk BEGIN
+                    INSERT INTO chunk_fts (chunk_fts, rowid, text, heading) VALUES ('delete', old.id, old.text, old.heading);
+                    INSERT INTO chunk_fts (rowid, text, heading) VALUES (new.id, new.text, new.heading);
+                END;
+                INSERT INTO chunk_fts (chunk_fts) VALUES ('rebuild');
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Retrieval quality on the labelled set in Benchmarks/retrieval (documents written for it, queries worded
+# differently from the text, each with the documents and the verbatim spans that answer it): nDCG@10 and
+# Recall@10 over documents, evidence@5 and MRR over passages, for each chunking and with the library's index
+# (porter over unicode61) beside an unstemmed twin. The set is checked first (Benchmarks/retrieval/check.py).
+#   Benchmarks/retrieval.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 Benchmarks/retrieval/check.py >&2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+swift build -c release --product openresponses-retrieval-bench >&2
+"$(swift build -c release --show-bin-path)/openresponses-retrieval-bench" \
+  Benchmarks/retrieval/docs Benchmarks/retrieval/queries.jsonl "$work"
