@@ -61,14 +61,15 @@ public struct AnswerBuilder: Sendable {
         return "[\(number)] \(passage.location) — “\(clipped.trimmingCharacters(in: .whitespaces))”"
     }
 
-    /// Sentences of a passage: split after . ! ? and at blank lines, white space folded.
+    /// Sentences of a passage: split after . ! ? and at blank lines, white space folded; a sentence cut at
+    /// either edge of the passage is left out (`wholeSentences`).
     static func sentences(_ text: String) -> [String] {
         var result: [String] = []
         var current = ""
         // A blank line, or a line that starts a list item or a table row, ends a sentence; table rows lose
         // their pipes.
         var inFence = false
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let lines = wholeSentences(text).split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             // Code: each line is a sentence of its own (a command with its comment answers a "how").
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
