@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # openresponses side by side with curl and the official Python SDK (issue 8), against the project's
-# loopback server (openresponses-loopback): a tiny streamed answer, a large streamed answer (wall, CPU,
-# peak memory), the inspector on and off, and `inspect list --search` over 100,000 exchanges. Medians of
+# loopback server (openresponses-loopback): a tiny streamed answer, a large streamed answer in two shapes
+# (small deltas, and the API's: 32 KB deltas then four final events repeating the text) (wall, CPU, peak
+# memory), the inspector on and off for each, and `inspect list --search` over 100,000 exchanges. Medians of
 # RUNS runs and ratios. Release build; the Python SDK goes into a throwaway virtual environment.
 #   Benchmarks/compare.sh [RUNS] [MB]     (default 7 runs, 50 MB)
 set -euo pipefail
@@ -51,7 +52,6 @@ median() { awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ a[NR] = $1 } END
 wall_us() { local start end; start=$(date +%s%N); "$@" > /dev/null 2>&1; end=$(date +%s%N); echo $(( (end - start) / 1000 )); }
 
 tiny_body='{"model":"bench-model","input":"tiny","stream":true}'
-large_body='{"model":"bench-model","input":"large","stream":true}'
 # The three clients, each given "tiny" or "large".
 client() {
   local tool=$1 input=$2
@@ -75,30 +75,39 @@ done
 c=$(median "$work/tiny-curl" 1); o=$(median "$work/tiny-openresponses" 1); p=$(median "$work/tiny-python-sdk" 1)
 awk -v c="$c" -v o="$o" -v p="$p" 'BEGIN { printf "curl %.1f ms · openresponses %.1f ms (%.2f× curl) · python sdk %.1f ms (%.2f× curl)\n", c/1000, o/1000, o/c, p/1000, p/c }'
 
-echo "== ${mb} MB streamed answer (median of $runs: wall s, cpu s, peak RSS MB)"
-for tool in $tools; do
-  : > "$work/large-$tool"
-  for _ in $(seq "$runs"); do
-    case $tool in
-      curl) measure curl -sN "$url/responses" -H "Authorization: Bearer $OPENAI_API_KEY" -H 'Content-Type: application/json' -d "$large_body" ;;
-      openresponses) measure "$ours" ask --model bench-model large ;;
-      python-sdk) measure "$venv/bin/python" "$work/sdk.py" large ;;
-    esac >> "$work/large-$tool"
+# Two shapes of a long answer: many small deltas (input "large"), and the API's own (input "api": multi-byte
+# text in 32 KB deltas, then four final events that each repeat the whole text, about 5 × MB on the wire).
+for shape in large api; do
+  case $shape in
+    large) echo "== ${mb} MB streamed answer, small deltas (median of $runs: wall s, cpu s, peak RSS MB)" ;;
+    api) echo "== ${mb} MB streamed answer as the API sends it: 32 KB deltas, four final events repeating it (median of $runs)" ;;
+  esac
+  body="{\"model\":\"bench-model\",\"input\":\"$shape\",\"stream\":true}"
+  for tool in $tools; do
+    : > "$work/$shape-$tool"
+    for _ in $(seq "$runs"); do
+      case $tool in
+        curl) measure curl -sN "$url/responses" -H "Authorization: Bearer $OPENAI_API_KEY" -H 'Content-Type: application/json' -d "$body" ;;
+        openresponses) measure "$ours" ask --model bench-model "$shape" ;;
+        python-sdk) measure "$venv/bin/python" "$work/sdk.py" "$shape" ;;
+      esac >> "$work/$shape-$tool"
+    done
+    printf '%-14s wall %s s  cpu %s s  peak %s MB\n' "$tool" "$(median "$work/$shape-$tool" 1)" "$(median "$work/$shape-$tool" 2)" "$(median "$work/$shape-$tool" 3)"
   done
-  printf '%-14s wall %s s  cpu %s s  peak %s MB\n' "$tool" "$(median "$work/large-$tool" 1)" "$(median "$work/large-$tool" 2)" "$(median "$work/large-$tool" 3)"
-done
-awk -v cw="$(median "$work/large-curl" 1)" -v ow="$(median "$work/large-openresponses" 1)" -v cc="$(median "$work/large-curl" 2)" \
-  -v oc="$(median "$work/large-openresponses" 2)" -v pw="$(median "$work/large-python-sdk" 1)" -v pc="$(median "$work/large-python-sdk" 2)" \
-  'BEGIN { printf "openresponses / curl: wall %.2f×, cpu %.2f× · python sdk / curl: wall %.2f×, cpu %.2f×\n", ow/cw, oc/cc, pw/cw, pc/cc }'
+  awk -v cw="$(median "$work/$shape-curl" 1)" -v ow="$(median "$work/$shape-openresponses" 1)" -v cc="$(median "$work/$shape-curl" 2)" \
+    -v oc="$(median "$work/$shape-openresponses" 2)" -v pw="$(median "$work/$shape-python-sdk" 1)" -v pc="$(median "$work/$shape-python-sdk" 2)" \
+    'BEGIN { printf "openresponses / curl: wall %.2f×, cpu %.2f× · python sdk / curl: wall %.2f×, cpu %.2f×\n", ow/cw, oc/cc, pw/cw, pc/cc }'
 
-echo "== inspector off and on (${mb} MB, median of $runs wall s)"
-: > "$work/off"; : > "$work/on"
-for _ in $(seq "$runs"); do
-  OPENRESPONSES_INSPECTOR=off measure "$ours" ask --model bench-model large >> "$work/off"
-  measure "$ours" ask --model bench-model large >> "$work/on"
+  echo "== inspector off and on ($shape, median of $runs wall s)"
+  : > "$work/off"; : > "$work/on"
+  for _ in $(seq "$runs"); do
+    OPENRESPONSES_INSPECTOR=off measure "$ours" ask --model bench-model "$shape" >> "$work/off"
+    measure "$ours" ask --model bench-model "$shape" >> "$work/on"
+  done
+  awk -v off="$(median "$work/off" 1)" -v on="$(median "$work/on" 1)" -v offc="$(median "$work/off" 2)" -v onc="$(median "$work/on" 2)" \
+    -v offm="$(median "$work/off" 3)" -v onm="$(median "$work/on" 3)" \
+    'BEGIN { printf "off %.3f s (cpu %.3f, %.0f MB) · on %.3f s (cpu %.3f, %.0f MB) · on/off %.3f×\n", off, offc, offm, on, onc, onm, on/off }'
 done
-awk -v off="$(median "$work/off" 1)" -v on="$(median "$work/on" 1)" -v offc="$(median "$work/off" 2)" -v onc="$(median "$work/on" 2)" \
-  'BEGIN { printf "off %.3f s (cpu %.3f) · on %.3f s (cpu %.3f) · on/off %.3f×\n", off, offc, on, onc, on/off }'
 
 echo "== inspect list --search over 100,000 exchanges (median of $runs, process start included)"
 search_home="$work/search"

@@ -3,7 +3,9 @@ import TestSupport
 
 // The project's loopback test server as a process, for Benchmarks/compare.sh and cancel.sh:
 // `POST /v1/responses` answers a tiny streamed answer; when the input says "large", a streamed answer of
-// about N MB in many output_text.delta events; when it says "slow", 200 words a tenth of a second apart.
+// about N MB in many small output_text.delta events; when it says "api", an answer of N MB as the API sends
+// a long one (multi-byte text in 32 KB deltas, then four final events each repeating the whole text:
+// about 5 × N MB on the wire); when it says "slow", 200 words a tenth of a second apart.
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed)
 
 let arguments = CommandLine.arguments
@@ -12,14 +14,20 @@ guard arguments.count >= 2 else {
     exit(2)
 }
 let megabytes = arguments.count > 2 ? Double(arguments[2]) ?? 50 : 50
-let large = Fixtures.chunked(Fixtures.largeTextStream(megabytes: megabytes))
+
+/// Each long answer is made the first time it is asked for.
+enum Answers {
+    static let large = Fixtures.chunked(Fixtures.largeTextStream(megabytes: megabytes))
+    static let api = Fixtures.chunked(Fixtures.apiTextStream(megabytes: megabytes).frames)
+}
 let tiny = Fixtures.chunked(Fixtures.textStream(id: "resp_tiny", text: "Hello! This is a tiny streamed answer."))
 let headers = [("Content-Type", "text/event-stream; charset=utf-8")]
 let slow = Fixtures.textStream(id: "resp_slow", text: (1...200).map { "w\($0)" }.joined(separator: " "))
 let server = try await LoopbackServer.start { request in
     let body = String(decoding: request.body, as: UTF8.self)
     if body.contains("slow") { return .sse(slow, pause: .milliseconds(100)) }
-    return Reply(status: 200, headers: headers, parts: body.contains("large") ? large : tiny)
+    if body.contains("\"api\"") { return Reply(status: 200, headers: headers, parts: Answers.api) }
+    return Reply(status: 200, headers: headers, parts: body.contains("large") ? Answers.large : tiny)
 }
 try String(server.port).write(toFile: arguments[1], atomically: true, encoding: .utf8)
 while true { try await Task.sleep(for: .seconds(3600)) }
