@@ -152,6 +152,8 @@ var source =
     ? StreamSource(targetTextBytes: target, targetWireBytes: .max, wordsPerDelta: 4000, withTerminalText: true)
     : StreamSource(targetTextBytes: .max, targetWireBytes: target, wordsPerDelta: 3, withTerminalText: false)
 var decoder = SSEDecoder()
+// As the client decodes a stream: the long strings the final events repeat are decoded once.
+let longStrings = LongStrings()
 var accumulator = ResponseAccumulator()
 var events = 0
 var deltaBytes = 0
@@ -174,7 +176,7 @@ input.withUnsafeBytes { whole in
             events += 1
             guard decodeEvents else { return }
             do {
-                let event = try ResponseStreamEvent(sse)
+                let event = try ResponseStreamEvent(sse, longStrings: longStrings)
                 if case .outputTextDelta(let delta) = event.kind { deltaBytes += delta.delta.utf8.count }
                 if accumulate { accumulator.apply(event) } else if event.isTerminal { finalSeen = true }
             } catch {

@@ -10,6 +10,8 @@ struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// The stream's long strings, when the caller keeps them (see `LongStrings`).
+    private var longStrings: LongStrings?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -35,9 +37,11 @@ struct JSONParser {
     static func parseFields<Key>(
         _ buffer: UnsafeBufferPointer<UInt8>, wanted: (UnsafeBufferPointer<UInt8>) -> Key?,
         interned: ((Key, UnsafeBufferPointer<UInt8>) -> String?)? = nil,
+        longStrings: LongStrings? = nil,
         store: (Key, JSONValue) -> Void
     ) throws(JSONParseError) {
         var parser = JSONParser(bytes: buffer)
+        parser.longStrings = longStrings
         parser.skipWhitespace()
         guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
             throw parser.error("expected an object")
@@ -199,7 +203,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key, found \(Self.describe(bytes[index]))")
             }
-            let key = try parseString()
+            let key = try decodeString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
@@ -236,8 +240,27 @@ struct JSONParser {
         }
     }
 
-    /// Parses a string starting at its opening quote. Runs without escapes are taken whole.
+    /// Parses a string starting at its opening quote; a long one the stream has decoded before is found
+    /// again by its bytes (`LongStrings`) instead.
     private mutating func parseString() throws(JSONParseError) -> String {
+        guard let longStrings else { return try decodeString() }
+        let open = index
+        try skipString()
+        let raw = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(index - 1)])
+        guard raw.count >= longStrings.threshold else {
+            index = open
+            return try decodeString()
+        }
+        let fingerprint = LongStrings.fingerprint(raw)
+        if let known = longStrings[fingerprint] { return known }
+        index = open
+        let text = try decodeString()
+        longStrings[fingerprint] = text
+        return text
+    }
+
+    /// Decodes a string starting at its opening quote. Runs without escapes are taken whole.
+    private mutating func decodeString() throws(JSONParseError) -> String {
         let open = index
         index += 1
         let base = bytes.baseAddress!
@@ -255,61 +278,84 @@ struct JSONParser {
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string", at: open) }
-        // Slow path: collect bytes, decoding escapes.
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(index - start + 16)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
-                index += 1
-                return String(decoding: scratch, as: UTF8.self)
+        // Slow path: the string's end first, then its bytes with the escapes decoded, written straight into
+        // the new string's storage (never longer than the raw bytes: each escape is longer than what it
+        // stands for), so a long text full of line breaks is not built twice.
+        let firstEscape = index
+        index = open
+        try skipString()
+        let close = index - 1
+        index = firstEscape
+        var failure: JSONParseError?
+        let text = String(unsafeUninitializedCapacity: close - start) { out in
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count += 1
             }
-            if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
-            guard byte == UInt8(ascii: "\\") else {
-                index += 1
-                continue
+            func put(scalar: UInt32) {
+                for byte in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { put(byte) }
             }
-            scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
-            index += 1
-            guard index < bytes.count else { break }
-            let escape = bytes[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "\""): scratch.append(0x22)
-            case UInt8(ascii: "\\"): scratch.append(0x5C)
-            case UInt8(ascii: "/"): scratch.append(0x2F)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try parseHex4()
-                if (0xD800..<0xDC00).contains(scalar) {
-                    // A high surrogate: a low one must follow to make one scalar.
-                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
-                        let low = try parseHex4()
-                        if (0xDC00..<0xE000).contains(low) {
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            Self.appendUTF8(0xFFFD, to: &scratch)
-                            scalar = low
-                        }
-                    } else {
-                        scalar = 0xFFFD
+            func copyRun(to end: Int) {
+                UnsafeMutableRawPointer(out.baseAddress! + count).copyMemory(from: base + start, byteCount: end - start)
+                count += end - start
+            }
+            do throws(JSONParseError) {
+                while index < close {
+                    let byte = bytes[index]
+                    if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
+                    guard byte == UInt8(ascii: "\\") else {
+                        index += 1
+                        continue
                     }
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    scalar = 0xFFFD
+                    copyRun(to: index)
+                    index += 1
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): put(0x22)
+                    case UInt8(ascii: "\\"): put(0x5C)
+                    case UInt8(ascii: "/"): put(0x2F)
+                    case UInt8(ascii: "b"): put(0x08)
+                    case UInt8(ascii: "f"): put(0x0C)
+                    case UInt8(ascii: "n"): put(0x0A)
+                    case UInt8(ascii: "r"): put(0x0D)
+                    case UInt8(ascii: "t"): put(0x09)
+                    case UInt8(ascii: "u"):
+                        var scalar = try parseHex4()
+                        if (0xD800..<0xDC00).contains(scalar) {
+                            // A high surrogate: a low one must follow to make one scalar.
+                            if index + 1 < close, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                                index += 2
+                                let low = try parseHex4()
+                                if (0xDC00..<0xE000).contains(low) {
+                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                                } else {
+                                    put(scalar: 0xFFFD)
+                                    scalar = low
+                                }
+                            } else {
+                                scalar = 0xFFFD
+                            }
+                        } else if (0xDC00..<0xE000).contains(scalar) {
+                            scalar = 0xFFFD
+                        }
+                        put(scalar: scalar)
+                    default:
+                        throw error("invalid escape '\\\(Self.describe(escape))' in a string", at: index - 2)
+                    }
+                    start = index
                 }
-                Self.appendUTF8(scalar, to: &scratch)
-            default:
-                throw error("invalid escape '\\\(Self.describe(escape))' in a string", at: index - 2)
+                copyRun(to: close)
+            } catch {
+                failure = error
+                return 0
             }
-            start = index
+            return count
         }
-        throw error("unterminated string", at: open)
+        if let failure { throw failure }
+        index = close + 1
+        return text
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
@@ -330,10 +376,6 @@ struct JSONParser {
         return value
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
-        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-        out.append(contentsOf: UTF8.encode(value)!)
-    }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index

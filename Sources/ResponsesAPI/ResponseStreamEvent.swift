@@ -32,6 +32,12 @@ public struct ResponseStreamEvent: Sendable, Hashable {
 
     /// Decodes an event. Throws `ResponsesAPIError` (code `.decoding`) only when the data is not JSON at all.
     public init(_ event: ServerSentEvent) throws(ResponsesAPIError) {
+        try self.init(event, longStrings: nil)
+    }
+
+    /// Decodes an event of a stream whose long strings `longStrings` keeps, so the final events that repeat
+    /// a message's whole text share one decoded copy of it.
+    public init(_ event: ServerSentEvent, longStrings: LongStrings?) throws(ResponsesAPIError) {
         if event.isDoneMarker {
             self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
@@ -40,17 +46,19 @@ public struct ResponseStreamEvent: Sendable, Hashable {
             self.init(type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta), data: event.data)
             return
         }
-        try self.init(general: event)
+        try self.init(general: event, longStrings: longStrings)
     }
 
     static let outputTextDeltaType = "response.output_text.delta"
 
     /// Decodes any event with the general field parser (the fast path's reference).
-    init(general event: ServerSentEvent) throws(ResponsesAPIError) {
+    init(general event: ServerSentEvent, longStrings: LongStrings? = nil) throws(ResponsesAPIError) {
         var fields = EventFields()
         do {
             try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-                try JSONParser.parseFields(buffer, wanted: EventFields.key(named:), interned: EventFields.internedType) { key, value in
+                try JSONParser.parseFields(
+                    buffer, wanted: EventFields.key(named:), interned: EventFields.internedType, longStrings: longStrings
+                ) { key, value in
                     fields[key] = value
                 }
             }

@@ -16,6 +16,7 @@ struct StreamPipeline {
     private var decoder = SSEDecoder()
     private var recorded = RecordedEvents()
     private var pending: [ResponseStreamEvent] = []
+    private let longStrings = LongStrings()
 
     init(exchange: Exchange, sink: ResponsesClient.EventSink) {
         self.exchange = exchange
@@ -50,7 +51,7 @@ struct StreamPipeline {
         let offset = exchange.elapsed
         let event: ResponseStreamEvent
         do {
-            event = try ResponseStreamEvent(sse)
+            event = try ResponseStreamEvent(sse, longStrings: longStrings)
         } catch {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if exchange.recording != nil {

@@ -2,7 +2,7 @@
 // sources (not a package target). Any input either fails with a JSONParseError or parses; a parsed value
 // serialises to JSON that parses back to the same value (numbers by value) and serialises to the same bytes. An input shaped
 // like a stream event also goes through the event decoder, whose fast path for output_text deltas must
-// agree with the general one.
+// agree with the general one, and decoding it with a stream's long strings (twice) must change nothing.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -18,6 +18,10 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let event = ServerSentEvent(data: Array(bytes))
         if let decoded = try? ResponseStreamEvent(event) {
             precondition(decoded == (try? ResponseStreamEvent(general: event)), "fast and general paths disagree")
+            // With a stream's long strings (kept from 8 bytes here), decoding it twice gives the same event.
+            let longStrings = LongStrings(threshold: 8)
+            precondition(decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)), "long strings changed an event")
+            precondition(decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)), "a long string found again differs")
         }
     }
     return 0

@@ -1,6 +1,6 @@
 // libFuzzer target: the SSE decoder. Built by scripts/fuzz.sh together with ResponsesAPI's wire-format
 // sources (not a package target). Every input is decoded whole, in chunks whose sizes come from the input
-// itself, and byte by byte; the three must give the same events (the decoder promises that chunking never
+// itself, byte by byte, and by a decoder that moves even short data lines; all must give the same events (the decoder promises that chunking never
 // changes what it emits), and each event must decode into a ResponseStreamEvent without trapping, its
 // fast path agreeing with the general one.
 
@@ -21,6 +21,8 @@ public func fuzzSSEDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let single = decodeSSE(bytes.indices.map { bytes[$0...$0] })
     precondition(whole == chunked, "chunking changed the events")
     precondition(whole == single, "byte-by-byte feeding changed the events")
+    // A decoder that moves every data line over 4 bytes instead of copying it gives the same events.
+    precondition(decodeSSE(chunks, longLine: 4) == whole, "moving long data lines changed the events")
     for event in whole where !event.isDoneMarker {
         if let decoded = try? ResponseStreamEvent(event) {
             precondition(decoded == (try? ResponseStreamEvent(general: event)), "fast and general paths disagree")
@@ -29,8 +31,8 @@ public func fuzzSSEDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-func decodeSSE(_ chunks: [ArraySlice<UInt8>]) -> [ServerSentEvent] {
-    var decoder = SSEDecoder()
+func decodeSSE(_ chunks: [ArraySlice<UInt8>], longLine: Int? = nil) -> [ServerSentEvent] {
+    var decoder = longLine.map(SSEDecoder.init(longLine:)) ?? SSEDecoder()
     var events: [ServerSentEvent] = []
     for chunk in chunks {
         chunk.withUnsafeBytes { decoder.push($0) { events.append($0) } }
