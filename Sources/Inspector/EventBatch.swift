@@ -39,16 +39,50 @@ struct EventBatch {
     var count: Int { entries.count }
     var byteCount: Int { data.count }
 
-    /// Appends the events of one network read: one copy of their bytes.
-    mutating func append(_ events: RecordedEvents) {
-        let base = data.count
-        for event in events.entries {
-            entries.append(Entry(
-                index: event.index, sequenceNumber: event.sequenceNumber,
-                micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: base + event.start,
-                length: event.count))
+    /// Appends the events of one network read (those in `range`, none with bytes of their own): one copy
+    /// of their bytes.
+    mutating func append(_ events: RecordedEvents, _ range: Range<Int>? = nil) {
+        let range = range ?? events.entries.indices
+        guard let first = range.first.map({ events.entries[$0] }), let last = range.last.map({ events.entries[$0] }) else { return }
+        let base = data.count - first.start
+        for event in events.entries[range] {
+            entries.append(Self.entry(event, start: base + event.start))
         }
-        data.append(contentsOf: events.bytes)
+        data.append(contentsOf: events.bytes[first.start..<(last.start + last.count)])
+    }
+
+    /// Makes the (empty) batch of one event that has bytes of its own, those very bytes: not copied.
+    mutating func appendAlone(_ event: RecordedEvents.Entry) {
+        precondition(entries.isEmpty, "an event with its own bytes is a batch of its own")
+        entries.append(Self.entry(event, start: 0))
+        data = event.separate ?? []
+    }
+
+    /// The batch is one event's own bytes (`appendAlone`): nothing may be appended until it is packed.
+    var holdsAlone: Bool { entries.count == 1 && data.count >= RecordedEvents.separateBytes }
+
+    private static func entry(_ event: RecordedEvents.Entry, start: Int) -> Entry {
+        Entry(
+            index: event.index, sequenceNumber: event.sequenceNumber,
+            micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: start, length: event.count)
+    }
+
+    /// The events of a read in order, as runs that share the read's buffer and events with bytes of their own.
+    enum Run {
+        case shared(Range<Int>)
+        case separate(RecordedEvents.Entry)
+    }
+
+    static func runs(of events: RecordedEvents) -> [Run] {
+        var runs: [Run] = []
+        var start = 0
+        for (position, entry) in events.entries.enumerated() where entry.separate != nil {
+            if start < position { runs.append(.shared(start..<position)) }
+            runs.append(.separate(entry))
+            start = position + 1
+        }
+        if start < events.entries.count { runs.append(.shared(start..<events.entries.count)) }
+        return runs
     }
 
     /// Takes the batch's contents, redacted and with their index written, and leaves the batch empty.
@@ -119,7 +153,8 @@ struct EventBatch {
     /// Gives a stored batch's buffers back, so the next batch does not allocate (and fault in) new ones.
     /// (Between `pack` and `recycle` nothing is appended: the writer awaits the row in between.)
     mutating func recycle(_ packed: consuming Packed) {
-        data = packed.data
+        // A buffer far larger than a batch (an event's own bytes) is not kept for the next one.
+        data = packed.data.capacity > 4 * ExchangeRecorder.Recording.batchBytes ? [] : packed.data
         data.removeAll(keepingCapacity: true)
         spareMeta = packed.meta
     }

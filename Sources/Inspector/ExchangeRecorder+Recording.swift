@@ -51,7 +51,7 @@ extension ExchangeRecorder {
                 guard let (store, id) = row else {
                     // Nothing can be stored (the opening failure was reported once, when it happened).
                     for await operation in stream {
-                        if case .events(let events) = operation { backlog.release(events.bytes.count) }
+                        if case .events(let events) = operation { backlog.release(events.byteCount) }
                         if case .finish = operation { continuation.finish() }
                     }
                     return
@@ -60,14 +60,35 @@ extension ExchangeRecorder {
                 var flushScheduled = false
                 // Bytes of the events appended to the batch since the last commit.
                 var unwritten = 0
+                // The read held an event with bytes of its own, now the batch: written at once.
+                var separate = false
                 for await operation in stream {
                     switch operation {
                     case .head(let head):
                         pending.head = head
                     case .events(let events):
+                        separate = false
                         for entry in events.entries { pending.texts.collect(entry) }
-                        pending.batch.append(events)
-                        unwritten += events.bytes.count
+                        unwritten += events.byteCount
+                        // An event with bytes of its own (a final event repeating a long answer) is a row of
+                        // its own, written at once from those bytes: never copied into a batch.
+                        for run in EventBatch.runs(of: events) {
+                            var alone: RecordedEvents.Entry?
+                            if case .separate(let entry) = run { alone = entry }
+                            if alone != nil || pending.batch.holdsAlone {
+                                do {
+                                    try await pending.commit(id: id, store: store)
+                                } catch {
+                                    logger.error("inspector: cannot write exchange \(id): \(error)")
+                                }
+                            }
+                            if let alone {
+                                pending.batch.appendAlone(alone)
+                                separate = true
+                            } else if case .shared(let range) = run {
+                                pending.batch.append(events, range)
+                            }
+                        }
                     case .body(let body):
                         pending.texts.collect(body: body)
                         pending.body = ExchangeRecorder.databaseValue(redactor.redact(body))
@@ -81,7 +102,7 @@ extension ExchangeRecorder {
                     let due: Bool
                     switch operation {
                     case .flush, .finish: due = true
-                    default: due = pending.batch.byteCount >= Self.batchBytes
+                    default: due = separate || pending.batch.byteCount >= Self.batchBytes
                     }
                     if due {
                         do {
@@ -108,7 +129,7 @@ extension ExchangeRecorder {
         }
 
         func didReceiveEvents(_ events: RecordedEvents) {
-            backlog.add(events.bytes.count)
+            backlog.add(events.byteCount)
             operations.yield(.events(events))
         }
 

@@ -2,6 +2,10 @@
 /// after another in one buffer, and a small entry per event. One allocation per read instead of one per
 /// event, and nothing the observer keeps holds on to the events the consumer has already dropped.
 /// Reading an element gives a `RecordedEvent` (with its own copy of the data).
+///
+/// An event of `separateBytes` or more (the API's final events each repeat a whole answer) is not copied
+/// into the shared buffer: its entry keeps the event's own bytes (`Entry.separate`), shared with the
+/// event, so a 50 MB event is held once however many hands it passes through.
 public struct RecordedEvents: Sendable, RandomAccessCollection {
     public struct Entry: Sendable {
         /// Position in the stream as received, from 0.
@@ -16,7 +20,12 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         public var count: Int
         /// See `RecordedEvent.text`.
         public var text: String?
+        /// The bytes of an event of `separateBytes` or more, kept apart from `bytes` (then `start` is 0).
+        public var separate: [UInt8]?
     }
+
+    /// Events this large keep their own bytes rather than a copy in `bytes`.
+    public static let separateBytes = 256 * 1024
 
     /// Every event's exact data, one after another.
     public private(set) var bytes: [UInt8] = []
@@ -35,11 +44,22 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
     public mutating func append(
         index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil
     ) {
+        if data.count >= Self.separateBytes {
+            entries.append(Entry(
+                index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: 0, count: data.count,
+                text: text, separate: data))
+            separateByteCount += data.count
+            return
+        }
         entries.append(Entry(
             index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
             count: data.count, text: text))
         bytes.append(contentsOf: data)
     }
+
+    /// The bytes of every event, in `bytes` and apart.
+    public var byteCount: Int { bytes.count + separateByteCount }
+    private var separateByteCount = 0
 
     /// Empties the list and makes room for about `byteCapacity` bytes of data (the next read's size), so
     /// a list handed to an observer holds no more memory than its events need.
@@ -47,6 +67,7 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         bytes = []
         bytes.reserveCapacity(byteCapacity)
         entries.removeAll(keepingCapacity: true)
+        separateByteCount = 0
     }
 
     public var startIndex: Int { 0 }
@@ -56,6 +77,6 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         let entry = entries[position]
         return RecordedEvent(
             index: entry.index, offset: entry.offset, type: entry.type, sequenceNumber: entry.sequenceNumber,
-            data: Array(bytes[entry.start..<(entry.start + entry.count)]), text: entry.text)
+            data: entry.separate ?? Array(bytes[entry.start..<(entry.start + entry.count)]), text: entry.text)
     }
 }

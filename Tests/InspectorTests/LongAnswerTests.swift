@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import Inspector
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// A long answer as the API sends it (multi-byte text in 32 KB deltas, then four final events that each
+/// repeat the whole text), through real HTTP over loopback into a real inspector store: every event reads
+/// the same text, and the inspector keeps every event's exact bytes, the final ones included (each written
+/// as a row of its own from the event's own bytes).
+@Suite("Long answers as the API sends them")
+struct LongAnswerTests {
+    @Test func theFinalEventsRepeatTheTextAndEveryByteIsKept() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let (frames, text) = Fixtures.apiTextStream(megabytes: 3)
+        let server = try await LoopbackServer.start { _ in
+            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
+        }
+        var deltas = ""
+        var finals: [String] = []
+        var final: Response?
+        try await recording(store, server: server) { client in
+            for try await event in client.stream(CreateResponseRequest(model: "bench-model", input: "api")) {
+                switch event.kind {
+                case .outputTextDelta(let delta): deltas += delta.delta
+                case .outputTextDone(let done): finals.append(done.text)
+                case .contentPartDone(let part): finals.append(part.part.text)
+                case .outputItemDone(let item):
+                    if case .message(let message) = item.item { finals.append(message.text) }
+                default: if event.isTerminal { final = event.response }
+                }
+            }
+        }
+        await server.stop()
+
+        #expect(deltas.utf8.count == text.utf8.count)
+        #expect(deltas == text)
+        #expect(finals.count == 3)
+        #expect(finals.allSatisfy { $0 == text })
+        #expect(final?.outputText == text)
+
+        let rows = try await store.store.recentExchanges()
+        try #require(rows.count == 1)
+        let detail = try #require(try await store.store.exchange(id: rows[0].id))
+        let sent = frames.map { frame in
+            Array(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8)
+        }
+        try #require(detail.events.count == sent.count)
+        #expect(detail.events.map(\.index) == Array(0..<sent.count))
+        for (stored, original) in zip(detail.events, sent) where stored.data != original {
+            Issue.record("event \(stored.index) (\(stored.type)) is stored as \(stored.data.count) bytes, sent as \(original.count)")
+        }
+        #expect(detail.events.suffix(4).map(\.type) == [
+            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
+        ])
+        #expect(detail.summary.state == "completed")
+    }
+}
