@@ -8,10 +8,10 @@
 struct JSONParser {
     static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// The stream's long strings, when the caller keeps them (see `LongStrings`).
-    private var longStrings: LongStrings?
+    var longStrings: LongStrings?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -93,7 +93,7 @@ struct JSONParser {
     }
 
     /// Moves past a string (at its opening quote) without decoding it.
-    private mutating func skipString() throws(JSONParseError) {
+    mutating func skipString() throws(JSONParseError) {
         let open = index
         index += 1
         while index < bytes.count {
@@ -151,7 +151,7 @@ struct JSONParser {
         }
     }
 
-    private func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+    func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(message: message, offset: offset ?? index, in: bytes)
     }
 
@@ -240,143 +240,6 @@ struct JSONParser {
         }
     }
 
-    /// Parses a string starting at its opening quote; a long one the stream has decoded before is found
-    /// again by its bytes (`LongStrings`) instead.
-    private mutating func parseString() throws(JSONParseError) -> String {
-        guard let longStrings else { return try decodeString() }
-        let open = index
-        try skipString()
-        let raw = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(index - 1)])
-        guard raw.count >= longStrings.threshold else {
-            index = open
-            return try decodeString()
-        }
-        let fingerprint = LongStrings.fingerprint(raw)
-        if let known = longStrings[fingerprint] { return known }
-        index = open
-        let text = try decodeString()
-        longStrings[fingerprint] = text
-        return text
-    }
-
-    /// Decodes a string starting at its opening quote. Runs without escapes are taken whole.
-    private mutating func decodeString() throws(JSONParseError) -> String {
-        let open = index
-        index += 1
-        let base = bytes.baseAddress!
-        var start = index
-        // Fast path: no escape at all (the common case, and every long text delta).
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
-            index += 1
-        }
-        guard index < bytes.count else { throw error("unterminated string", at: open) }
-        // Slow path: the string's end first, then its bytes with the escapes decoded, written straight into
-        // the new string's storage (never longer than the raw bytes: each escape is longer than what it
-        // stands for), so a long text full of line breaks is not built twice.
-        let firstEscape = index
-        index = open
-        try skipString()
-        let close = index - 1
-        index = firstEscape
-        var failure: JSONParseError?
-        let text = String(unsafeUninitializedCapacity: close - start) { out in
-            var count = 0
-            func put(_ byte: UInt8) {
-                out[count] = byte
-                count += 1
-            }
-            func put(scalar: UInt32) {
-                for byte in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { put(byte) }
-            }
-            func copyRun(to end: Int) {
-                UnsafeMutableRawPointer(out.baseAddress! + count).copyMemory(from: base + start, byteCount: end - start)
-                count += end - start
-            }
-            do throws(JSONParseError) {
-                while index < close {
-                    let byte = bytes[index]
-                    if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
-                    guard byte == UInt8(ascii: "\\") else {
-                        index += 1
-                        continue
-                    }
-                    copyRun(to: index)
-                    index += 1
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""): put(0x22)
-                    case UInt8(ascii: "\\"): put(0x5C)
-                    case UInt8(ascii: "/"): put(0x2F)
-                    case UInt8(ascii: "b"): put(0x08)
-                    case UInt8(ascii: "f"): put(0x0C)
-                    case UInt8(ascii: "n"): put(0x0A)
-                    case UInt8(ascii: "r"): put(0x0D)
-                    case UInt8(ascii: "t"): put(0x09)
-                    case UInt8(ascii: "u"):
-                        var scalar = try parseHex4()
-                        if (0xD800..<0xDC00).contains(scalar) {
-                            // A high surrogate: a low one must follow to make one scalar.
-                            if index + 1 < close, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                                index += 2
-                                let low = try parseHex4()
-                                if (0xDC00..<0xE000).contains(low) {
-                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                                } else {
-                                    put(scalar: 0xFFFD)
-                                    scalar = low
-                                }
-                            } else {
-                                scalar = 0xFFFD
-                            }
-                        } else if (0xDC00..<0xE000).contains(scalar) {
-                            scalar = 0xFFFD
-                        }
-                        put(scalar: scalar)
-                    default:
-                        throw error("invalid escape '\\\(Self.describe(escape))' in a string", at: index - 2)
-                    }
-                    start = index
-                }
-                copyRun(to: close)
-            } catch {
-                failure = error
-                return 0
-            }
-            return count
-        }
-        if let failure { throw failure }
-        index = close + 1
-        return text
-    }
-
-    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("unexpected end of input in a \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid hex digit \(Self.describe(byte)) in a \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
-        return value
-    }
-
-
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         var isInteger = true
@@ -420,7 +283,7 @@ struct JSONParser {
         return .number(value)
     }
 
-    private static func describe(_ byte: UInt8) -> String {
+    static func describe(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 }
