@@ -2,7 +2,8 @@
 # Retrieval quality on the labelled set in Benchmarks/retrieval (documents written for it, queries worded
 # differently from the text, each with the documents and the verbatim spans that answer it): nDCG@10 and
 # Recall@10 over documents, evidence@5 and MRR over passages, for each chunking and with the library's index
-# (porter over unicode61) beside an unstemmed twin. The set is checked first (Benchmarks/retrieval/check.py).
+# (porter over unicode61) beside an unstemmed twin; then the spans the offline answer holds. The set is checked
+# first (Benchmarks/retrieval/check.py).
 #   Benchmarks/retrieval.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

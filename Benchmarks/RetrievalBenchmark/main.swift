@@ -9,6 +9,7 @@ import Library
 //   MRR: the mean reciprocal rank of the first chunk holding an answer span (0 past rank 10).
 // Each chunking is scored with the library's index (porter over unicode61, diacritics removed) and with an
 // unstemmed twin of it built over the same chunks, so the stemmer and the chunk sizes are measured choices.
+// Last, the offline answer `library ask` builds with the defaults is scored on the answer spans it holds.
 //   openresponses-retrieval-bench DOCS QUERIES WORK
 
 struct Query: Decodable {
@@ -105,3 +106,27 @@ for (size, overlap) in [(500, 75), (1000, 0), (1000, 150), (1500, 225), (2000, 3
         print(scores.line(name))
     }
 }
+
+// The offline answer as `library ask` builds it with the defaults (1000/150, five passages, four sentences):
+// the share of the labelled answer spans its sentences hold (a sentence holds a span when it contains it, or
+// when at least 60 % of the span's words are among its own), and the share of questions with at least one.
+let answerStore = try LibraryStore.open(at: work.appendingPathComponent("library-1000-150.sqlite").path)
+var spansFound = 0, spans = 0, answered = 0
+for query in queries {
+    let hits = try await answerStore.search(query.query, k: 5)
+    let sentences = AnswerBuilder().extract(question: query.query, passages: hits).map { normalised($0.text).lowercased() }
+    var any = false
+    for span in query.evidence.map({ normalised($0).lowercased() }) {
+        spans += 1
+        let spanWords = span.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        let held = sentences.contains { sentence in
+            let words = Set(sentence.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
+            return sentence.contains(span) || Double(spanWords.filter(words.contains).count) >= 0.6 * Double(max(spanWords.count, 1))
+        }
+        if held { spansFound += 1; any = true }
+    }
+    if any { answered += 1 }
+}
+print(String(format: "offline answer, 1000/150, 5 passages, 4 sentences: spans held %.3f, questions with one %.3f",
+             Double(spansFound) / Double(max(spans, 1)), Double(answered) / Double(max(queries.count, 1))))
+

@@ -18,7 +18,9 @@ extension AnswerBuilder {
         return kept.isEmpty ? text : kept
     }
 
-    /// Where the text after the first sentence end (". ", "! ", "? " or a blank line) starts.
+    /// Where the text after the first sentence end (". ", "! ", "? ", a blank line, or a line break before a
+    /// list item, a table row or a heading) starts. (Not before a code fence: the passage may begin inside
+    /// the code, and cutting at its closing fence would make the prose after it read as code.)
     static func firstSentenceEnd(in text: Substring) -> Substring.Index? {
         var previous: Character = " "
         var index = text.startIndex
@@ -26,6 +28,10 @@ extension AnswerBuilder {
             let character = text[index]
             if character.isWhitespace, ".!?".contains(previous) { return index }
             if character == "\n", previous == "\n" { return index }
+            if character == "\n" {
+                let next = text[text.index(after: index)...].drop { $0 == " " }
+                if ["|", "- ", "* ", "• ", "#"].contains(where: { next.hasPrefix($0) }) { return index }
+            }
             if !(character == " " && previous == "\n") { previous = character }
             index = text.index(after: index)
         }

@@ -36,6 +36,11 @@ struct AnswerBuilderTests {
             context is labels it
             """
         #expect(AnswerBuilder.sentences(text) == ["The wire layer knows nothing of terminals."])
+        // A passage that begins inside a table row or a list item loses that piece, up to the next row or item.
+        #expect(AnswerBuilder.sentences("much back (about 1 ms per MB) | 25.7 ms |\n| the next row here | 3 ms |") == [
+            "the next row here: 3 ms",
+        ])
+        #expect(AnswerBuilder.sentences("the end of an item\n- the whole next item") == ["- the whole next item"])
         // A cut paragraph at the end goes whole when it has no sentence end of its own.
         #expect(AnswerBuilder.sentences("Whole sentence at the start here.\n\nand then a paragraph cut off in the") == [
             "Whole sentence at the start here.",
