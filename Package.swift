@@ -79,8 +79,11 @@ let package = Package(
             dependencies: [
                 "Console", "ResponsesAPI", "Inspector", "Workbench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["GitRevision"]
         ),
+        // The git revision `--version` prints, written before each build.
+        .plugin(name: "GitRevision", capability: .buildTool(), path: "Plugins/GitRevision"),
         // Benchmarks (run by Benchmarks/*.sh in release mode; never by the tests).
         .executableTarget(
             name: "openresponses-decode-bench",

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need.
-packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf)
+# poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need;
+# man-db and bsdextrautils (col) render the installed manual in the test of scripts/install.sh.
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do

@@ -26,4 +26,6 @@ fi
 [ -z "$started_peer" ] || trap './scripts/peer.sh stop' EXIT
 
 swift build --build-tests
+# ArgumentParser's manual generator, for the test of scripts/install.sh.
+swift build --product generate-manual
 swift test --skip-build "$@"

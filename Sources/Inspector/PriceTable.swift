@@ -17,9 +17,13 @@ public struct PriceTable: Sendable {
         self.prices = prices
     }
 
-    /// The table shipped with the program (empty when the resource cannot be read).
+    /// The table shipped with the program (empty when the resource cannot be read): `lib/openresponses/
+    /// prices.json` beside an installed binary (`scripts/install.sh`), else the package's resource.
     public static let shipped: PriceTable = {
-        guard let url = Bundle.module.url(forResource: "prices", withExtension: "json"),
+        let installed = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("lib/openresponses/prices.json")
+        let found = installed.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+        guard let url = found ?? Bundle.module.url(forResource: "prices", withExtension: "json"),
             let data = try? Data(contentsOf: url), let table = try? PriceTable(json: Array(data))
         else { return PriceTable(prices: [:]) }
         return table

@@ -23,10 +23,13 @@ public struct PresetLibrary: Sendable {
     static let extensions = ["yaml", "yml", "json"]
 
     /// `$OPENRESPONSES_PRESETS_DIR`, else `presets/` of the checkout the executable was built in, else
-    /// `share/openresponses/presets` beside an installed binary.
+    /// `lib/openresponses/presets` beside an installed binary.
     public static func shippedDirectory(environment: AppEnvironment) -> URL? {
         if let dir = environment["OPENRESPONSES_PRESETS_DIR"] { return URL(fileURLWithPath: dir, isDirectory: true) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        // The running binary itself (/proc/self/exe on Linux), however it was started: by a path, or by
+        // its name found on PATH.
+        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? ""))
+            .resolvingSymlinksInPath()
         var directory = executable.deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = directory.appendingPathComponent("presets", isDirectory: true)
@@ -35,7 +38,7 @@ public struct PresetLibrary: Sendable {
             {
                 return candidate
             }
-            let installed = directory.appendingPathComponent("share/openresponses/presets", isDirectory: true)
+            let installed = directory.appendingPathComponent("lib/openresponses/presets", isDirectory: true)
             if FileManager.default.fileExists(atPath: installed.path) { return installed }
             directory = directory.deletingLastPathComponent()
         }
