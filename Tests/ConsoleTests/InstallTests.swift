@@ -6,21 +6,26 @@ import Testing
 /// directory and finds the shipped presets and prices beside itself, says its version and git revision, its
 /// bash completion completes in a real terminal, its manual renders, and `--uninstall` removes exactly what
 /// the install wrote. (It installs the binary under test: a test cannot run `swift build` itself.)
-@Suite("scripts/install.sh", .serialized)
+/// ArgumentParser's manual generator, built beside the binary under test.
+enum ManualGenerator {
+    static let path = URL(fileURLWithPath: Subprocess.openresponsesBinary).deletingLastPathComponent()
+        .appendingPathComponent("generate-manual").path
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: path) }
+}
+
+@Suite(
+    "scripts/install.sh", .serialized,
+    .enabled(if: ManualGenerator.isBuilt, "ArgumentParser's generate-manual is not built (scripts/test.sh builds it)"))
 struct InstallTests {
     let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("or-install-\(UUID().uuidString)", isDirectory: true)
     let checkout = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
     var binary: String { prefix.appendingPathComponent("bin/openresponses").path }
 
     func install(_ arguments: [String]) async throws -> Subprocess.Result {
-        let built = URL(fileURLWithPath: Subprocess.openresponsesBinary)
-        let generator = built.deletingLastPathComponent().appendingPathComponent("generate-manual").path
-        try #require(FileManager.default.isExecutableFile(atPath: generator),
-                     "ArgumentParser's generate-manual is not built (scripts/test.sh builds it: swift build --product generate-manual)")
-        return try await Subprocess.run(
+        try await Subprocess.run(
             "/bin/bash", [checkout.appendingPathComponent("scripts/install.sh").path] + arguments,
-            environment: ["PATH": "/usr/bin:/bin", "HOME": prefix.path, "OPENRESPONSES_INSTALL_BINARY": built.path,
-                          "OPENRESPONSES_GENERATE_MANUAL": generator])
+            environment: ["PATH": "/usr/bin:/bin", "HOME": prefix.path, "OPENRESPONSES_INSTALL_BINARY": Subprocess.openresponsesBinary,
+                          "OPENRESPONSES_GENERATE_MANUAL": ManualGenerator.path])
     }
 
     /// Runs `command` with /bin/sh from a directory outside the checkout.
