@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -72,6 +73,7 @@ let package = Package(
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "CReadline", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The inspector's cost (issue 7): consuming a large stream with the inspector on and off, and
-# `inspect list --search` over a store of 100,000 generated exchanges. Release build.
+# `inspect list --search` over a store of 100,000 generated exchanges, and `inspect report` over 10,000 (generated
+# exchanges have no events: a recorded one's waterfall costs more). Release build.
 #   Benchmarks/inspector.sh [MB] [RUNS]     (default 50 MB, 5 runs each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,3 +28,18 @@ for _ in 1 2 3 4 5 6 7; do
 done
 printf 'whole command (process start included): median %s ms of %s\n' \
   "$(printf '%s\n' "${times[@]}" | sort -n | sed -n 4p)" "${times[*]}"
+
+echo "== inspect report over 10,000 exchanges (median of 3, process start included)"
+report_home=$(mktemp -d)
+"$bin/openresponses-inspector-bench" fill "$report_home/inspector.sqlite" 10000 >/dev/null
+times=()
+for _ in 1 2 3; do
+  start=$(date +%s%N)
+  OPENRESPONSES_HOME="$report_home" "$bin/openresponses" inspect report -o "$report_home/report.html" >/dev/null
+  end=$(date +%s%N)
+  times+=($(( (end - start) / 1000000 )))
+done
+printf 'report: median %s ms of %s, %s bytes\n' "$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)" "${times[*]}" \
+  "$(stat -c %s "$report_home/report.html")"
+rm -rf "$report_home"
+

@@ -10,6 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --no-build
+# The report test opens the inspector's HTML report in headless Chromium; it skips where Chromium cannot be had.
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null 2>&1 \
+    || echo "test: chromium could not be installed; the report's browser test will be skipped" >&2
+fi
 # The spec-validation tests use python3 with jsonschema; they skip without it.
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null 2>&1 || true
 

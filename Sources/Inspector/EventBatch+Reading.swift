@@ -8,7 +8,7 @@ extension EventBatch {
     static func storedEvents(exchange id: Int64, db: Database) throws -> [StoredEvent] {
         var events: [StoredEvent] = []
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT first_idx, meta, types, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx",
+            db.cachedStatement(sql: "SELECT first_idx, meta, types, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx"),
             arguments: [id])
         while let row = try rows.next() {
             let firstIndex: Int = row["first_idx"]

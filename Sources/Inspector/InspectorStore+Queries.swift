@@ -36,8 +36,14 @@ extension InspectorStore {
                 db, sql: "SELECT id FROM exchange WHERE started_at >= ? ORDER BY id",
                 arguments: [StorageDate.string(since ?? Date(timeIntervalSince1970: 0))])
         }
-        for id in ids {
-            if let detail = try await exchange(id: id) { try body(detail) }
+        // A few hundred to a read: one transaction each, not one per exchange (10,000 exchanges: 10,000 hops
+        // to the reader's thread), and few enough in memory at once.
+        var start = 0
+        while start < ids.count {
+            let slice = Array(ids[start..<min(start + 200, ids.count)])
+            let details = try await writer.read { db in try slice.compactMap { try Self.detail(id: $0, db: db) } }
+            for detail in details { try body(detail) }
+            start += slice.count
         }
     }
 
@@ -56,27 +62,29 @@ extension InspectorStore {
 
     /// One exchange with its headers, bodies and events; nil when there is no such id.
     public func exchange(id: Int64) async throws -> ExchangeDetail? {
-        try await writer.read { db in
-            guard
-                let summary = try ExchangeSummary.fetchOne(
-                    db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?", arguments: [id]),
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT request_headers, request_body, response_headers, response_body, response_status,
-                               ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
-                        FROM exchange WHERE id = ?
-                        """, arguments: [id])
-            else { return nil }
-            let events = try EventBatch.storedEvents(exchange: id, db: db)
-            return ExchangeDetail(
-                summary: summary, requestHeaders: Self.headers(row["request_headers"]),
-                requestBody: Self.bytes(row["request_body"]) ?? [],
-                responseHeaders: Self.headers(row["response_headers"]), responseBody: Self.bytes(row["response_body"]),
-                responseStatus: row["response_status"], ttfbMs: row["ttfb_ms"], cachedTokens: row["cached_tokens"],
-                reasoningTokens: row["reasoning_tokens"], totalTokens: row["total_tokens"], replayOf: row["replay_of"],
-                events: events)
-        }
+        try await writer.read { db in try Self.detail(id: id, db: db) }
+    }
+
+    /// One exchange read inside a read transaction, with cached statements (`forEachExchange` reads
+    /// hundreds in one).
+    static func detail(id: Int64, db: Database) throws -> ExchangeDetail? {
+        let summaries = try db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?")
+        let rest = try db.cachedStatement(sql: """
+            SELECT request_headers, request_body, response_headers, response_body, response_status,
+                   ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
+            FROM exchange WHERE id = ?
+            """)
+        guard let summary = try ExchangeSummary.fetchOne(summaries, arguments: [id]),
+            let row = try Row.fetchOne(rest, arguments: [id])
+        else { return nil }
+        let events = try EventBatch.storedEvents(exchange: id, db: db)
+        return ExchangeDetail(
+            summary: summary, requestHeaders: headers(row["request_headers"]),
+            requestBody: bytes(row["request_body"]) ?? [],
+            responseHeaders: headers(row["response_headers"]), responseBody: bytes(row["response_body"]),
+            responseStatus: row["response_status"], ttfbMs: row["ttfb_ms"], cachedTokens: row["cached_tokens"],
+            reasoningTokens: row["reasoning_tokens"], totalTokens: row["total_tokens"], replayOf: row["replay_of"],
+            events: events)
     }
 
     /// Marks exchanges left `in_progress` by a process that no longer runs as `interrupted` (their events stay).

@@ -26,23 +26,7 @@ public struct PresetLibrary: Sendable {
     /// `lib/openresponses/presets` beside an installed binary.
     public static func shippedDirectory(environment: AppEnvironment) -> URL? {
         if let dir = environment["OPENRESPONSES_PRESETS_DIR"] { return URL(fileURLWithPath: dir, isDirectory: true) }
-        // The running binary itself (/proc/self/exe on Linux), however it was started: by a path, or by
-        // its name found on PATH.
-        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? ""))
-            .resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = directory.appendingPathComponent("presets", isDirectory: true)
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-                FileManager.default.fileExists(atPath: candidate.path)
-            {
-                return candidate
-            }
-            let installed = directory.appendingPathComponent("lib/openresponses/presets", isDirectory: true)
-            if FileManager.default.fileExists(atPath: installed.path) { return installed }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
+        return ShippedFiles.url("presets")
     }
 
     /// One preset file found on disk.

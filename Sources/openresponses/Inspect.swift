@@ -6,8 +6,8 @@ import Workbench
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect",
-        abstract: "Look at the recorded HTTP exchanges: list, show, dump, diff, replay, prune, export.",
-        subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self])
+        abstract: "Look at the recorded HTTP exchanges: list, show, dump, diff, replay, stats, prune, export, report.",
+        subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self, Report.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List exchanges, newest first.")
@@ -141,6 +141,28 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
             try inspect { await $0.export(since: date) }
+        }
+    }
+}
+
+extension Inspect {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report",
+            abstract: "Write one self-contained HTML report: a timeline, tokens and cost by day and model, each exchange's request and events.")
+
+        @Option(name: .long, help: "Only exchanges started at or after this time.")
+        var since: String?
+
+        @Option(name: .long, help: "Only exchanges of this model.")
+        var model: String?
+
+        @Option(name: [.customShort("o"), .long], help: "The file to write.")
+        var output = "report.html"
+
+        func run() throws {
+            let date = try since.map { try time($0, flag: "--since") }
+            try inspect { await $0.report(since: date, model: model, to: output) }
         }
     }
 }

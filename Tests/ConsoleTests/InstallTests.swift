@@ -28,15 +28,21 @@ struct InstallTests {
                           "OPENRESPONSES_GENERATE_MANUAL": ManualGenerator.path])
     }
 
+    /// The data directory of the installed program's commands (outside the prefix: the uninstall leaves it).
+    var home: String { prefix.path + "-home" }
+
     /// Runs `command` with /bin/sh from a directory outside the checkout.
     func shell(_ command: String) async throws -> Subprocess.Result {
         try await Subprocess.run("/bin/sh", ["-c", "cd / && \(command)"], environment: [
-            "PATH": "/usr/bin:/bin", "HOME": prefix.path, "OPENRESPONSES_HOME": prefix.appendingPathComponent("home").path,
+            "PATH": "/usr/bin:/bin", "HOME": home, "OPENRESPONSES_HOME": home,
         ])
     }
 
     @Test func installedItRunsFromAnywhereCompletesHasAManualAndUninstallsCleanly() async throws {
-        defer { try? FileManager.default.removeItem(at: prefix) }
+        defer {
+            try? FileManager.default.removeItem(at: prefix)
+            try? FileManager.default.removeItem(atPath: home)
+        }
         let mine = prefix.appendingPathComponent("share/mine", isDirectory: true)
         try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
 
@@ -49,6 +55,10 @@ struct InstallTests {
         // Not from the checkout (no checkout is above the prefix): from lib/openresponses, beside the binary.
         let listed = try await shell("'\(binary)' presets list")
         #expect(listed.status == 0 && listed.stdout.contains("default") && listed.stdout.contains("[shipped]"), "\(listed.stdout)\(listed.stderr)")
+        // The report's template is found beside the binary too.
+        _ = try await shell("OPENAI_BASE_URL=http://127.0.0.1:1/v1 OPENAI_API_KEY=sk-install-test '\(binary)' ask hi")
+        let report = try await shell("'\(binary)' inspect report -o '\(home)/report.html'")
+        #expect(report.status == 0 && report.stdout.contains(" exchange"), "\(report.stdout)\(report.stderr)")
         let handler = prefix.appendingPathComponent("lib/openresponses/presets/handlers/local-time.sh").path
         #expect(FileManager.default.isExecutableFile(atPath: handler))
 
