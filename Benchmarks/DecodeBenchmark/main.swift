@@ -157,6 +157,7 @@ let longStrings = LongStrings()
 var accumulator = ResponseAccumulator()
 var events = 0
 var deltaBytes = 0
+var hint = 0
 var failures = 0
 var finalSeen = false
 var bytes = 0
@@ -172,12 +173,17 @@ input.withUnsafeBytes { whole in
     while offset < whole.count {
         let end = min(offset + chunkSize, whole.count)
         bytes += end - offset
+        decoder.longLineHint = hint
         decoder.push(UnsafeRawBufferPointer(rebasing: whole[offset..<end])) { sse in
             events += 1
             guard decodeEvents else { return }
             do {
                 let event = try ResponseStreamEvent(sse, longStrings: longStrings)
-                if case .outputTextDelta(let delta) = event.kind { deltaBytes += delta.delta.utf8.count }
+                if case .outputTextDelta(let delta) = event.kind {
+                    deltaBytes += delta.delta.utf8.count
+                    // As the client does: room for a final event that repeats the text (given before each push).
+                    hint = deltaBytes + deltaBytes / 16 + 4096
+                }
                 if accumulate { accumulator.apply(event) } else if event.isTerminal { finalSeen = true }
             } catch {
                 failures += 1

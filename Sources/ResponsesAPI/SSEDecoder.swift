@@ -32,6 +32,10 @@ public struct SSEDecoder: Sendable {
     /// Lines longer than this are moved rather than copied when they hold data (64 KB; the fuzz target
     /// makes it small so that the path is fuzzed).
     private let longLine: Int
+    /// How long a long line is expected to be, when the caller knows (the client: the bytes of the answer's
+    /// deltas so far, which the final events repeat): a line that grows past `longLine` gets that much room
+    /// at once. Changes no event, only how the line's buffer grows.
+    public var longLineHint = 0
 
     public init() {
         self.init(longLine: 64 * 1024)
@@ -69,6 +73,12 @@ public struct SSEDecoder: Sendable {
                 end = count
             }
             if end == count {
+                let growing = pendingLine.count + count - start
+                if growing > longLine, longLineHint > pendingLine.capacity, growing <= longLineHint {
+                    // A line long enough to be a final event repeating the answer: room for all of it at once,
+                    // rather than doubling up to it (a copy at each step, old and new buffers alive together).
+                    pendingLine.reserveCapacity(longLineHint)
+                }
                 pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
                 return
             }

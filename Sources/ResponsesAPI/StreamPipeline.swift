@@ -17,6 +17,9 @@ struct StreamPipeline {
     private var recorded = RecordedEvents()
     private var pending: [ResponseStreamEvent] = []
     private let longStrings = LongStrings()
+    /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
+    private var textBytes = 0
+    private var decoderHint = 0
 
     init(exchange: Exchange, sink: ResponsesClient.EventSink) {
         self.exchange = exchange
@@ -37,6 +40,7 @@ struct StreamPipeline {
         // pipeline), and put back after: moved, not copied.
         var decoder = takeDecoder()
         defer { self.decoder = decoder }
+        decoder.longLineHint = decoderHint
         do {
             try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw) { try decode($0) } }
         } catch {
@@ -67,6 +71,11 @@ struct StreamPipeline {
                 data: sse.data, text: event.carriedText)
         }
         tracker.observe(event, at: offset)
+        if case .outputTextDelta(let delta) = event.kind {
+            // The final events repeat this text as one JSON line each: escapes make it a little longer.
+            textBytes += delta.delta.utf8.count
+            decoderHint = textBytes + textBytes / 16 + 4096
+        }
         switch sink {
         case .events(let continuation):
             if case .terminated = continuation.yield(event) { throw cancelled }

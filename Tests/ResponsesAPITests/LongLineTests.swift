@@ -20,6 +20,20 @@ struct LongLineTests {
                 #expect(decodeSSE(stream, chunkSize: size) == whole, "\(separator) in chunks of \(size)")
             }
         }
+        // The room the client asks for ahead of a long line (what its deltas brought) changes no event, whether
+        // it is too small, right or far too large.
+        for hint in [100_000, 230_000, 50_000_000] {
+            let stream = "event: big\ndata: \(long)\n\n: \(long)\ndata: x\n\n"
+            var decoder = SSEDecoder()
+            decoder.longLineHint = hint
+            var events: [ServerSentEvent] = []
+            let bytes = Array(stream.utf8)
+            for start in stride(from: 0, to: bytes.count, by: 4096) {
+                decoder.push(bytes[start..<min(start + 4096, bytes.count)]) { events.append($0) }
+            }
+            decoder.finish { events.append($0) }
+            #expect(events == decodeSSE(stream), "with room for \(hint) bytes")
+        }
         // A long first line keeps the rule for a byte-order mark, and a long comment is still a comment.
         #expect(decodeSSE("\u{FEFF}data: \(long)\n\n", chunkSize: 1000).map(\.dataString) == [long])
         #expect(decodeSSE(": \(long)\ndata: x\n\n", chunkSize: 1000).map(\.dataString) == ["x"])

@@ -23,6 +23,7 @@ public func fuzzSSEDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(whole == single, "byte-by-byte feeding changed the events")
     // A decoder that moves every data line over 4 bytes instead of copying it gives the same events.
     precondition(decodeSSE(chunks, longLine: 4) == whole, "moving long data lines changed the events")
+    precondition(decodeSSE(chunks, longLine: 4, hint: size / 2) == whole, "room asked for long lines changed the events")
     for event in whole where !event.isDoneMarker {
         if let decoded = try? ResponseStreamEvent(event) {
             precondition(decoded == (try? ResponseStreamEvent(general: event)), "fast and general paths disagree")
@@ -31,8 +32,9 @@ public func fuzzSSEDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-func decodeSSE(_ chunks: [ArraySlice<UInt8>], longLine: Int? = nil) -> [ServerSentEvent] {
+func decodeSSE(_ chunks: [ArraySlice<UInt8>], longLine: Int? = nil, hint: Int = 0) -> [ServerSentEvent] {
     var decoder = longLine.map(SSEDecoder.init(longLine:)) ?? SSEDecoder()
+    decoder.longLineHint = hint
     var events: [ServerSentEvent] = []
     for chunk in chunks {
         chunk.withUnsafeBytes { decoder.push($0) { events.append($0) } }
