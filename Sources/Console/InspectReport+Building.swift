@@ -15,7 +15,12 @@ extension InspectReport {
     static let requestLimit = 20_000
 
     struct Builder {
-        var report: InspectReport
+        var report: Values
+        var rows: [Values] = []
+        var models = Set<String>()
+        var states = Set<String>()
+        var failed = 0
+        var tokens = 0
         var starts: [(id: Int64, start: Date, duration: Double, state: String, started: String, durationText: String)] = []
         var tokensByDay: [String: Double] = [:]
         var costByDay: [String: Double] = [:]
@@ -25,27 +30,27 @@ extension InspectReport {
         var priced = false
 
         init(store: String, range: String, now: Date) {
-            report = InspectReport(generated: InspectorStore.timestamp(now), store: store, range: range)
+            report = ["title": "openresponses inspector report", "generated": InspectorStore.timestamp(now), "store": store, "range": range]
         }
 
         mutating func add(_ detail: ExchangeDetail) {
             let summary = detail.summary
             let started = InspectorStore.timestamp(summary.startedAt)
             let model = summary.model ?? "–"
-            let tokens = (summary.inputTokens ?? 0) + (summary.outputTokens ?? 0)
+            let exchangeTokens = (summary.inputTokens ?? 0) + (summary.outputTokens ?? 0)
             let day = String(started.prefix(10))
-            tokensByDay[day, default: 0] += Double(tokens)
-            tokensByModel[model, default: 0] += Double(tokens)
+            tokensByDay[day, default: 0] += Double(exchangeTokens)
+            tokensByModel[model, default: 0] += Double(exchangeTokens)
             if let value = summary.costUsd {
                 costByDay[day, default: 0] += value
                 costByModel[model, default: 0] += value
                 cost += value
                 priced = true
             }
-            report.count += 1
-            if summary.state == "failed" { report.failedCount += 1 }
-            report.totalTokens += tokens
-            let path = URL(string: summary.url)?.path ?? summary.url
+            if summary.state == "failed" { failed += 1 }
+            tokens += exchangeTokens
+            models.insert(model)
+            states.insert(summary.state)
             var request = detail.requestBody.isEmpty ? "(no body)" : detail.requestJSON.prettyPrinted()
             if request == "null" { request = String(decoding: detail.requestBody, as: UTF8.self) }
             if request.count > InspectReport.requestLimit {
@@ -53,61 +58,75 @@ extension InspectReport {
             }
             let status = summary.status.map(String.init) ?? ""
             let fields = [model, summary.state, status, summary.requestId, summary.responseId, summary.errorMessage, summary.preset]
-            report.exchanges.append(Row(
-                id: summary.id, started: started, method: summary.method, path: path, state: summary.state, status: status,
-                model: model, duration: InspectReport.milliseconds(summary.durationMs), ttft: InspectReport.milliseconds(summary.ttftMs),
-                inputTokens: summary.inputTokens.map(String.init) ?? "–", outputTokens: summary.outputTokens.map(String.init) ?? "–",
-                cost: InspectReport.dollars(summary.costUsd), requestId: summary.requestId ?? "–", responseId: summary.responseId,
-                preset: summary.preset, error: summary.errorMessage, eventCount: summary.eventCount,
-                search: fields.compactMap { $0 }.joined(separator: " ").lowercased(), request: request,
-                waterfall: InspectReport.waterfall(detail)))
+            var row: Values = [
+                "id": summary.id, "started": started, "method": summary.method, "path": URL(string: summary.url)?.path ?? summary.url,
+                "state": summary.state, "status": status, "model": model, "duration": InspectReport.milliseconds(summary.durationMs),
+                "ttft": InspectReport.milliseconds(summary.ttftMs), "inputTokens": summary.inputTokens.map(String.init) ?? "–",
+                "outputTokens": summary.outputTokens.map(String.init) ?? "–", "cost": InspectReport.dollars(summary.costUsd),
+                "requestId": summary.requestId ?? "–", "eventCount": summary.eventCount,
+                "search": fields.compactMap { $0 }.joined(separator: " ").lowercased(), "request": request,
+                "waterfall": InspectReport.waterfall(detail),
+            ]
+            // Absent, not empty: the template's {{#error}} sections show only what is there.
+            row["responseId"] = summary.responseId
+            row["preset"] = summary.preset
+            row["error"] = summary.errorMessage
+            rows.append(row)
             starts.append((summary.id, summary.startedAt, summary.durationMs ?? 0, summary.state, started,
                            InspectReport.milliseconds(summary.durationMs)))
         }
 
         /// The report, with what needed every exchange.
-        mutating func finish() -> InspectReport {
-            report.models = Set(report.exchanges.map(\.model)).sorted()
-            report.states = Set(report.exchanges.map(\.state)).sorted()
-            report.totalCost = priced ? InspectReport.dollars(cost) : "–"
+        mutating func finish() -> (values: Values, count: Int) {
+            report["count"] = rows.count
+            report["failedCount"] = failed
+            report["totalTokens"] = tokens
+            report["totalCost"] = priced ? InspectReport.dollars(cost) : "–"
+            report["models"] = models.sorted()
+            report["states"] = states.sorted()
+            report["exchanges"] = rows
+            var timeline: Values = ["width": 960, "height": 40, "labelY": 38, "from": "", "to": "", "items": [Values]()]
             if let first = starts.map(\.start).min(), let last = starts.map({ $0.start.addingTimeInterval($0.duration / 1000) }).max() {
                 let span = max(last.timeIntervalSince(first), 0.001)
-                let width = Double(report.timeline.width - 4)
-                report.timeline.from = InspectorStore.timestamp(first)
-                report.timeline.to = InspectorStore.timestamp(last)
-                report.timeline.items = starts.enumerated().map { index, item in
-                    Timeline.Item(
-                        id: item.id, x: Int(item.start.timeIntervalSince(first) / span * width) + 2, y: 2 + (index % 3) * 10,
-                        width: max(2, Int(item.duration / 1000 / span * width)), state: item.state, started: item.started,
-                        duration: item.durationText)
+                let width = Double(960 - 4)
+                timeline["from"] = InspectorStore.timestamp(first)
+                timeline["to"] = InspectorStore.timestamp(last)
+                timeline["items"] = starts.enumerated().map { index, item -> Values in
+                    [
+                        "id": item.id, "x": Int(item.start.timeIntervalSince(first) / span * width) + 2, "y": 2 + (index % 3) * 10,
+                        "width": max(2, Int(item.duration / 1000 / span * width)), "state": item.state, "started": item.started,
+                        "duration": item.durationText,
+                    ]
                 }
             }
+            report["timeline"] = timeline
             let sortedDays = { (values: [String: Double]) in values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
             let byValue = { (values: [String: Double]) in values.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) } }
             let count = { (value: Double) in String(Int(value)) }
-            report.charts = [
+            report["charts"] = [
                 InspectReport.chart("Tokens by day", sortedDays(tokensByDay), format: count),
                 InspectReport.chart("Cost by day", sortedDays(costByDay), format: InspectReport.dollars),
                 InspectReport.chart("Tokens by model", byValue(tokensByModel), format: count),
                 InspectReport.chart("Cost by model", byValue(costByModel), format: InspectReport.dollars),
             ]
-            return report
+            return (report, rows.count)
         }
     }
 
     /// An exchange's events by arrival time: first byte, first text and the end as marks, each tool's work as
     /// a span.
-    static func waterfall(_ detail: ExchangeDetail) -> Waterfall {
-        var waterfall = Waterfall()
+    static func waterfall(_ detail: ExchangeDetail) -> Values {
+        let width = 600
+        var height = 30
         let end = detail.summary.durationMs ?? detail.events.last?.offsetMs ?? 0
-        guard end > 0 else { return waterfall }
-        let scale = Double(waterfall.width - 40) / end
+        guard end > 0 else { return ["width": width, "height": height, "marks": [Values](), "spans": [Values]()] }
+        let scale = Double(width - 40) / end
         func x(_ ms: Double) -> Int { 20 + Int((ms * scale).rounded()) }
         var marks: [(String, Double)] = []
         if let ttfb = detail.ttfbMs { marks.append(("first byte", ttfb)) }
         if let ttft = detail.summary.ttftMs { marks.append(("first text", ttft)) }
         marks.append(("end", end))
-        waterfall.marks = marks.map { Waterfall.Mark(x: x($1), label: $0, at: milliseconds($1)) }
+        var spans: [Values] = []
         var open: [String: (label: String, start: Double)] = [:]
         for event in detail.events where event.type == "response.output_item.added" || event.type == "response.output_item.done" {
             let item = (try? JSONValue.parse(event.data))?["item"]
@@ -115,13 +134,17 @@ extension InspectReport {
             if event.type == "response.output_item.added" {
                 open[id] = (item?["name"]?.stringValue ?? type, event.offsetMs)
             } else if let started = open.removeValue(forKey: id) {
-                let row = waterfall.spans.count % 3
-                waterfall.spans.append(Waterfall.Span(
-                    x: x(started.start), y: 30 + row * 20, textY: 48 + row * 20, width: max(2, x(event.offsetMs) - x(started.start)),
-                    label: started.label, from: milliseconds(started.start), to: milliseconds(event.offsetMs)))
+                let row = spans.count % 3
+                spans.append([
+                    "x": x(started.start), "y": 30 + row * 20, "textY": 48 + row * 20, "width": max(2, x(event.offsetMs) - x(started.start)),
+                    "label": started.label, "from": milliseconds(started.start), "to": milliseconds(event.offsetMs),
+                ])
             }
         }
-        if !waterfall.spans.isEmpty { waterfall.height = 30 + min(waterfall.spans.count, 3) * 20 + 10 }
-        return waterfall
+        if !spans.isEmpty { height = 30 + min(spans.count, 3) * 20 + 10 }
+        return [
+            "width": width, "height": height, "spans": spans,
+            "marks": marks.map { label, at -> Values in ["x": x(at), "label": label, "at": milliseconds(at)] },
+        ]
     }
 }

@@ -28,7 +28,7 @@ extension InspectRunner {
                 builder.add(detail)
             }
             let report = builder.finish()
-            let html = template.render(report)
+            let html = template.render(report.values)
             let url = URL(fileURLWithPath: path)
             do {
                 try Data(html.utf8).write(to: url, options: .atomic)

@@ -4,7 +4,9 @@ extension JSONParser {
     /// Parses a string starting at its opening quote; a long one the stream has decoded before is found
     /// again by its bytes (`LongStrings`) instead.
     mutating func parseString() throws(JSONParseError) -> String {
-        guard let longStrings else { return try decodeString() }
+        // Only a string that may be long is looked for (an event shorter than the threshold holds none): the
+        // hot path decodes every other string in one pass, as without long strings.
+        guard let longStrings, bytes.count - index > longStrings.threshold else { return try decodeString() }
         let open = index
         try skipString()
         let raw = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(index - 1)])
