@@ -10,7 +10,9 @@ import Library
 // Each chunking is scored with the library's index (porter over unicode61, diacritics removed) and with an
 // unstemmed twin of it built over the same chunks, so the stemmer and the chunk sizes are measured choices.
 // Last, the offline answer `library ask` builds with the defaults is scored on the answer spans it holds.
-//   openresponses-retrieval-bench DOCS QUERIES WORK
+// Then, at the default chunking, the library's three rankings (keyword, semantic with all-MiniLM-L6-v2, and
+// hybrid) and a sweep of the hybrid's fusion constants, when MODEL (the model folder) is given.
+//   openresponses-retrieval-bench DOCS QUERIES WORK [MODEL]
 
 struct Query: Decodable {
     var id: String
@@ -62,8 +64,8 @@ func search(_ store: LibraryStore, table: String, _ text: String, k: Int) async 
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
-    FileHandle.standardError.write(Data("usage: openresponses-retrieval-bench DOCS QUERIES WORK\n".utf8))
+guard arguments.count == 4 || arguments.count == 5 else {
+    FileHandle.standardError.write(Data("usage: openresponses-retrieval-bench DOCS QUERIES WORK [MODEL]\n".utf8))
     exit(2)
 }
 let docs = URL(fileURLWithPath: arguments[1], isDirectory: true)
@@ -130,3 +132,34 @@ for query in queries {
 print(String(format: "offline answer, 1000/150, 5 passages, 4 sentences: spans held %.3f, questions with one %.3f",
              Double(spansFound) / Double(max(spans, 1)), Double(answered) / Double(max(queries.count, 1))))
 
+
+// The three rankings at 1000/150, through the library's Retriever, and the fusion constants around the
+// defaults: the hybrid's k (how much the top ranks lead), the weights, and how deep each ranking goes.
+if arguments.count == 5 {
+    let embedder = try MiniLMEmbedder(folder: arguments[4])
+    let started = Date()
+    let embedded = try await answerStore.embedMissing(with: embedder)
+    print(String(format: "\nembedded %d chunks with minilm in %.1f s", embedded, Date().timeIntervalSince(started)))
+    print("ranking, 1000/150".padding(toLength: 40, withPad: " ", startingAt: 0) + " nDCG@10  Recall@10  evidence@5     MRR")
+    func score(_ name: String, _ retriever: Retriever, mode: Retriever.Mode) async throws {
+        var scores = Scores()
+        for query in queries {
+            let hits = try await retriever.search(query.query, k: 30, mode: mode).hits
+            scores.add(ranked: hits.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.text) }, query: query)
+        }
+        print(scores.line(name))
+    }
+    let retriever = Retriever(store: answerStore, embedder: embedder)
+    try await score("keyword", retriever, mode: .keyword)
+    try await score("semantic", retriever, mode: .semantic)
+    try await score("hybrid (the defaults)", retriever, mode: .hybrid)
+    for (k, keyword, semantic, depth) in [(10.0, 1.0, 1.0, 50), (30, 1, 1, 50), (100, 1, 1, 50), (60, 1, 1.5, 50),
+                                          (60, 1.5, 1, 50), (60, 1, 1, 30), (60, 1, 1, 100)] {
+        var variant = retriever
+        variant.fusion.k = k
+        variant.fusion.keywordWeight = keyword
+        variant.fusion.semanticWeight = semantic
+        variant.fusion.depth = depth
+        try await score(String(format: "hybrid k=%.0f w=%.1f/%.1f depth %d", k, keyword, semantic, depth), variant, mode: .hybrid)
+    }
+}

@@ -9,7 +9,7 @@ public struct LibraryCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "Add documents (PDF, DOCX, Markdown, HTML, text, JSON, CSV, images) and search them or ask about them.",
-        subcommands: [Add.self, Sync.self, Search.self, Ask.self, List.self, Show.self, Remove.self, Stats.self])
+        subcommands: [Add.self, Sync.self, Search.self, Ask.self, List.self, Show.self, Remove.self, Reembed.self, Stats.self])
 
     public init() {}
 
@@ -22,7 +22,8 @@ public struct LibraryCommand: ParsableCommand {
         init() {}
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: chunking.flags) { options in
-                await runner.add(paths, excluding: exclude, chunker: options.chunker, ocr: options.ocr, verbose: chunking.verbose)
+                await runner.add(
+                    paths, excluding: exclude, chunker: options.chunker, ocr: options.ocr, verbose: chunking.verbose, embedding: options)
             }
         }
     }
@@ -38,16 +39,18 @@ public struct LibraryCommand: ParsableCommand {
             await runner.withOptions(flags: chunking.flags) { options in
                 await runner.add(
                     [folder], excluding: exclude, syncing: folder, chunker: options.chunker, ocr: options.ocr,
-                    verbose: chunking.verbose)
+                    verbose: chunking.verbose, embedding: options)
             }
         }
     }
 
     struct Search: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "search",
-            abstract: "The passages that best match (BM25); \"quoted phrases\" and prefix* work, any other text is just words.")
+            abstract: "The passages that best match: keywords (BM25) and meaning (vectors) fused; \"quoted phrases\" and prefix* work for keywords.")
         @Argument(help: "What to look for.") var query: [String]
         @Option(help: "How many passages.") var k = 10
+        @Option(help: "hybrid, keyword or semantic (default: library.search_mode, else hybrid when the library has vectors).")
+        var mode: Retriever.Mode?
         @OptionGroup var scope: ScopeOptions
         @Flag(help: "Print JSON.") var json = false
         init() {}
@@ -55,7 +58,9 @@ public struct LibraryCommand: ParsableCommand {
             guard k > 0 else { throw ValidationError("--k must be at least 1 (got \(k))") }
         }
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
-            await runner.search(query.joined(separator: " "), k: k, filter: scope.filter, json: json)
+            await runner.withOptions(flags: mode.map { ["search_mode": .string($0.rawValue)] } ?? [:]) { options in
+                await runner.search(query.joined(separator: " "), k: k, filter: scope.filter, json: json, options: options)
+            }
         }
     }
 
@@ -102,6 +107,22 @@ public struct LibraryCommand: ParsableCommand {
         func execute(_ runner: LibraryRunner) async -> ExitStatus { await runner.remove(paths) }
     }
 
+    struct Reembed: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "reembed",
+            abstract: "Compute the library's vectors with an embedder (switching to it), or drop them with --embedder none.")
+        @Option(help: "\(EmbedderSpec.help) (default: library.embedder, else the library's own, else minilm).")
+        var embedder: String?
+        init() {}
+        func validate() throws {
+            if let embedder { do { _ = try EmbedderSpec(parsing: embedder) } catch { throw ValidationError("--embedder: \(error.message)") } }
+        }
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.withOptions(flags: embedder.map { ["embedder": .string($0)] } ?? [:]) { options in
+                await runner.reembed(options: options)
+            }
+        }
+    }
+
     struct Stats: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "Documents by type, pages, chunks, index size, failures.")
         init() {}
@@ -117,11 +138,14 @@ struct ChunkingOptions: ParsableArguments, Sendable {
     var overlap: Int?
     @Flag(inversion: .prefixedNo, help: "Read PDF pages without a text layer with OCR (default: library.ocr, else on).") var ocr: Bool?
     @Flag(name: .shortAndLong, help: "One more line per page: its characters, chunks, and whether OCR read it.") var verbose = false
+    @Option(help: "What computes the passages' vectors: \(EmbedderSpec.help) (default: library.embedder, else the library's own, else minilm).")
+    var embedder: String?
     init() {}
 
     func validate() throws {
         if let size, size < 50 { throw ValidationError("--chunk-size must be at least 50 characters (got \(size))") }
         if let overlap, overlap < 0 { throw ValidationError("--chunk-overlap cannot be negative (got \(overlap))") }
+        if let embedder { do { _ = try EmbedderSpec(parsing: embedder) } catch { throw ValidationError("--embedder: \(error.message)") } }
     }
 
     /// The flags given, as `library:` settings over the config file's.
@@ -130,6 +154,7 @@ struct ChunkingOptions: ParsableArguments, Sendable {
         if let size { flags["chunk_size"] = .number(Double(size)) }
         if let overlap { flags["chunk_overlap"] = .number(Double(overlap)) }
         if let ocr { flags["ocr"] = .bool(ocr) }
+        if let embedder { flags["embedder"] = .string(embedder) }
         return flags
     }
 }
@@ -144,6 +169,7 @@ struct ScopeOptions: ParsableArguments, Sendable {
 }
 
 extension DocumentType: ExpressibleByArgument {}
+extension Retriever.Mode: ExpressibleByArgument {}
 
 /// A `library` subcommand: parsed by ArgumentParser and run against a `LibraryRunner`.
 protocol LibraryRunnerCommand: ParsableCommand, Sendable {

@@ -10,6 +10,12 @@ struct LibraryOptions: Sendable, Hashable {
     var chunker = Chunker()
     var ocr = true
     var passages = 5
+    /// `library.embedder` when set (nil: the library's own, else `minilm`).
+    var embedder: EmbedderSpec?
+    /// `library.model_dir`: where all-MiniLM-L6-v2's files are (nil: the data directory's models/).
+    var modelDirectory: String?
+    /// `library.search_mode` (nil: hybrid when the library has vectors, else keyword).
+    var searchMode: Retriever.Mode?
 
     init() {}
 
@@ -22,6 +28,16 @@ struct LibraryOptions: Sendable, Hashable {
         chunker = Chunker(size: size, overlap: overlap)
         ocr = library["ocr"]?.boolValue ?? ocr
         passages = library["passages"]?.intValue ?? passages
+        if let text = library["embedder"]?.stringValue {
+            do { embedder = try EmbedderSpec(parsing: text) } catch { throw ConsoleError("library.embedder: \(error.message); from \(source)") }
+        }
+        modelDirectory = library["model_dir"]?.stringValue.map { ($0 as NSString).expandingTildeInPath }
+        if let text = library["search_mode"]?.stringValue {
+            guard let mode = Retriever.Mode(rawValue: text) else {
+                throw ConsoleError("library.search_mode must be hybrid, keyword or semantic (got \(text)); from \(source)")
+            }
+            searchMode = mode
+        }
     }
 
     /// The config file's options (none when there is no config file), with `flags` over them.

@@ -8,8 +8,14 @@ import Workbench
 /// or asked for), an extractive answer: the passages' sentences that best match, each with its footnote.
 extension LibraryRunner {
     /// The passages for `question`, the numbering footnotes use.
-    func passages(_ question: String, k: Int, filter: LibraryStore.SearchFilter) async throws -> [SearchHit] {
-        try await openStore().search(question, k: k, filter: filter)
+    /// `client` embeds the question when the library's vectors come from a server (nil: one is made).
+    func passages(
+        _ question: String, k: Int, filter: LibraryStore.SearchFilter, options: LibraryOptions = LibraryOptions(),
+        client: ResponsesClient? = nil
+    ) async throws -> [SearchHit] {
+        let result = try await ranked(question, k: k, filter: filter, options: options, store: try openStore(), client: client)
+        if let notice = result.notice { diagnostics.write("note: \(notice)\n") }
+        return result.hits
     }
 
     /// `library ask`: `context` is nil (or `offline` true) for an answer without a model.

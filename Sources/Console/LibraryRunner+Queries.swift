@@ -5,9 +5,11 @@ import ResponsesAPI
 /// `library search|list|show|remove|stats|ask`.
 extension LibraryRunner {
     /// Hits with rank, score, where and a snippet (matched words bold on a terminal), or JSON.
-    func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool) async -> ExitStatus {
+    func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool, options: LibraryOptions = LibraryOptions()) async -> ExitStatus {
         await withStore { store in
-            let hits = try await store.search(query, k: k, filter: filter)
+            let result = try await ranked(query, k: k, filter: filter, options: options, store: store)
+            if let notice = result.notice { diagnostics.write("note: \(notice)\n") }
+            let hits = result.hits
             if json {
                 output.write(JSONValue.array(hits.map(Self.json)).prettyPrinted() + "\n")
                 return .success
@@ -33,6 +35,10 @@ extension LibraryRunner {
             "page": hit.page.map(JSONValue.integer) ?? .null, "end_page": hit.endPage.map(JSONValue.integer) ?? .null, "heading": hit.heading.map(JSONValue.string) ?? .null,
             "chunk_id": .integer(Int(hit.chunkID)), "start": .integer(hit.start), "end": .integer(hit.end),
             "score": .number(hit.score), "text": .string(hit.text),
+            "keyword_rank": hit.keywordRank.map(JSONValue.integer) ?? .null,
+            "keyword_score": hit.keywordScore.map(JSONValue.number) ?? .null,
+            "semantic_rank": hit.semanticRank.map(JSONValue.integer) ?? .null,
+            "semantic_score": hit.semanticScore.map(JSONValue.number) ?? .null,
         ]
     }
 

@@ -53,9 +53,12 @@ struct LibraryRunner: Sendable, CommandIORunner {
     /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay.
     func add(
         _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
-        ocr: Bool = true, verbose: Bool = false
+        ocr: Bool = true, verbose: Bool = false, embedding options: LibraryOptions? = nil
     ) async -> ExitStatus {
         await withStore { store in
+            // Checked first: asking for another embedder than the library's is refused before anything is added.
+            var spec: EmbedderSpec?
+            if let options { spec = try await embedderSpec(for: store, options: options) }
             let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             let (files, missing) = FileSelection.files(paths, excluding: excludes, relativeTo: directory)
             for path in missing { diagnostics.write("error: \(path): no such file or folder\n") }
@@ -78,7 +81,12 @@ struct LibraryRunner: Sendable, CommandIORunner {
             output.write(Self.summary(outcomes, of: files.count, interrupted: Task.isCancelled) + "\n")
             let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
             if Task.isCancelled { return .interrupted }
-            return failed || !missing.isEmpty ? .apiError : .success
+            var status: ExitStatus = failed || !missing.isEmpty ? .apiError : .success
+            if let spec, let options {
+                let embedded = await embedMissing(store, spec: spec, options: options)
+                if status == .success { status = embedded }
+            }
+            return status
         }
     }
 

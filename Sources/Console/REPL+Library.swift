@@ -74,7 +74,7 @@ extension REPL {
                 return
             }
             let runner = libraryRunner
-            let (status, _) = bridge.run { await runner.add([path], chunker: options.chunker, ocr: options.ocr) }
+            let (status, _) = bridge.run { await runner.add([path], chunker: options.chunker, ocr: options.ocr, embedding: options) }
             guard status == .success else { return }
             library.document = path
             if library.mode == .off { library.mode = library.hasProvider ? .on : .offline }
@@ -96,9 +96,14 @@ extension REPL {
     func searchLibrary(_ question: String) -> [SearchHit]? {
         let runner = libraryRunner
         let filter = library.filter
-        let k = (try? LibraryOptions(settings.library, source: "").passages) ?? LibraryOptions().passages
+        let options = (try? LibraryOptions(settings.library, source: "")) ?? LibraryOptions()
+        let client = context.client
         let (result, _) = bridge.run { () async -> Result<[SearchHit], any Error> in
-            do { return .success(try await runner.passages(question, k: k, filter: filter)) } catch { return .failure(error) }
+            do {
+                return .success(try await runner.passages(question, k: options.passages, filter: filter, options: options, client: client))
+            } catch {
+                return .failure(error)
+            }
         }
         switch result {
         case .success(let hits): return hits

@@ -30,12 +30,18 @@ public struct SearchHit: Sendable, Hashable {
     public var start: Int
     public var end: Int
     public var text: String
-    /// BM25 (higher is better).
+    /// The ranking's score, higher is better: BM25 for keyword search, the cosine for semantic search,
+    /// the fused reciprocal-rank score for hybrid search.
     public var score: Double
     /// The matched passage with the query's words between `SearchHit.markStart` and `markEnd`.
     public var snippet: String
     /// The next page, when the passage runs on across a page break (`page` is where it starts).
     public var endPage: Int? = nil
+    /// Where each ranking put this passage (from 1) and its score there (BM25; cosine), when it did.
+    public var keywordRank: Int? = nil
+    public var keywordScore: Double? = nil
+    public var semanticRank: Int? = nil
+    public var semanticScore: Double? = nil
 
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"

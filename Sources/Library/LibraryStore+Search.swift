@@ -12,6 +12,18 @@ extension LibraryStore {
             self.document = document
             self.type = type
         }
+
+        /// `AND` conditions on the document (aliased `d`) for this filter, after a WHERE clause.
+        func restrict(_ sql: inout String, _ arguments: inout StatementArguments) {
+            if let document {
+                sql += " AND (d.path = ? OR d.path GLOB ?)"
+                _ = arguments.append(contentsOf: [document, document])
+            }
+            if let type {
+                sql += " AND d.type = ?"
+                _ = arguments.append(contentsOf: [type.rawValue])
+            }
+        }
     }
 
     /// The `k` chunks that best match `text` (any text: see `FTSQuery`). Two steps: the `k` best chunk ids by
@@ -27,14 +39,7 @@ extension LibraryStore {
             }
             sql += " WHERE chunk_fts MATCH ?"
             var arguments: StatementArguments = [query]
-            if let document = filter.document {
-                sql += " AND (d.path = ? OR d.path GLOB ?)"
-                _ = arguments.append(contentsOf: [document, document])
-            }
-            if let type = filter.type {
-                sql += " AND d.type = ?"
-                _ = arguments.append(contentsOf: [type.rawValue])
-            }
+            filter.restrict(&sql, &arguments)
             sql += " ORDER BY bm25 LIMIT ?"
             _ = arguments.append(contentsOf: [k])
             let best = try Row.fetchAll(db, sql: sql, arguments: arguments).map { (id: $0["id"] as Int64, bm25: $0["bm25"] as Double) }
@@ -49,12 +54,13 @@ extension LibraryStore {
                 WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
                 """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
             let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
-            return best.compactMap { id, bm25 in
-                byID[id].map { row in
+            return best.enumerated().compactMap { rank, best in
+                let (id, bm25) = best
+                return byID[id].map { row in
                     SearchHit(
                         chunkID: id, path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
                         page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
-                        score: -bm25, snippet: row["snippet"], endPage: row["end_page"])
+                        score: -bm25, snippet: row["snippet"], endPage: row["end_page"], keywordRank: rank + 1, keywordScore: -bm25)
                 }
             }
         }

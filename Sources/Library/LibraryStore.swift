@@ -123,6 +123,25 @@ public struct LibraryStore: Sendable {
                 INSERT INTO chunk_fts (chunk_fts) VALUES ('rebuild');
                 """)
         }
+        // Vectors keyed by embedder and chunk text (its SHA-256), not by chunk: re-adding or re-cutting a
+        // document whose text is unchanged finds its vectors again. `setting` records which embedder the
+        // library's vectors come from (a query must use the same). chunk_vector (keyed by chunk) was never
+        // written.
+        migrator.registerMigration("v5-embeddings") { db in
+            try db.execute(sql: """
+                DROP TABLE chunk_vector;
+                CREATE TABLE embedding (
+                    embedder TEXT NOT NULL,
+                    text_sha256 TEXT NOT NULL,
+                    vector BLOB NOT NULL,
+                    PRIMARY KEY (embedder, text_sha256)
+                ) WITHOUT ROWID;
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -47,6 +47,11 @@ public enum SettingsRegistry {
         .init("library.ocr", .boolean, help: "Read PDF pages without a text layer with tesseract (default true)."),
         .init("library.passages", .integer(minimum: 1, maximum: 50),
               help: "Passages found for each question and given to the model or the extractive answer (default 5)."),
+        .init("library.embedder", .string,
+              help: "What computes the library's vectors: minilm (built in, the default), openai:MODEL[/DIMENSIONS] (the server's /embeddings) or none."),
+        .init("library.model_dir", .string, help: "Where all-MiniLM-L6-v2's files are (default: the data directory's models/all-MiniLM-L6-v2)."),
+        .init("library.search_mode", .choice(["hybrid", "keyword", "semantic"]),
+              help: "How passages are ranked: hybrid (keywords and vectors fused, the default when there are vectors), keyword or semantic."),
     ]
 
     /// What `include` takes (the spec's `IncludeEnum`).
