@@ -68,6 +68,7 @@ extension LibraryStore {
                 sql += " JOIN document d ON d.id = c.document_id WHERE 1"
                 filter.restrict(&sql, &arguments)
             }
+            sql += " ORDER BY c.id"
             var matrix: VectorMatrix?
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {

@@ -19,6 +19,10 @@ public enum PeerServer {
     public static let model = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "openai/echo"
 
+    /// The peer's embedding model (llama-stack names LiteLLM's `minilm` so).
+    public static let embeddingModel = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_EMBEDDING_MODEL"]
+        .flatMap { $0.isEmpty ? nil : $0 } ?? "openai/minilm"
+
     /// The peer's base URL, looked for once per test process.
     public static var baseURL: String? { found.url }
 
