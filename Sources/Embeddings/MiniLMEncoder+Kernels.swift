@@ -3,24 +3,24 @@ import Foundation
 
 /// The encoder's element-wise steps: attention for one sequence, layer normalisation, GELU, pooling.
 extension MiniLMEncoder {
-    /// Self-attention of one sequence's `count` real tokens (rows `first` ..< `first + count`), all heads.
-    static func attend(_ q: [Float], _ k: [Float], _ v: [Float], first: Int, count: Int, scores: inout [Float], into context: inout [Float]) {
-        let h = MiniLMWeights.hidden, size = MiniLMWeights.headSize
+    /// Self-attention of one sequence's `count` real tokens (rows `first` ..< `first + count` of `qkv`, whose
+    /// rows hold the query, key and value projections side by side), all heads.
+    static func attend(_ qkv: [Float], first: Int, count: Int, scores: inout [Float], into context: inout [Float]) {
+        let h = MiniLMWeights.hidden, size = MiniLMWeights.headSize, stride = 3 * h
         let scale = 1 / Float(size).squareRoot()
-        q.withUnsafeBufferPointer { q in k.withUnsafeBufferPointer { k in v.withUnsafeBufferPointer { v in
+        qkv.withUnsafeBufferPointer { qkv in
             scores.withUnsafeMutableBufferPointer { s in context.withUnsafeMutableBufferPointer { c in
                 for head in 0..<MiniLMWeights.heads {
-                    let offset = first * h + head * size
+                    let q = qkv.baseAddress! + first * stride + head * size
                     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(count), Int32(size),
-                                scale, q.baseAddress! + offset, Int32(h), k.baseAddress! + offset, Int32(h),
-                                0, s.baseAddress, Int32(count))
+                                scale, q, Int32(stride), q + h, Int32(stride), 0, s.baseAddress, Int32(count))
                     for row in 0..<count { softmax(s.baseAddress! + row * count, count: count) }
                     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(count), Int32(size), Int32(count),
-                                1, s.baseAddress, Int32(count), v.baseAddress! + offset, Int32(h),
-                                0, c.baseAddress! + offset, Int32(h))
+                                1, s.baseAddress, Int32(count), q + 2 * h, Int32(stride),
+                                0, c.baseAddress! + first * h + head * size, Int32(h))
                 }
             }}
-        }}}
+        }
     }
 
     /// A row's softmax in place. The exponentials are computed eight at a time (`exp8`): with `expf` per

@@ -15,19 +15,20 @@ struct MiniLMEncoder: Sendable {
         let h = MiniLMWeights.hidden, f = MiniLMWeights.feedForward
         let rows = sequences.count * length
         var x = [Float](repeating: 0, count: rows * h)
+        var qkv = [Float](repeating: 0, count: rows * 3 * h)
         var q = [Float](repeating: 0, count: rows * h)
-        var k = [Float](repeating: 0, count: rows * h)
-        var v = [Float](repeating: 0, count: rows * h)
         var context = [Float](repeating: 0, count: rows * h)
         var wide = [Float](repeating: 0, count: rows * f)
         var scores = [Float](repeating: 0, count: length * length)
         embed(sequences, length: length, into: &x)
-        for layer in weights.layers {
-            Self.linear(x, rows: rows, inputs: h, layer.query, layer.queryBias, into: &q)
-            Self.linear(x, rows: rows, inputs: h, layer.key, layer.keyBias, into: &k)
-            Self.linear(x, rows: rows, inputs: h, layer.value, layer.valueBias, into: &v)
+        for (layer, fused) in zip(weights.layers, weights.fused) {
+            fused.weight.withUnsafeBufferPointer { weight in
+                fused.bias.withUnsafeBufferPointer { bias in
+                    Self.linear(x, rows: rows, inputs: h, weight, bias, into: &qkv)
+                }
+            }
             for (index, sequence) in sequences.enumerated() {
-                Self.attend(q, k, v, first: index * length, count: sequence.count, scores: &scores, into: &context)
+                Self.attend(qkv, first: index * length, count: sequence.count, scores: &scores, into: &context)
             }
             // x = norm(x + context · Wo + bo)
             Self.linear(context, rows: rows, inputs: h, layer.attentionOut, layer.attentionOutBias, into: &q, adding: x)

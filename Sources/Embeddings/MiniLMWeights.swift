@@ -20,6 +20,9 @@ struct MiniLMWeights: @unchecked Sendable {
     let file: SafetensorsFile
     let words, positions, types, embeddingNorm, embeddingNormBias: UnsafeBufferPointer<Float>
     let layers: [Layer]
+    /// Each layer's query, key and value weights stacked into one [1152, 384] matrix (and their biases), so
+    /// the three projections are one product: the input is packed once instead of three times.
+    let fused: [(weight: [Float], bias: [Float])]
 
     init(file: SafetensorsFile) throws(EmbeddingError) {
         let h = Self.hidden, f = Self.feedForward
@@ -48,5 +51,8 @@ struct MiniLMWeights: @unchecked Sendable {
                 outputNorm: try t("output.LayerNorm.weight", [h]), outputNormBias: try t("output.LayerNorm.bias", [h])))
         }
         self.layers = layers
+        fused = layers.map { layer in
+            (Array(layer.query) + Array(layer.key) + Array(layer.value), Array(layer.queryBias) + Array(layer.keyBias) + Array(layer.valueBias))
+        }
     }
 }
