@@ -1,14 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A `.safetensors` file, memory-mapped read-only: an 8-byte little-endian header length, a JSON header
 /// naming each tensor's dtype, shape and byte range, then the tensors' bytes. Tensors are read in place
-/// (no copy): the weights are in memory once, shared by every thread, and pages the model never touches
-/// are never read. The mapping lives as long as this value's storage.
+/// (no copy, `MappedFile`): the weights are in memory once, shared by every thread. The mapping lives as long
+/// as this value.
 public final class SafetensorsFile: Sendable {
     public struct Tensor: Sendable {
         public var dtype: String
@@ -19,42 +14,18 @@ public final class SafetensorsFile: Sendable {
 
     public let path: String
     public let tensors: [String: Tensor]
-    // The mapping, as an address: written once in init, only read after, unmapped in deinit.
-    private nonisolated(unsafe) let base: UnsafeRawPointer
-    private let length: Int
+    private let file: MappedFile
     private let dataStart: Int
 
     public init(path: String) throws(EmbeddingError) {
         self.path = path
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw EmbeddingError(path: path, "cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw EmbeddingError(path: path, "cannot stat: \(String(cString: strerror(errno)))") }
-        let length = Int(info.st_size)
-        guard length >= 8 else { throw EmbeddingError(path: path, "is \(length) bytes, too short for a safetensors file") }
-        guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw EmbeddingError(path: path, "cannot map: \(String(cString: strerror(errno)))")
+        file = try MappedFile(path: path, minimumLength: 8, kind: "a safetensors file")
+        let headerLength = Int(UInt64(littleEndian: file.base.loadUnaligned(as: UInt64.self)))
+        guard headerLength > 0, 8 + headerLength <= file.length else {
+            throw EmbeddingError(path: path, "header length \(headerLength) does not fit in \(file.length) bytes")
         }
-        let base = UnsafeRawPointer(mapped)
-        do throws(EmbeddingError) {
-            let headerLength = Int(UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)))
-            guard headerLength > 0, 8 + headerLength <= length else {
-                throw EmbeddingError(path: path, "header length \(headerLength) does not fit in \(length) bytes")
-            }
-            let header = Data(bytes: base + 8, count: headerLength)
-            tensors = try Self.parseHeader(header, dataLength: length - 8 - headerLength, path: path)
-            dataStart = 8 + headerLength
-        } catch {
-            munmap(mapped, length)
-            throw error
-        }
-        self.base = base
-        self.length = length
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: base), length)
+        tensors = try Self.parseHeader(Data(bytes: file.base + 8, count: headerLength), dataLength: file.length - 8 - headerLength, path: path)
+        dataStart = 8 + headerLength
     }
 
     /// A float32 tensor's values, checked against the shape the caller expects.
@@ -64,7 +35,7 @@ public final class SafetensorsFile: Sendable {
         guard tensor.shape == expected else {
             throw EmbeddingError(path: path, "tensor \(name) has shape \(tensor.shape), expected \(expected)")
         }
-        let address = base + dataStart + tensor.start
+        let address = file.base + dataStart + tensor.start
         guard Int(bitPattern: address) % MemoryLayout<Float>.alignment == 0 else {
             throw EmbeddingError(path: path, "tensor \(name) is not aligned to 4 bytes in the file")
         }

@@ -38,14 +38,21 @@ public struct VectorMatrix: Sendable {
     }
 
     /// The `k` rows with the largest dot product with `query`, best first: (row index, id, score).
-    public func nearest(_ query: [Float], k: Int) -> [(index: Int, id: Int64, score: Float)] {
+    /// Only rows whose id `allowed` accepts, when it is given.
+    public func nearest(_ query: [Float], k: Int, allowed: ((Int64) -> Bool)? = nil) -> [(index: Int, id: Int64, score: Float)] {
         guard count > 0, k > 0, query.count == dimensions else { return [] }
-        var scores = [Float](repeating: 0, count: count)
-        values.withUnsafeBufferPointer { matrix in
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(dimensions), 1, matrix.baseAddress,
-                        Int32(dimensions), query, 1, 0, &scores, 1)
+        var scores = values.withUnsafeBufferPointer { Self.products($0.baseAddress!, rows: count, dimensions: dimensions, query: query) }
+        if let allowed {
+            for row in 0..<count where !allowed(ids[row]) { scores[row] = -.infinity }
         }
-        return Self.best(scores, k: k).map { (index: $0, id: ids[$0], score: scores[$0]) }
+        return Self.best(scores, k: k).filter { scores[$0] > -.infinity }.map { (index: $0, id: ids[$0], score: scores[$0]) }
+    }
+
+    /// Every row's dot product with `query`: one `cblas_sgemv`.
+    static func products(_ matrix: UnsafePointer<Float>, rows: Int, dimensions: Int, query: [Float]) -> [Float] {
+        var scores = [Float](repeating: 0, count: rows)
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(rows), Int32(dimensions), 1, matrix, Int32(dimensions), query, 1, 0, &scores, 1)
+        return scores
     }
 
     /// Indices of the `k` largest scores, largest first: one pass keeping a small sorted list, as `k` is

@@ -73,11 +73,35 @@ extension LibraryStore {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let id: Int64 = row[0]
-                guard let data = row.dataNoCopy(atIndex: 1) else { continue }
-                if matrix == nil { matrix = VectorMatrix(dimensions: data.count / 4) }
-                data.withUnsafeBytes { _ = matrix!.append(id: id, bytes: $0) }
+                try row.withUnsafeData(atIndex: 1) { data in
+                    guard let data else { return }
+                    if matrix == nil { matrix = VectorMatrix(dimensions: data.count / 4) }
+                    data.withUnsafeBytes { _ = matrix!.append(id: id, bytes: $0) }
+                }
             }
             return matrix
+        }
+    }
+
+    /// Moves on with every change to the chunks or the vectors (triggers of migration v6).
+    /// and this library's random id (a new library at the same path has another).
+    public func vectorGeneration() async throws -> (generation: UInt64, library: String) {
+        try await writer.read { db in
+            let generation = UInt64(try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'generation'") ?? "0") ?? 0
+            return (generation, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'library_id'") ?? "")
+        }
+    }
+
+    /// The memory-mapped copy of the library's vectors, beside the database.
+    public var vectorFilePath: String { path + "-vectors" }
+
+    /// The ids of the chunks `filter` lets through.
+    public func chunkIDs(_ filter: SearchFilter) async throws -> Set<Int64> {
+        try await writer.read { db in
+            var sql = "SELECT c.id FROM chunk c JOIN document d ON d.id = c.document_id WHERE 1"
+            var arguments: StatementArguments = []
+            filter.restrict(&sql, &arguments)
+            return Set(try Int64.fetchAll(db, sql: sql, arguments: arguments))
         }
     }
 

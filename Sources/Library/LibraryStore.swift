@@ -142,6 +142,23 @@ public struct LibraryStore: Sendable {
                 );
                 """)
         }
+        // A generation number that every change to the chunks or the vectors moves on (triggers, so no
+        // writer can forget): the memory-mapped copy of the vectors (`library.sqlite-vectors`) records the
+        // generation it was made at, and a search rebuilds it when the library has moved on. `library_id`
+        // tells a new library at the same path from the old one (both start at generation 0).
+        migrator.registerMigration("v6-vector-generation") { db in
+            try db.execute(sql: """
+                INSERT INTO setting (key, value) VALUES ('generation', '0');
+                INSERT INTO setting (key, value) VALUES ('library_id', lower(hex(randomblob(16))));
+                """)
+            for (table, event) in [("chunk", "INSERT"), ("chunk", "DELETE"), ("embedding", "INSERT"), ("embedding", "DELETE"), ("embedding", "UPDATE")] {
+                try db.execute(sql: """
+                    CREATE TRIGGER \(table)_generation_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
+                        UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation';
+                    END
+                    """)
+            }
+        }
         return migrator
     }
 }

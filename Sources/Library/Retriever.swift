@@ -75,16 +75,32 @@ public struct Retriever: Sendable {
         return Result(hits: try await fuse(keyword: try await keyword, semantic: semantic, k: k), mode: .hybrid)
     }
 
-    /// The chunks nearest the query's vector: (chunk id, cosine), best first.
+    /// The chunks nearest the query's vector: (chunk id, cosine), best first. The vectors come from the
+    /// memory-mapped file beside the library when it is of the library's generation and embedder; else
+    /// from the database, and the file is written again for the next search (best effort: a read-only
+    /// folder only costs the next search the same load).
     func semanticRanking(
         _ query: String, k: Int, filter: LibraryStore.SearchFilter, embedder: any Embedder
     ) async throws -> [(id: Int64, score: Float)] {
-        async let matrix = store.vectorMatrix(embedder: embedder.identifier, filter: filter)
-        let vector = LibraryStore.unit(try await embedder.embed([query]).first ?? [])
-        guard let matrix = try await matrix else { return [] }
-        guard vector.count == matrix.dimensions else {
-            throw LibraryError(path: "", "the query's vector has \(vector.count) values, the library's \(matrix.dimensions) (\(embedder.identifier)): openresponses library reembed computes them again")
+        async let embedded = embedder.embed([query])
+        let allowed = filter.document == nil && filter.type == nil ? nil : try await store.chunkIDs(filter)
+        let (generation, library) = try await store.vectorGeneration()
+        let key = embedder.identifier + "@" + library
+        let vector = LibraryStore.unit(try await embedded.first ?? [])
+        let accepts = allowed.map { set in { @Sendable (id: Int64) in set.contains(id) } }
+        if let file = try? VectorFile(path: store.vectorFilePath), file.generation == generation, file.embedder == key {
+            try check(vector, against: file.dimensions, embedder: embedder)
+            return file.nearest(vector, k: k, allowed: accepts)
         }
-        return matrix.nearest(vector, k: k).map { (id: $0.id, score: $0.score) }
+        guard let matrix = try await store.vectorMatrix(embedder: embedder.identifier) else { return [] }
+        try? VectorFile.write(matrix, embedder: key, generation: generation, to: store.vectorFilePath)
+        try check(vector, against: matrix.dimensions, embedder: embedder)
+        return matrix.nearest(vector, k: k, allowed: accepts).map { (id: $0.id, score: $0.score) }
+    }
+
+    func check(_ vector: [Float], against dimensions: Int, embedder: any Embedder) throws {
+        guard vector.count == dimensions else {
+            throw LibraryError(path: "", "the query's vector has \(vector.count) values, the library's \(dimensions) (\(embedder.identifier)): openresponses library reembed computes them again")
+        }
     }
 }

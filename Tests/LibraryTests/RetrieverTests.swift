@@ -95,6 +95,40 @@ struct RetrieverTests {
         #expect(try await store.pruneVectors(keeping: "letters") == 1)
     }
 
+    @Test func theMappedVectorsFollowTheLibrary() async throws {
+        defer { files.remove() }
+        let (store, urls) = try await library([("a.txt", "zzzz zzzz"), ("b.txt", "yyyy yyyy")])
+        let embedder = LetterEmbedder()
+        try await store.embedMissing(with: embedder)
+        let retriever = Retriever(store: store, embedder: embedder)
+        #expect(try await retriever.search("zz", k: 1, mode: .semantic).hits.map(\.path) == [urls[0].path])
+        let file = try VectorFile(path: store.vectorFilePath)
+        #expect(file.count == 2 && file.dimensions == 26)
+        #expect(file.generation == (try await store.vectorGeneration()).generation)
+        let mode = try FileManager.default.attributesOfItem(atPath: store.vectorFilePath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A new document moves the library on: the next search reads the vectors again and finds it.
+        let c = try files.write("c.txt", "xxxx xxxx")
+        _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([c]) { _ in }
+        try await store.embedMissing(with: embedder)
+        #expect(try await retriever.search("xx", k: 1, mode: .semantic).hits.map(\.path) == [c.path])
+        #expect(try VectorFile(path: store.vectorFilePath).count == 3)
+        // A filter keeps to its documents, from the mapped file too.
+        let scoped = try await retriever.search("xx", k: 3, filter: .init(document: urls[1].path), mode: .semantic).hits
+        #expect(scoped.map(\.path) == [urls[1].path])
+        // A file left by another library at the same path (same generation) is not used.
+        let other = files.folder.appendingPathComponent("other/library.sqlite").path
+        let otherStore = try LibraryStore.open(at: other)
+        let d = try files.write("d.txt", "wwww")
+        let more = [try files.write("e.txt", "vvvv"), try files.write("f.txt", "uuuu")]
+        _ = await Ingest(store: otherStore, extractors: Extractors(environment: [:])).add([d] + more) { _ in }
+        try await otherStore.embedMissing(with: embedder)
+        #expect(try await otherStore.vectorGeneration().generation == store.vectorGeneration().generation, "only the library differs")
+        try FileManager.default.copyItem(atPath: store.vectorFilePath, toPath: otherStore.vectorFilePath)
+        // Its own vectors put f ("uuuu") first for "uu"; the copied file's (z, y, x) would tie at 0 and put d first.
+        #expect(try await Retriever(store: otherStore, embedder: embedder).search("uu", k: 1, mode: .semantic).hits.map(\.path) == [more[1].path])
+    }
+
     @Test func aQueryInAnotherSpaceIsRefusedWithWhatToRun() async throws {
         defer { files.remove() }
         let (store, _) = try await library([("a.txt", "some text")])
