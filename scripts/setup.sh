@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need;
 # man-db and bsdextrautils (col) render the installed manual in the test of scripts/install.sh.
-# libopenblas-dev gives the MiniLM encoder its matrix products.
-packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils libopenblas-dev)
+# libopenblas-dev gives the MiniLM encoder its matrix products; it links the serial build (Package.swift says why).
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils libopenblas-dev
+  libopenblas-serial-dev)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do

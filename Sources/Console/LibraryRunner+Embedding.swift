@@ -117,6 +117,14 @@ extension LibraryRunner {
         _ query: String, k: Int, filter: LibraryStore.SearchFilter, options: LibraryOptions, store: LibraryStore,
         client: ResponsesClient? = nil
     ) async throws -> Retriever.Result {
+        // Keyword search needs no embedder: the model is not even loaded (14 ms of a command).
+        if options.searchMode == .keyword {
+            do {
+                return try await Retriever(store: store, embedder: nil).search(query, k: k, filter: filter, mode: .keyword)
+            } catch {
+                throw ConsoleError(Self.message(error))
+            }
+        }
         var context: ConsoleContext?
         if client == nil, let identifier = try await store.embedder(), identifier.hasPrefix("openai:") {
             context = try? ConsoleContext(environment: environment, output: output, diagnostics: diagnostics)

@@ -56,6 +56,11 @@ public struct MiniLMModel: Sendable {
         return batches
     }
 
+    /// OpenBLAS's build (version, kernel, and whether it is the threaded one), for benchmarks.
+    public static var blasConfiguration: String {
+        String(cString: openblas_get_config()) + (openblas_get_parallel() == 0 ? " (serial)" : " (threaded)")
+    }
+
     /// How many threads OpenBLAS may use for one product (1 when callers run encoders side by side).
     public static func setBLASThreads(_ count: Int) {
         openblas_set_num_threads(Int32(max(1, count)))

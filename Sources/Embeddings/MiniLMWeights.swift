@@ -52,7 +52,13 @@ struct MiniLMWeights: @unchecked Sendable {
         }
         self.layers = layers
         fused = layers.map { layer in
-            (Array(layer.query) + Array(layer.key) + Array(layer.value), Array(layer.queryBias) + Array(layer.keyBias) + Array(layer.valueBias))
+            var weight: [Float] = []
+            weight.reserveCapacity(3 * h * h)
+            var bias: [Float] = []
+            bias.reserveCapacity(3 * h)
+            for part in [layer.query, layer.key, layer.value] { weight.append(contentsOf: part) }
+            for part in [layer.queryBias, layer.keyBias, layer.valueBias] { bias.append(contentsOf: part) }
+            return (weight, bias)
         }
     }
 }

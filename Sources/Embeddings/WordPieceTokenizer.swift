@@ -16,17 +16,30 @@ public struct WordPieceTokenizer: Sendable {
 
     /// `vocab.txt`: one token per line, the line number is its id.
     public init(vocabularyFile path: String, maxLength: Int = 256) throws(EmbeddingError) {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+        let bytes: Data
+        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw EmbeddingError(path: path, "cannot read the vocabulary: \(error.localizedDescription)")
         }
+        // Lines cut from the bytes (a String split costs twice as much; the vocabulary is read at every
+        // command that embeds a query).
         var vocabulary: [String: Int32] = [:]
-        vocabulary.reserveCapacity(32_000)
+        vocabulary.reserveCapacity(32_768)
         var id: Int32 = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let token = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-            if !token.isEmpty, vocabulary[token] == nil { vocabulary[token] = id }
-            id += 1
+        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let all = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start < all.count {
+                var end = start
+                while end < all.count, all[end] != 10 { end += 1 }
+                var last = end
+                if last > start, all[last - 1] == 13 { last -= 1 }
+                if last > start {
+                    let token = String(decoding: UnsafeBufferPointer(rebasing: all[start..<last]), as: UTF8.self)
+                    if vocabulary[token] == nil { vocabulary[token] = id }
+                }
+                id += 1
+                start = end + 1
+            }
         }
         try self.init(vocabulary: vocabulary, maxLength: maxLength, source: path)
     }
