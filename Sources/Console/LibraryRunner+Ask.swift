@@ -70,7 +70,12 @@ extension LibraryRunner {
         var text = (color ? "\u{1B}[2m" : "") + "No model was used: these are the sentences of your documents that best match."
             + (color ? "\u{1B}[0m" : "") + "\n"
         guard !sentences.isEmpty else {
-            return (text + "None of them shares a word with the question; the closest passage is \(hits[0].location).\n", [hits[0]])
+            guard hits[0].semanticRank != nil, let first = AnswerBuilder.sentences(hits[0].text).first else {
+                return (text + "None of them shares a word with the question; the closest passage is \(hits[0].location).\n", [hits[0]])
+            }
+            // Found by meaning alone: its opening sentence, cited, rather than nothing.
+            text += "No sentence shares a word with the question; the passage closest in meaning begins:\n• \(first) [1]\n\n"
+            return (text + builder.footnote(1, hits[0], quote: first) + "\n", [hits[0]])
         }
         var order: [Int] = []
         for sentence in sentences where !order.contains(sentence.source) { order.append(sentence.source) }

@@ -63,7 +63,7 @@ public struct AnswerBuilder: Sendable {
 
     /// Sentences of a passage: split after . ! ? and at blank lines, white space folded; a sentence cut at
     /// either edge of the passage is left out (`wholeSentences`).
-    static func sentences(_ text: String) -> [String] {
+    public static func sentences(_ text: String) -> [String] {
         var result: [String] = []
         var current = ""
         // A blank line, or a line that starts a list item or a table row, ends a sentence; table rows lose

@@ -53,6 +53,10 @@ struct LibraryEmbeddingCommandTests {
         #expect(best["semantic_rank"] == 1)
         #expect(best["semantic_score"]?.doubleValue ?? 0 > 0.2)
         #expect(hybrid.stderr.isEmpty)
+        // The offline answer ranks the same way: it quotes the pets note, which shares no word with the question.
+        let ask = try await run(["ask", "--offline", question])
+        #expect(ask.status == 0, "\(ask.stderr)")
+        #expect(ask.stdout.contains("radiator") && ask.stdout.contains("pets.txt"), "\(ask.stdout)")
 
         // Another embedder than the library's is refused, with what to run.
         let other = try await run(["add", folder.path, "--embedder", "openai:text-embedding-3-small"])
