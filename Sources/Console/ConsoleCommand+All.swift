@@ -96,8 +96,9 @@ extension ConsoleCommand {
             },
             run: { repl, input in repl.filesCommand(REPL.words(input.rest), root: StoresCommand.self); return .continue }),
         ConsoleCommand(
-            name: "/library", help: [("/library on|off|offline", "answer from your documents: passages sent to the model, or no model at all")],
-            complete: firstWord(["on", "off", "offline"]),
+            name: "/library", help: [("/library on|off|offline", "answer from your documents: passages sent to the model, or no model at all"),
+                   ("/library compare [--store ID] QUERY", "keyword, semantic and hybrid rankings (and a vector store's) side by side")],
+            complete: firstWord(["on", "off", "offline", "compare"]),
             run: { repl, input in repl.libraryCommand(input.rest); return .continue }),
         ConsoleCommand(
             name: "/doc", help: [("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")],

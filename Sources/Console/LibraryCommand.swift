@@ -9,7 +9,8 @@ public struct LibraryCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "Add documents (PDF, DOCX, Markdown, HTML, text, JSON, CSV, images) and search them or ask about them.",
-        subcommands: [Add.self, Sync.self, Search.self, Ask.self, List.self, Show.self, Remove.self, Reembed.self, Stats.self])
+        subcommands: [Add.self, Sync.self, Search.self, Ask.self, List.self, Show.self, Remove.self, Reembed.self, Stats.self,
+                      Push.self, Compare.self, Eval.self])
 
     public init() {}
 
@@ -119,6 +120,54 @@ public struct LibraryCommand: ParsableCommand {
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: embedder.map { ["embedder": .string($0)] } ?? [:]) { options in
                 await runner.reembed(options: options)
+            }
+        }
+    }
+
+    struct Push: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "push",
+            abstract: "Upload the library's documents to a vector store with their attributes; those already there are skipped.")
+        @Argument(help: "Documents (paths, folders or globs; default: the whole library).") var paths: [String] = []
+        @Option(help: "The vector store to push to.") var store: String?
+        @Option(name: .customLong("new"), help: "Create a vector store with this name and push to it.") var new: String?
+        @Option(help: "auto, or static:SIZE:OVERLAP in tokens (the store's chunking_strategy).") var chunking: String?
+        init() {}
+        func validate() throws {
+            guard (store == nil) != (new == nil) else { throw ValidationError("give --store ID or --new NAME (one of them)") }
+        }
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.push(paths, storeID: store, newName: new, chunking: chunking)
+        }
+    }
+
+    struct Compare: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "compare",
+            abstract: "The keyword, semantic and hybrid rankings (and a vector store's search) side by side, rank by rank.")
+        @Argument(help: "What to look for.") var query: [String]
+        @Option(help: "A vector store whose search (POST /vector_stores/ID/search) is shown beside.") var store: String?
+        @Option(help: "How many ranks.") var k = 10
+        init() {}
+        func validate() throws {
+            guard (1...50).contains(k) else { throw ValidationError("--k must be from 1 to 50 (got \(k))") }
+        }
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.withOptions(flags: [:]) { options in
+                await runner.compare(query.joined(separator: " "), storeID: store, k: k, options: options)
+            }
+        }
+    }
+
+    struct Eval: LibraryRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "eval",
+            abstract: "nDCG@10, Recall@10 and MRR of each ranking (and a vector store's) over labelled queries (JSON Lines).")
+        @Argument(help: "A JSON Lines file: {\"query\": \"...\", \"paths\": [\"notes/a.md\"], \"pages\": [3]} per line.") var queries: String
+        @Option(help: "A vector store to measure beside the library.") var store: String?
+        @Flag(name: .customLong("per-query"), help: "One more line per query: each ranking's nDCG@10.") var perQuery = false
+        @Flag(help: "Print JSON.") var json = false
+        init() {}
+        func execute(_ runner: LibraryRunner) async -> ExitStatus {
+            await runner.withOptions(flags: [:]) { options in
+                await runner.eval(queries, storeID: store, perQuery: perQuery, json: json, options: options)
             }
         }
     }

@@ -41,8 +41,11 @@ extension REPL {
             library.mode = .on
         case "off": library.mode = .off
         case "offline": library.mode = .offline
+        case let text where text == "compare" || text.hasPrefix("compare "):
+            compareCommand(String(text.dropFirst("compare".count)).trimmingCharacters(in: .whitespaces))
+            return
         default:
-            context.diagnostics.write("usage: /library on|off|offline\n")
+            context.diagnostics.write("usage: /library on|off|offline, or /library compare [--store ID] QUERY\n")
             return
         }
         let scope = library.document.map { ", scoped to \($0)" } ?? ""
@@ -52,6 +55,25 @@ extension REPL {
         case .off: library.hasProvider ? "Library off: turns go to the model alone.\n" : "Library off; with no model, turns fail until you add a key (/library offline answers from documents).\n"
         }
         context.output.write(message)
+    }
+
+    /// `/library compare [--store ID] QUERY`: the rankings side by side, as `library compare` prints them.
+    func compareCommand(_ text: String) {
+        var words = text.split(separator: " ").map(String.init)
+        var storeID: String?
+        if words.first == "--store", words.count >= 2 {
+            storeID = words[1]
+            words.removeFirst(2)
+        }
+        guard !words.isEmpty else {
+            context.diagnostics.write("usage: /library compare [--store ID] QUERY\n")
+            return
+        }
+        let options = (try? LibraryOptions(settings.library, source: "")) ?? LibraryOptions()
+        let runner = libraryRunner
+        let query = words.joined(separator: " ")
+        let store = storeID
+        _ = bridge.run { await runner.compare(query, storeID: store, k: 10, options: options) }
     }
 
     /// `/doc PATH`: adds the document if needed and scopes the following turns to it; alone, says the scope;

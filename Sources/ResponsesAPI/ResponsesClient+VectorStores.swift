@@ -44,10 +44,12 @@ extension ResponsesClient {
     }
 
     public func addVectorStoreFile(
-        storeID: String, fileID: String, attributes: JSONObject = [:], context: ExchangeContext = ExchangeContext()
+        storeID: String, fileID: String, attributes: JSONObject = [:], chunkingStrategy: JSONValue? = nil,
+        context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> JSONValue {
         var body: JSONObject = ["file_id": .string(fileID)]
         if !attributes.isEmpty { body["attributes"] = .object(attributes) }
+        if let chunkingStrategy { body["chunking_strategy"] = chunkingStrategy }
         return try await json("POST", Self.path("/vector_stores", storeID, "files"), body, context: context)
     }
 
