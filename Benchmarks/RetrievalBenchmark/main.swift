@@ -113,24 +113,29 @@ for (size, overlap) in [(500, 75), (1000, 0), (1000, 150), (1500, 225), (2000, 3
 // the share of the labelled answer spans its sentences hold (a sentence holds a span when it contains it, or
 // when at least 60 % of the span's words are among its own), and the share of questions with at least one.
 let answerStore = try LibraryStore.open(at: work.appendingPathComponent("library-1000-150.sqlite").path)
-var spansFound = 0, spans = 0, answered = 0
-for query in queries {
-    let hits = try await answerStore.search(query.query, k: 5)
-    let sentences = AnswerBuilder().extract(question: query.query, passages: hits).map { normalised($0.text).lowercased() }
-    var any = false
-    for span in query.evidence.map({ normalised($0).lowercased() }) {
-        spans += 1
-        let spanWords = span.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-        let held = sentences.contains { sentence in
-            let words = Set(sentence.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
-            return sentence.contains(span) || Double(spanWords.filter(words.contains).count) >= 0.6 * Double(max(spanWords.count, 1))
+/// The offline answer's figures over the passages `passages` gives for each question.
+func offlineAnswer(_ passages: (String) async throws -> [SearchHit]) async throws -> (spans: Double, questions: Double) {
+    var spansFound = 0, spans = 0, answered = 0
+    for query in queries {
+        let hits = try await passages(query.query)
+        let sentences = AnswerBuilder().extract(question: query.query, passages: hits).map { normalised($0.text).lowercased() }
+        var any = false
+        for span in query.evidence.map({ normalised($0).lowercased() }) {
+            spans += 1
+            let spanWords = span.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+            let held = sentences.contains { sentence in
+                let words = Set(sentence.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
+                return sentence.contains(span) || Double(spanWords.filter(words.contains).count) >= 0.6 * Double(max(spanWords.count, 1))
+            }
+            if held { spansFound += 1; any = true }
         }
-        if held { spansFound += 1; any = true }
+        if any { answered += 1 }
     }
-    if any { answered += 1 }
+    return (Double(spansFound) / Double(max(spans, 1)), Double(answered) / Double(max(queries.count, 1)))
 }
+let keywordAnswer = try await offlineAnswer { try await answerStore.search($0, k: 5) }
 print(String(format: "offline answer, 1000/150, 5 passages, 4 sentences: spans held %.3f, questions with one %.3f",
-             Double(spansFound) / Double(max(spans, 1)), Double(answered) / Double(max(queries.count, 1))))
+             keywordAnswer.spans, keywordAnswer.questions))
 
 
 // The three rankings at 1000/150, through the library's Retriever, and the fusion constants around the
@@ -162,4 +167,7 @@ if arguments.count == 5 {
         variant.fusion.depth = depth
         try await score(String(format: "hybrid k=%.0f w=%.1f/%.1f depth %d", k, keyword, semantic, depth), variant, mode: .hybrid)
     }
+    let hybridAnswer = try await offlineAnswer { try await retriever.search($0, k: 5, mode: .hybrid).hits }
+    print(String(format: "offline answer over hybrid passages: spans held %.3f, questions with one %.3f",
+                 hybridAnswer.spans, hybridAnswer.questions))
 }
