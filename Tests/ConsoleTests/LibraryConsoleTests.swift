@@ -53,6 +53,32 @@ struct LibraryConsoleTests {
         try await tmux.waitFor("\n$ ")
     }
 
+    @Test(.enabled(if: InstalledModel.shouldRun, Comment(rawValue: InstalledModel.skipReason)))
+    func libraryCompareShowsTheThreeRankingsSideBySide() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-compare-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let pdf = try Self.notes(in: home)
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("models"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path, withDestinationPath: try #require(InstalledModel.minilm))
+        let tmux = try TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.type("env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)")
+        try await tmux.waitFor("\n> ", timeout: .seconds(60))
+        try tmux.type("/doc \(pdf.path)")
+        try await tmux.waitFor("Following turns are about field-notes.pdf")
+        try tmux.type("/library compare where do the birds go in August")
+        try await tmux.waitFor("hybrid (")
+        try await tmux.waitFor(" 1. A field-notes.pdf p. ")
+        let screen = try tmux.screen()
+        #expect(screen.contains("keyword (") && screen.contains("semantic ("), "\(screen)")
+        try tmux.type("/library compare")
+        try await tmux.waitFor("usage: /library compare [--store ID] QUERY")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+    }
+
     @Test func libraryOnSendsThePassagesAndTheAnswersMarkersBecomeFootnotes() async throws {
         let server = try await LoopbackServer.start { request in
             .sse(Fixtures.textStream(id: "resp_lib", text: "They huddle together [1].", previousResponseID: nil))
