@@ -29,6 +29,8 @@ public enum PresetSchema {
     static let library = ObjectSpec([
         ("chunk_size", .setting("library.chunk_size")), ("chunk_overlap", .setting("library.chunk_overlap")),
         ("ocr", .setting("library.ocr")), ("passages", .setting("library.passages")),
+        ("embedder", .setting("library.embedder")), ("model_dir", .setting("library.model_dir")),
+        ("search_mode", .setting("library.search_mode")),
     ])
 
     static let requestFields: [(name: String, spec: ValueSpec)] = [

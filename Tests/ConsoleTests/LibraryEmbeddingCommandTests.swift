@@ -88,6 +88,26 @@ struct LibraryEmbeddingCommandTests {
         #expect(semantic.stderr.contains("searching by keywords"))
     }
 
+    @Test func theConfigFileChoosesTheEmbedderAndTheRankingAndAWrongOneIsRefused() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = try notes()
+        let config = home.appendingPathComponent("config.yaml")
+        try "version: 1\nlibrary:\n  embedder: none\n  search_mode: keyword\n".write(to: config, atomically: true, encoding: .utf8)
+        let add = try await run(["add", folder.path])
+        #expect(add.status == 0)
+        #expect(add.stderr.isEmpty, "embedder none: nothing to warn about")
+        let search = try await run(["search", "espresso", "--json"])
+        #expect(search.stderr.isEmpty)
+        #expect(try hits(search).first?["keyword_rank"] == 1)
+        try "version: 1\nlibrary:\n  embedder: word2vec\n".write(to: config, atomically: true, encoding: .utf8)
+        let wrong = try await run(["search", "espresso"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("library.embedder: unknown embedder \"word2vec\""))
+        #expect(wrong.stderr.contains("config.yaml"))
+        try "version: 1\nlibrary:\n  search_mode: fuzzy\n".write(to: config, atomically: true, encoding: .utf8)
+        #expect(try await run(["search", "espresso"]).stderr.contains("config.yaml:3:16: library.search_mode: 'fuzzy' is not one of hybrid, keyword, semantic"))
+    }
+
     @Test func aServerFailingHalfwayKeepsTheDocumentsAndWhatWasEmbedded() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let calls = LockedCount()
