@@ -25,10 +25,19 @@ public final class ConsoleContext: Sendable {
         self.output = output
         self.diagnostics = diagnostics
         let configuration: Configuration
-        do {
-            configuration = try Configuration(environment: environment.variables)
-        } catch {
-            throw ConsoleError(error.message, exitStatus: .usage)
+        if let name = environment["OPENRESPONSES_PROVIDER"], name != ProviderCatalog.defaultName {
+            // A named provider (`--provider NAME` sets the variable): config.yaml's providers:.
+            do {
+                configuration = try ProviderCatalog.load(environment: environment).configuration(for: name, environment: environment)
+            } catch {
+                throw ConsoleError(error.message, exitStatus: .usage)
+            }
+        } else {
+            do {
+                configuration = try Configuration(environment: environment.variables)
+            } catch {
+                throw ConsoleError(error.message, exitStatus: .usage)
+            }
         }
         self.configuration = configuration
         let transport = AsyncHTTPClientTransport(configuration: configuration)

@@ -14,6 +14,8 @@ public struct Configuration: Sendable {
     public var readTimeout: Duration
     public var userAgent: String
     public var retryPolicy: RetryPolicy
+    /// More headers sent with every request (a named provider's), after the standard ones.
+    public var extraHeaders: [(String, String)] = []
 
     public init(
         baseURL: String = Configuration.defaultBaseURL, apiKey: String? = nil, organization: String? = nil,
@@ -91,6 +93,7 @@ public struct Configuration: Sendable {
         if let apiKey { headers.append(("Authorization", "Bearer \(apiKey)")) }
         if let organization { headers.append(("OpenAI-Organization", organization)) }
         if let project { headers.append(("OpenAI-Project", project)) }
+        headers.append(contentsOf: extraHeaders)
         return headers
     }
 }

@@ -11,6 +11,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var extraBody: JSONObject
     /// The document library's options (`library:`): chunk_size, chunk_overlap, ocr, passages.
     public var library: JSONObject = [:]
+    /// Named providers (`providers:`), by name.
+    public var providers: JSONObject = [:]
 
     public static func url(environment: AppEnvironment) -> URL {
         if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
@@ -32,6 +34,7 @@ public struct ConfigFile: Sendable, Hashable {
             url: url, preset: document.object["preset"]?.stringValue, template: document.template,
             console: document.object["console"]?.objectValue ?? [:], extraBody: document.object["extra_body"]?.objectValue ?? [:])
         config.library = document.object["library"]?.objectValue ?? [:]
+        config.providers = document.object["providers"]?.objectValue ?? [:]
         return config
     }
 }

@@ -16,10 +16,30 @@ public enum PresetSchema {
     public static let config = ObjectSpec(
         [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text)] + requestFields + [
             ("console", .object(console)), ("library", .object(library)), ("extra_body", .map(.json)),
+            ("providers", .map(.object(provider))),
         ])
 
     /// The keys of a preset that are not request fields.
-    public static let documentKeys: Set<String> = ["version", "name", "description", "console", "library", "extra_body", "preset"]
+    public static let documentKeys: Set<String> = ["version", "name", "description", "console", "library", "extra_body", "preset", "providers"]
+
+    /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,
+    /// as MCP headers do: no secret is written in the file.
+    static let provider = ObjectSpec(
+        [("base_url", .text), ("key_env", .text), ("organization", .text), ("project", .text), ("headers", .map(.text)),
+         ("model", .text), ("timeout", .number(0.1...86_400)), ("connect_timeout", .number(0.1...600))],
+        required: ["base_url"],
+        check: { provider in
+            var issues: [ObjectIssue] = []
+            for (name, value) in provider["headers"]?.objectValue ?? [:] {
+                if let text = value.stringValue, let problem = EnvironmentTemplate.literalProblem(text) {
+                    issues.append(ObjectIssue("headers.\(name)", problem))
+                }
+            }
+            if let url = provider["base_url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                issues.append(ObjectIssue("base_url", "'\(url)' is not an http(s) URL (example: http://127.0.0.1:11434/v1)"))
+            }
+            return issues
+        })
 
     static let console = ObjectSpec([
         ("stream", .setting("console.stream")), ("show_reasoning", .setting("console.show_reasoning")),

@@ -25,8 +25,12 @@ public struct SettingsStack: Sendable {
     /// The built-in defaults: `OPENRESPONSES_MODEL` or gpt-4.1-mini, streaming, reasoning summaries and
     /// the usage line shown.
     public static func builtInDefaults(environment: AppEnvironment) -> SettingsLayer {
-        SettingsLayer(
-            label: "default", template: ["model": .string(environment["OPENRESPONSES_MODEL"] ?? TurnSettings.defaultModel)],
+        // A named provider's model (`--provider`, providers: in config.yaml) is the default on its server.
+        let providerModel = environment["OPENRESPONSES_PROVIDER"].flatMap { name in
+            try? ProviderCatalog.load(environment: environment).provider(named: name)?.model
+        }
+        return SettingsLayer(
+            label: "default", template: ["model": .string(environment["OPENRESPONSES_MODEL"] ?? providerModel ?? TurnSettings.defaultModel)],
             console: ["stream": true, "show_reasoning": true, "show_usage": true])
     }
 

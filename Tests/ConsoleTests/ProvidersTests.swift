@@ -1,0 +1,114 @@
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// Named providers: two loopback servers configured as two providers, each reached with its own key and
+/// headers and neither key stored; a credentials file others can read is refused; and `providers check`
+/// against the peer's llama-stack and LiteLLM tells which keeps a chained turn.
+@Suite("named providers")
+struct ProvidersTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-prov-\(UUID().uuidString)", isDirectory: true)
+
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
+        var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
+        for (key, value) in extra { environment[key] = value }
+        return try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: environment)
+    }
+
+    func write(_ name: String, _ text: String, mode: Int = 0o600) throws {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let url = home.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+    }
+
+    @Test func eachProviderGetsItsOwnKeyAndHeadersAndNoKeyIsStored() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let first = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_a", text: "from A", previousResponseID: nil)) }
+        let second = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_b", text: "from B", previousResponseID: nil)) }
+        defer { Task { await first.stop(); await second.stop() } }
+        try write("config.yaml", """
+            version: 1
+            providers:
+              alpha:
+                base_url: \(first.baseURL)
+                key_env: ALPHA_KEY
+                model: alpha-model
+              beta:
+                base_url: \(second.baseURL)
+                model: beta-model
+                headers:
+                  X-Team: "${TEAM}"
+            """)
+        try write("credentials.yaml", "beta: sk-beta-secret-0000\n")
+        let environment = ["ALPHA_KEY": "sk-alpha-secret-0000", "TEAM": "core"]
+        let a = try await run(["ask", "--provider", "alpha", "hello"], environment: environment)
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.stdout.contains("from A"))
+        let b = try await run(["ask", "--provider", "beta", "hello"], environment: environment)
+        #expect(b.stdout.contains("from B"), "\(b.stderr)")
+        let toA = try #require(first.requests.last)
+        let toB = try #require(second.requests.last)
+        #expect(toA.header("authorization") == "Bearer sk-alpha-secret-0000")
+        #expect(toB.header("authorization") == "Bearer sk-beta-secret-0000")
+        #expect(toB.header("x-team") == "core")
+        #expect(toA.jsonBody?["model"] as? String == "alpha-model", "the provider's model is the default")
+        #expect(toB.jsonBody?["model"] as? String == "beta-model")
+        // The inspector has both exchanges, and neither key.
+        let list = try await run(["inspect", "list", "--json"])
+        #expect(list.stdout.contains(first.baseURL) && list.stdout.contains(second.baseURL))
+        for file in try FileManager.default.contentsOfDirectory(atPath: home.path) where file.hasPrefix("inspector.sqlite") {
+            let bytes = try Data(contentsOf: home.appendingPathComponent(file))
+            #expect(bytes.range(of: Data("secret-0000".utf8)) == nil, "\(file) holds a key")
+        }
+        let listed = try await run(["providers", "list"], environment: environment)
+        #expect(listed.stdout.contains("alpha  \(first.baseURL)  (key from $ALPHA_KEY, model alpha-model)"))
+        #expect(!listed.stdout.contains("secret"))
+        let unknown = try await run(["ask", "--provider", "gamma", "hello"], environment: environment)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no provider gamma (known: default, alpha, beta"))
+    }
+
+    @Test func aCredentialsFileOthersCanReadIsRefused() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
+        try write("credentials.yaml", "beta: sk-beta-secret-0000\n", mode: 0o644)
+        let ask = try await run(["ask", "--provider", "beta", "hello"])
+        #expect(ask.status == 2)
+        #expect(ask.stderr.contains("credentials.yaml has mode 644 and holds keys: chmod 600"))
+        try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: ftp://x\n    headers:\n      X-Key: literal-secret\n")
+        let bad = try await run(["providers", "list"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("providers.beta.base_url"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("providers.beta.headers.X-Key"), "\(bad.stderr)")
+    }
+
+    @Test(.enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
+    func checkTellsWhichPeerKeepsAChainedTurn() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let stack = try #require(PeerServer.baseURL)
+        try write("config.yaml", """
+            version: 1
+            providers:
+              stack:
+                base_url: \(stack)
+                model: \(PeerServer.model)
+              litellm:
+                base_url: http://127.0.0.1:4000/v1
+                key_env: LITELLM_KEY
+                model: echo
+            """)
+        let check = try await run(["providers", "check", "--json"], environment: ["LITELLM_KEY": "sk-test-1234"])
+        let reports = try JSONValue.parse(Array(check.stdout.utf8)).arrayValue ?? []
+        let byName = Dictionary(uniqueKeysWithValues: reports.compactMap { report in report["name"]?.stringValue.map { ($0, report) } })
+        #expect(byName["stack"]?["chained_turn_kept"] == true, "\(check.stdout)")
+        #expect(byName["stack"]?["response"]?["ok"] == true)
+        #expect(byName["stack"]?["stream"]?["ok"] == true)
+        #expect(byName["stack"]?["embeddings"]?["ok"] == true)
+        #expect(byName["litellm"]?["chained_turn_kept"] == false, "\(check.stdout)")
+        #expect(byName["default"]?["models_error"] != nil, "no OPENAI_API_KEY here")
+        let table = try await run(["providers", "check", "stack"])
+        #expect(table.stdout.contains("kept (input_items)"))
+    }
+}
