@@ -101,6 +101,10 @@ extension ConsoleCommand {
             complete: firstWord(["on", "off", "offline", "compare"]),
             run: { repl, input in repl.libraryCommand(input.rest); return .continue }),
         ConsoleCommand(
+            name: "/provider", help: [("/provider [NAME]", "the server in use; with a name, switch to one of config.yaml's providers (a new conversation)")],
+            complete: { position, _, _ in position == 0 ? REPL.providerNames(environment: .process) : [] },
+            run: { repl, input in repl.providerCommand(input.rest); return .continue }),
+        ConsoleCommand(
             name: "/doc", help: [("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")],
             run: { repl, input in repl.docCommand(input.rest); return .continue }),
         ConsoleCommand(

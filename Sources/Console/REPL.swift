@@ -7,7 +7,12 @@ import Workbench
 /// starting with `/` are commands. A turn that ends in function calls or MCP approval requests goes on
 /// by itself (handlers run, approvals asked) until the model answers.
 public final class REPL {
-    let context: ConsoleContext
+    /// The server's context: the one the console opened with, or the provider `/provider` switched to.
+    var context: ConsoleContext
+    /// The context this console was opened with (its opener shuts it down).
+    let openedContext: ConsoleContext
+    /// The provider in use (`--provider`, `/provider`).
+    var providerName: String
     /// The conversation, its settings and the tool loop: everything of a turn but the terminal.
     var session: ChatSession
     var stack: SettingsStack {
@@ -36,6 +41,8 @@ public final class REPL {
     static let continuationPrompt = "… "
     public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
+        self.openedContext = context
+        self.providerName = context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName
         self.session = ChatSession(client: context.client, environment: context.environment, stack: settings)
         self.presets = PresetLibrary(environment: context.environment)
         self.interrupt = interrupt
@@ -50,6 +57,13 @@ public final class REPL {
     /// Runs until /quit, Ctrl-D, or Ctrl-C twice at an empty prompt; the terminal is restored on the way out.
     public func run() -> ExitStatus {
         defer { editor.restoreTerminal() }
+        defer {
+            // A context /provider opened is this console's to close; the first one is its opener's.
+            if context !== openedContext {
+                let context = self.context
+                _ = bridge.run { await context.shutdown() }
+            }
+        }
         let presets = self.presets
         let stores = storeIDs
         editor.complete(with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }))

@@ -1,0 +1,41 @@
+import Foundation
+import ResponsesAPI
+import Workbench
+
+/// `/provider [NAME]`: which server the console talks to, and switching to another of config.yaml's
+/// providers. The next turn goes there with its own key; the conversation starts anew (a response id of
+/// one server means nothing to another), and the settings stay, the model too unless the provider names one.
+extension REPL {
+    func providerCommand(_ name: String) {
+        guard !name.isEmpty else {
+            context.output.write("Provider \(providerName): \(context.configuration.baseURL) (/provider NAME switches; openresponses providers list shows them).\n")
+            return
+        }
+        var variables = context.environment.variables
+        variables["OPENRESPONSES_PROVIDER"] = name
+        let environment = AppEnvironment(variables: variables, now: context.environment.now)
+        let next: ConsoleContext
+        do {
+            next = try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics)
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+            return
+        }
+        let previous = context
+        if previous !== openedContext { _ = bridge.run { await previous.shutdown() } }
+        context = next
+        providerName = name
+        var stack = session.stack
+        if let model = (try? ProviderCatalog.load(environment: environment))?.provider(named: name)?.model {
+            stack.defaults.template["model"] = .string(model)
+        }
+        session = ChatSession(client: next.client, environment: environment, stack: stack)
+        library.hasProvider = (try? next.configuration.validate()) != nil
+        context.output.write("Provider \(name): \(next.configuration.baseURL), model \(settings.model); a new conversation starts.\n")
+    }
+
+    /// Provider names for completion: config.yaml's, and default.
+    static func providerNames(environment: AppEnvironment) -> [String] {
+        ((try? ProviderCatalog.load(environment: environment))?.providers.map(\.name)) ?? [ProviderCatalog.defaultName]
+    }
+}
