@@ -50,6 +50,7 @@ public final class ConsoleContext: Sendable {
                 _ = try environment.ensureDataDirectory()
                 recorder = ExchangeRecorder(
                     openingStoreAt: path, now: environment.now(),
+                    provider: environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
                     onRepair: { diagnostics.write("note: the inspector's \($0)\n") },
                     onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })
             } catch {

@@ -13,7 +13,7 @@ public struct ReplayRunner: Sendable {
         self.context = context
     }
 
-    public func run(id: Int64, changes: [String]) async -> ExitStatus {
+    public func run(id: Int64, changes: [String], toProvider provider: String? = nil) async -> ExitStatus {
         guard let store = await context.recorder?.openedStore() else {
             context.diagnostics.write("error: the inspector store is not available, so there is nothing to replay\n")
             return .usage
@@ -42,8 +42,10 @@ public struct ReplayRunner: Sendable {
             context.diagnostics.write("error: exchange \(id) went to \(detail.summary.url); replay knows /responses and /conversations endpoints\n")
             return .usage
         }
-        let client = context.client(baseURL: baseURL)
-        let exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
+        // To another provider: the context's own client (made for that provider), the same path.
+        let client = provider == nil ? context.client(baseURL: baseURL) : context.client
+        var exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
+        if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }
         let streamed = (try? JSONValue.parse(body))?["stream"]?.boolValue == true || detail.summary.streamed
         var renderer = TurnRenderer(output: context.output)
         var status = ExitStatus.success

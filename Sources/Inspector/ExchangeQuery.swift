@@ -10,14 +10,17 @@ public struct ExchangeQuery: Sendable, Hashable {
     /// or an HTTP status (`429`).
     public var status: String?
     public var preset: String?
+    /// The named provider (`default` for the environment's server).
+    public var provider: String?
     /// Words that must all occur in the input, the output or the event texts (full-text search).
     public var search: String?
     public var limit: Int
 
     public init(
         since: Date? = nil, before: Date? = nil, model: String? = nil, status: String? = nil, preset: String? = nil,
-        search: String? = nil, limit: Int = 50
+        search: String? = nil, limit: Int = 50, provider: String? = nil
     ) {
+        self.provider = provider
         self.since = since
         self.before = before
         self.model = model
@@ -55,6 +58,10 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let preset {
             clauses.append("preset = ?")
             _ = arguments.append(contentsOf: [preset])
+        }
+        if let provider {
+            clauses.append("provider = ?")
+            _ = arguments.append(contentsOf: [provider])
         }
         if let search, let match = Self.ftsQuery(search) {
             clauses.append("id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?)")

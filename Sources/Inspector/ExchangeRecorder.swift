@@ -12,6 +12,9 @@ import Synchronization
 public final class ExchangeRecorder: ExchangeObserver {
     let opening: StoreOpening
     let logger: Logger
+    /// The provider every exchange of this recorder went to (`default` or a name from config.yaml), unless
+    /// its context's `provider` label says otherwise.
+    let provider: String?
     private let openExchanges = Mutex<OpenExchanges>(OpenExchanges())
 
     struct OpenExchanges {
@@ -22,8 +25,9 @@ public final class ExchangeRecorder: ExchangeObserver {
     }
 
     /// Records into a store that is already open.
-    public init(store: InspectorStore, logger: Logger = Logger(label: "openresponses.inspector")) {
+    public init(store: InspectorStore, provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector")) {
         self.opening = StoreOpening(opened: store)
+        self.provider = provider
         self.logger = logger
     }
 
@@ -31,7 +35,7 @@ public final class ExchangeRecorder: ExchangeObserver {
     /// background thread. A damaged store is moved aside and replaced, and `onRepair` is told where it
     /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded.
     public init(
-        openingStoreAt path: String, now: Date = Date(), logger: Logger = Logger(label: "openresponses.inspector"),
+        openingStoreAt path: String, now: Date = Date(), provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
@@ -47,6 +51,7 @@ public final class ExchangeRecorder: ExchangeObserver {
                 throw error
             }
         }
+        self.provider = provider
         self.logger = logger
     }
 
@@ -78,13 +83,13 @@ public final class ExchangeRecorder: ExchangeObserver {
             try db.execute(
                 sql: """
                     INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                          preset, session, replay_of, pid, attempt, input_text)
-                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?)
+                                          preset, session, replay_of, pid, attempt, input_text, provider)
+                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
                     Self.databaseValue(body), model, request.context.preset, request.context.session,
-                    request.context.replayOf, pid, request.attempt, inputText,
+                    request.context.replayOf, pid, request.attempt, inputText, request.context.labels["provider"] ?? provider,
                 ])
             return db.lastInsertedRowID
         }

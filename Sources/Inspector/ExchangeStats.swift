@@ -6,7 +6,7 @@ import ResponsesAPI
 /// median and 95th-percentile latency and time to first text, and the share that failed.
 public struct ExchangeStats: Sendable, Hashable {
     public enum Grouping: String, Sendable, CaseIterable {
-        case model, day, preset
+        case model, day, preset, provider
     }
 
     public struct Group: Sendable, Hashable {
@@ -54,6 +54,7 @@ extension InspectorStore {
             case .model: "COALESCE(model, '(none)')"
             case .day: "substr(started_at, 1, 10)"
             case .preset: "COALESCE(preset, '(none)')"
+            case .provider: "COALESCE(provider, '(none)')"
             }
         // Grouped inside the read: `Row` is not `Sendable`, so returning rows would pick GRDB's blocking
         // `read` and hold a thread of the concurrency pool for the query.

@@ -20,6 +20,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     public var outputTokens: Int?
     public var eventCount: Int
     public var preset: String?
+    public var provider: String?
     public var session: String?
     public var error: String?
     public var costUsd: Double?
@@ -29,7 +30,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
 
     static let columns = """
         id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
-        duration_ms, input_tokens, output_tokens, event_count, preset, session, error, cost_usd, attempt
+        duration_ms, input_tokens, output_tokens, event_count, preset, provider, session, error, cost_usd, attempt
         """
 
     /// The error message stored with the exchange, if any.
@@ -56,6 +57,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
         object["output_tokens"] = outputTokens.map(JSONValue.integer) ?? .null
         object["event_count"] = .integer(eventCount)
         object["preset"] = preset.map(JSONValue.string) ?? .null
+        object["provider"] = provider.map(JSONValue.string) ?? .null
         object["session"] = session.map(JSONValue.string) ?? .null
         object["error"] = error.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .null
         object["cost_usd"] = costUsd.map(JSONValue.number) ?? .null

@@ -175,6 +175,11 @@ extension InspectorStore {
                     WHERE b.types IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v8-provider") { db in
+            // The named provider each exchange went to (`default` for the environment's server; NULL for
+            // exchanges recorded before providers existed).
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN provider TEXT")
+        }
         return migrator
     }
 }

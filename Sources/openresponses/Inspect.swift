@@ -20,6 +20,8 @@ struct Inspect: ParsableCommand {
         var status: String?
         @Option(name: .long, help: "Only exchanges made with this preset.")
         var preset: String?
+        @Option(name: .long, help: "Only exchanges sent to this provider (default, or a name from config.yaml).")
+        var provider: String?
         @Option(name: .long, help: "Only exchanges whose input, output or event texts contain all these words.")
         var search: String?
         @Option(name: .long, help: "How many to list.")
@@ -34,7 +36,7 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let query = ExchangeQuery(
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
-                search: search, limit: limit)
+                search: search, limit: limit, provider: provider)
             try inspect { await $0.list(query, json: json) }
         }
     }
@@ -97,15 +99,19 @@ struct Inspect: ParsableCommand {
         var id: Int64
         @Option(name: .customLong("set"), help: "Change a body field: KEY=VALUE, KEY a dotted path, VALUE JSON or text; KEY= removes it.")
         var changes: [String] = []
+        @Option(name: .long, help: "Send it to this provider instead (config.yaml's providers:), to diff the two answers.")
+        var provider: String?
 
         func run() throws {
-            try withContext { context in await ReplayRunner(context: context).run(id: id, changes: changes) }
+            if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+            let provider = self.provider
+            try withContext { context in await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider) }
         }
     }
 
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stats",
-            abstract: "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day or preset.")
+            abstract: "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset or provider.")
 
         @Option(name: .long, help: "What to group by.")
         var by: ExchangeStats.Grouping = .model

@@ -158,7 +158,7 @@ struct InspectCommandTests {
         let byDay = try await run(harness, ["inspect", "stats", "--by", "day"])
         #expect(byDay.stdout.hasPrefix("DAY"))
         let wrong = try await run(harness, ["inspect", "stats", "--by", "week"])
-        #expect(wrong.status != 0 && wrong.stderr.contains("The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day' or 'preset'."))
+        #expect(wrong.status != 0 && wrong.stderr.contains("The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day', 'preset' or 'provider'."))
         await server.stop()
     }
 

@@ -62,6 +62,25 @@ struct ProvidersTests {
             let bytes = try Data(contentsOf: home.appendingPathComponent(file))
             #expect(bytes.range(of: Data("secret-0000".utf8)) == nil, "\(file) holds a key")
         }
+        // Each exchange names its provider; list filters on it, and a replay to the other provider can be diffed.
+        let onBeta = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)).arrayValue ?? []
+        #expect(onBeta.count == 1)
+        #expect(onBeta.first?["provider"] == "beta")
+        let onAlpha = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "alpha"]).stdout.utf8)).arrayValue ?? []
+        let alphaID = try #require(onAlpha.first?["id"]?.intValue)
+        let replay = try await run(["inspect", "replay", String(alphaID), "--provider", "beta"], environment: environment)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("from B"))
+        #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
+        let replays = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)).arrayValue ?? []
+        let ids = replays.compactMap { $0["id"]?.intValue }
+        let replayID = try #require(ids.max())
+        let diff = try await run(["inspect", "diff", String(alphaID), String(replayID)])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("from A") && diff.stdout.contains("from B"), "\(diff.stdout)")
+        let stats = try await run(["inspect", "stats", "--by", "provider", "--json"])
+        #expect(stats.stdout.contains("\"alpha\"") && stats.stdout.contains("\"beta\""), "\(stats.stdout)")
+
         let listed = try await run(["providers", "list"], environment: environment)
         #expect(listed.stdout.contains("alpha  \(first.baseURL)  (key from $ALPHA_KEY, model alpha-model)"))
         #expect(!listed.stdout.contains("secret"))
