@@ -17,6 +17,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Add: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "add",
             abstract: "Add files, folders (recursively) and globs; unchanged files are skipped, changed ones re-indexed.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "Files, folders or globs.") var paths: [String]
         @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
         @OptionGroup var chunking: ChunkingOptions
@@ -32,6 +34,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Sync: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "sync",
             abstract: "Add what is new in a folder, re-index what changed, remove what was deleted from disk.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "The folder.") var folder: String
         @Option(help: "Leave out paths matching this glob (repeatable).") var exclude: [String] = []
         @OptionGroup var chunking: ChunkingOptions
@@ -48,6 +52,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Search: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "search",
             abstract: "The passages that best match: keywords (BM25) and meaning (vectors) fused; \"quoted phrases\" and prefix* work for keywords.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "What to look for.") var query: [String]
         @Option(help: "How many passages.") var k = 10
         @Option(help: "hybrid, keyword or semantic (default: library.search_mode, else hybrid when the library has vectors).")
@@ -68,6 +74,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Ask: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "ask",
             abstract: "Answer from the library with citations: with a model when one is configured, else the best sentences.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "The question.") var question: [String]
         @Option(help: "How many passages to answer from (default: library.passages in config.yaml, else 5).") var k: Int?
         @OptionGroup var scope: ScopeOptions
@@ -111,6 +119,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Reembed: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "reembed",
             abstract: "Compute the library's vectors with an embedder (switching to it), or drop them with --embedder none.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Option(help: "\(EmbedderSpec.help) (default: library.embedder, else the library's own, else minilm).")
         var embedder: String?
         init() {}
@@ -127,6 +137,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Push: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "push",
             abstract: "Upload the library's documents to a vector store with their attributes; those already there are skipped.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "Documents (paths, folders or globs; default: the whole library).") var paths: [String] = []
         @Option(help: "The vector store to push to.") var store: String?
         @Option(name: .customLong("new"), help: "Create a vector store with this name and push to it.") var new: String?
@@ -143,6 +155,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Compare: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "compare",
             abstract: "The keyword, semantic and hybrid rankings (and a vector store's search) side by side, rank by rank.")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "What to look for.") var query: [String]
         @Option(help: "A vector store whose search (POST /vector_stores/ID/search) is shown beside.") var store: String?
         @Option(help: "How many ranks.") var k = 10
@@ -160,6 +174,8 @@ public struct LibraryCommand: ParsableCommand {
     struct Eval: LibraryRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "eval",
             abstract: "nDCG@10, Recall@10 and MRR of each ranking (and a vector store's) over labelled queries (JSON Lines).")
+        @Option(help: "The server (a name from config.yaml's providers:, or default) for embeddings, answers and stores.")
+        var provider: String?
         @Argument(help: "A JSON Lines file: {\"query\": \"...\", \"paths\": [\"notes/a.md\"], \"pages\": [3]} per line.") var queries: String
         @Option(help: "A vector store to measure beside the library.") var store: String?
         @Flag(name: .customLong("per-query"), help: "One more line per query: each ranking's nDCG@10.") var perQuery = false
@@ -223,10 +239,16 @@ extension Retriever.Mode: ExpressibleByArgument {}
 /// A `library` subcommand: parsed by ArgumentParser and run against a `LibraryRunner`.
 protocol LibraryRunnerCommand: ParsableCommand, Sendable {
     func execute(_ runner: LibraryRunner) async -> ExitStatus
+    /// `--provider`, on the subcommands that talk to a server.
+    var provider: String? { get }
 }
 
 extension LibraryRunnerCommand {
+    var provider: String? { nil }
+
     func run() throws {
+        // The contexts a command makes read the provider from the environment (ConsoleContext).
+        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
         let runner = LibraryRunner(CommandIO(environment: .process))
         let interrupt = try InterruptPipe()
         interrupt.install()

@@ -89,6 +89,30 @@ struct ProvidersTests {
         #expect(unknown.stderr.contains("no provider gamma (known: default, alpha, beta"))
     }
 
+    @Test func libraryCommandsTakeAProvider() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try await LoopbackServer.start { request in
+            let inputs = (request.jsonBody?["input"] as? [String]) ?? [String(describing: request.jsonBody?["input"] ?? "")]
+            let data = inputs.enumerated().map { #"{"object":"embedding","index":\#($0.offset),"embedding":[1,0,\#($0.offset)]}"# }
+            return .json(#"{"object":"list","data":[\#(data.joined(separator: ","))]}"#)
+        }
+        defer { Task { await server.stop() } }
+        try write("config.yaml", "version: 1\nproviders:\n  emb:\n    base_url: \(server.baseURL)\n    key_env: EMB_KEY\n")
+        let folder = home.appendingPathComponent("notes", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "Harbour pilots board ships at the breakwater.".write(to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        let environment = ["EMB_KEY": "sk-emb-secret-0000", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"]
+        let add = try await run(["library", "add", folder.path, "--embedder", "openai:tiny", "--provider", "emb"], environment: environment)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout.contains("Embedded 1 passage with openai:tiny"))
+        #expect(server.requests.first?.header("authorization") == "Bearer sk-emb-secret-0000")
+        let search = try await run(["library", "search", "pilots", "--mode", "semantic", "--json", "--provider", "emb"], environment: environment)
+        #expect(search.status == 0, "\(search.stderr)")
+        #expect(search.stdout.contains("\"semantic_rank\" : 1") || search.stdout.contains("\"semantic_rank\": 1"), "\(search.stdout)")
+        let rows = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8)).arrayValue ?? []
+        #expect(rows.count == 2, "the passage's and the query's embeddings, both recorded as emb's")
+    }
+
     @Test func aCredentialsFileOthersCanReadIsRefused() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
