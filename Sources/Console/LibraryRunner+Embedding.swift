@@ -23,9 +23,9 @@ extension LibraryRunner {
                 throw ConsoleError("all-MiniLM-L6-v2 is not installed in \(folder) (scripts/install-model.sh installs it)")
             }
             do { return try MiniLMEmbedder.shared(folder: folder) } catch { throw ConsoleError(error.message) }
-        case .provider(let model, let dimensions):
+        case .provider(let model, let dimensions, let server):
             guard let client else { throw ConsoleError("openai:\(model) needs the server's configuration (OPENAI_BASE_URL, OPENAI_API_KEY)") }
-            return ProviderEmbedder(client: client, model: model, dimensions: dimensions,
+            return ProviderEmbedder(client: client, model: model, dimensions: dimensions, server: server,
                                     context: ExchangeContext(labels: ["source": "library"]))
         }
     }
@@ -48,7 +48,7 @@ extension LibraryRunner {
     func embedMissing(_ store: LibraryStore, spec: EmbedderSpec, options: LibraryOptions) async -> ExitStatus {
         guard spec != .none else { return .success }
         var context: ConsoleContext?
-        if case .provider = spec { context = try? ConsoleContext(environment: environment, output: output, diagnostics: diagnostics) }
+        if case .provider = spec { context = try? serverContext(spec) }
         let status = await embedMissing(store, spec: spec, options: options, client: context?.client)
         await context?.shutdown()
         return status
@@ -105,6 +105,13 @@ extension LibraryRunner {
         }
     }
 
+    /// A context for the server a provider embedder talks to: its named provider (`@NAME`), else this command's.
+    func serverContext(_ spec: EmbedderSpec) throws(ConsoleError) -> ConsoleContext {
+        var variables = environment.variables
+        if let server = spec.server { variables["OPENRESPONSES_PROVIDER"] = server }
+        return try ConsoleContext(environment: AppEnvironment(variables: variables, now: environment.now), output: output, diagnostics: diagnostics)
+    }
+
     static func message(_ error: any Error) -> String {
         (error as? ConsoleError)?.message ?? (error as? LibraryError)?.description ?? "\(error)"
     }
@@ -126,11 +133,13 @@ extension LibraryRunner {
             }
         }
         var context: ConsoleContext?
-        if client == nil, let identifier = try await store.embedder(), identifier.hasPrefix("openai:") {
-            context = try? ConsoleContext(environment: environment, output: output, diagnostics: diagnostics)
+        // A server's embedder needs a client: the caller's, unless the embedder names its own provider.
+        let current = try await store.embedder().flatMap { try? EmbedderSpec(parsing: $0) }
+        if let current, case .provider = current, client == nil || current.server != nil {
+            context = try? serverContext(current)
         }
         do {
-            let retriever = try await retriever(store, options: options, client: client ?? context?.client)
+            let retriever = try await retriever(store, options: options, client: context?.client ?? client)
             let result = try await retriever.search(query, k: k, filter: filter, mode: options.searchMode)
             await context?.shutdown()
             return result

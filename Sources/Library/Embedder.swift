@@ -13,10 +13,11 @@ public protocol Embedder: Sendable {
 /// `/embeddings`; `openai:MODEL/DIMENSIONS` asks for shortened vectors), or `none`.
 public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
     case minilm
-    case provider(model: String, dimensions: Int?)
+    /// `server`: a named provider (`openai:MODEL@NAME`); nil for the one the command talks to.
+    case provider(model: String, dimensions: Int?, server: String? = nil)
     case none
 
-    public static let help = "minilm (built in), openai:MODEL or openai:MODEL/DIMENSIONS (the server's /embeddings), or none"
+    public static let help = "minilm (built in), openai:MODEL[/DIMENSIONS][@PROVIDER] (a server's /embeddings), or none"
 
     public init(parsing text: String) throws(LibraryError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -28,6 +29,15 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
                 throw LibraryError(path: "", "unknown embedder \"\(text)\": expected \(Self.help)")
             }
             var model = String(trimmed.dropFirst("openai:".count))
+            var server: String?
+            if let at = model.lastIndex(of: "@") {
+                let name = String(model[model.index(after: at)...])
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+                    throw LibraryError(path: "", "embedder \"\(text)\": after @ comes a provider's name (openai:MODEL@NAME)")
+                }
+                server = name
+                model = String(model[..<at])
+            }
             var dimensions: Int?
             if let slash = model.lastIndex(of: "/"), let number = Int(model[model.index(after: slash)...]) {
                 guard number > 0 else { throw LibraryError(path: "", "embedder \"\(text)\": dimensions must be positive") }
@@ -35,16 +45,23 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
                 model = String(model[..<slash])
             }
             guard !model.isEmpty else { throw LibraryError(path: "", "embedder \"\(text)\" names no model (openai:MODEL)") }
-            self = .provider(model: model, dimensions: dimensions)
+            self = .provider(model: model, dimensions: dimensions, server: server)
         }
     }
 
-    /// The name vectors are kept under: `minilm`, `openai:MODEL`, `openai:MODEL/DIMENSIONS`.
+    /// The name vectors are kept under: `minilm`, `openai:MODEL`, `openai:MODEL/DIMENSIONS`, `…@PROVIDER`.
     public var description: String {
         switch self {
         case .minilm: "minilm"
-        case .provider(let model, let dimensions): "openai:\(model)" + (dimensions.map { "/\($0)" } ?? "")
+        case .provider(let model, let dimensions, let server):
+            "openai:\(model)" + (dimensions.map { "/\($0)" } ?? "") + (server.map { "@\($0)" } ?? "")
         case .none: "none"
         }
+    }
+
+    /// The named provider whose `/embeddings` this embedder uses, when it names one.
+    public var server: String? {
+        if case .provider(_, _, let server) = self { return server }
+        return nil
     }
 }

@@ -111,6 +111,14 @@ struct ProvidersTests {
         #expect(search.stdout.contains("\"semantic_rank\" : 1") || search.stdout.contains("\"semantic_rank\": 1"), "\(search.stdout)")
         let rows = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8)).arrayValue ?? []
         #expect(rows.count == 2, "the passage's and the query's embeddings, both recorded as emb's")
+        // The embedder can name its provider itself: no --provider needed afterwards, for the query either.
+        let reembed = try await run(["library", "reembed", "--embedder", "openai:tiny@emb"], environment: environment)
+        #expect(reembed.stdout.contains("The library's vectors come from openai:tiny@emb: 1 passage"), "\(reembed.stdout)\(reembed.stderr)")
+        let later = try await run(["library", "search", "pilots", "--mode", "semantic", "--json"], environment: environment)
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(later.stdout.contains("a.txt"))
+        #expect(server.requests.count == 4)
+        #expect(server.requests.allSatisfy { $0.header("authorization") == "Bearer sk-emb-secret-0000" })
     }
 
     @Test func aCredentialsFileOthersCanReadIsRefused() async throws {

@@ -179,6 +179,9 @@ struct RetrieverTests {
         #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/256") == .provider(model: "text-embedding-3-small", dimensions: 256))
         #expect(try EmbedderSpec(parsing: "openai:openai/minilm") == .provider(model: "openai/minilm", dimensions: nil))
         #expect(try EmbedderSpec(parsing: "openai:nomic-embed-text:latest").description == "openai:nomic-embed-text:latest")
+        #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway") == .provider(model: "text-embedding-3-small", dimensions: 512, server: "gateway"))
+        #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway").description == "openai:text-embedding-3-small/512@gateway")
+        #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:m@") }
         #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "word2vec") }
         #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:") }
     }
