@@ -27,7 +27,7 @@ extension LibraryRunner {
                 let hits = try await retriever.search(query, k: k, mode: mode).hits
                 return Ranked(
                     hits: hits.map(Self.metricsHit),
-                    labels: hits.map { $0.location }, milliseconds: Self.milliseconds(clock.now - start))
+                    labels: hits.map { $0.location }, milliseconds: (clock.now - start).milliseconds)
             })
         }
         if let storeID, let client {
@@ -36,7 +36,7 @@ extension LibraryRunner {
                 let results = try await client.searchVectorStore(storeID: storeID, query: query, maxResults: min(k, 50))
                 let paths = results.map { $0["attributes"]?["path"]?.stringValue ?? $0["filename"]?.stringValue ?? $0["file_id"]?.stringValue ?? "?" }
                 return Ranked(hits: paths.map { RetrievalMetrics.Hit(path: $0) },
-                              labels: paths.map { URL(fileURLWithPath: $0).lastPathComponent }, milliseconds: Self.milliseconds(clock.now - start))
+                              labels: paths.map { URL(fileURLWithPath: $0).lastPathComponent }, milliseconds: (clock.now - start).milliseconds)
             }))
         }
         return rankings
@@ -47,9 +47,6 @@ extension LibraryRunner {
         RetrievalMetrics.Hit(path: hit.path, pages: hit.page.map { page in page...max(page, hit.endPage ?? page) })
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
 
     /// Runs `body` with a client when a store is named (its context shut down after).
     func withClient(_ needed: Bool, _ body: (ResponsesClient?) async -> ExitStatus) async -> ExitStatus {

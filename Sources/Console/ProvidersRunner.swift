@@ -107,7 +107,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
             var start = clock.now
             do {
                 let first = try await client.create(request, context: context)
-                report.create = .success(Self.milliseconds(clock.now - start))
+                report.create = .success((clock.now - start).milliseconds)
                 var chained = CreateResponseRequest(model: model, input: "What was the code word?", previousResponseID: first.id)
                 chained.body["store"] = true
                 let second = try await client.create(chained, context: context)
@@ -121,7 +121,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
             do {
                 var terminal = false
                 for try await event in client.stream(request, context: context) where event.isTerminal { terminal = true }
-                report.stream = terminal ? .success(Self.milliseconds(clock.now - start)) : .failure(ConsoleError("no terminal event"))
+                report.stream = terminal ? .success((clock.now - start).milliseconds) : .failure(ConsoleError("no terminal event"))
             } catch {
                 report.stream = .failure(ConsoleError("\(error)"))
             }
@@ -157,9 +157,6 @@ struct ProvidersRunner: Sendable, CommandIORunner {
         return lower.contains("embed") || lower.contains("minilm") || lower.contains("bge") || lower.contains("e5-")
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
 }
 
 extension Array where Element == UInt8 {

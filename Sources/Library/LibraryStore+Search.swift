@@ -57,13 +57,23 @@ extension LibraryStore {
             return best.enumerated().compactMap { rank, best in
                 let (id, bm25) = best
                 return byID[id].map { row in
-                    SearchHit(
-                        chunkID: id, path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
-                        page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
-                        score: -bm25, snippet: row["snippet"], endPage: row["end_page"], keywordRank: rank + 1, keywordScore: -bm25)
+                    var hit = Self.hit(row, id: id, snippet: row["snippet"])
+                    hit.score = -bm25
+                    hit.keywordRank = rank + 1
+                    hit.keywordScore = -bm25
+                    return hit
                 }
             }
         }
+    }
+
+    /// A passage from a row of chunk and document columns (path, title, type, page, end_page, heading,
+    /// start, end, text), scored 0.
+    static func hit(_ row: Row, id: Int64, snippet: String) -> SearchHit {
+        SearchHit(
+            chunkID: id, path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
+            page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: row["text"],
+            score: 0, snippet: snippet, endPage: row["end_page"])
     }
 
     /// Counts for `library stats`.

@@ -115,15 +115,7 @@ extension LibraryStore {
                 WHERE c.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
                 """, arguments: StatementArguments(ids))
             let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
-            return ids.compactMap { id in
-                byID[id].map { row in
-                    let text: String = row["text"]
-                    return SearchHit(
-                        chunkID: id, path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
-                        page: row["page"], heading: row["heading"], start: row["start"], end: row["end"], text: text,
-                        score: 0, snippet: Self.opening(of: text), endPage: row["end_page"])
-                }
-            }
+            return ids.compactMap { id in byID[id].map { Self.hit($0, id: id, snippet: Self.opening(of: $0["text"])) } }
         }
     }
 
