@@ -59,18 +59,14 @@ extension LibraryStore {
         }
     }
 
-    /// Every chunk's vector from `embedder` (chunks passing `filter` only), as one matrix of chunk ids.
-    public func vectorMatrix(embedder: String, filter: SearchFilter = SearchFilter()) async throws -> VectorMatrix? {
+    /// Every chunk's vector from `embedder`, as one matrix of chunk ids (a search filters by chunk id).
+    public func vectorMatrix(embedder: String) async throws -> VectorMatrix? {
         try await writer.read { db in
-            var sql = "SELECT c.id, e.vector FROM chunk c JOIN embedding e ON e.embedder = ? AND e.text_sha256 = c.text_sha256"
-            var arguments: StatementArguments = [embedder]
-            if filter.document != nil || filter.type != nil {
-                sql += " JOIN document d ON d.id = c.document_id WHERE 1"
-                filter.restrict(&sql, &arguments)
-            }
-            sql += " ORDER BY c.id"
             var matrix: VectorMatrix?
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.id, e.vector FROM chunk c JOIN embedding e ON e.embedder = ? AND e.text_sha256 = c.text_sha256
+                ORDER BY c.id
+                """, arguments: [embedder])
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 try row.withUnsafeData(atIndex: 1) { data in
