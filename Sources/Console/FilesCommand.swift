@@ -14,6 +14,7 @@ public struct FilesCommand: ParsableCommand {
         @Argument(help: "Files to upload.") var paths: [String]
         @Option(help: "assistants, user_data, batch, vision or evals.") var purpose: String = "assistants"
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func validate() throws {
             guard ["assistants", "user_data", "batch", "vision", "evals"].contains(purpose) else {
@@ -29,6 +30,7 @@ public struct FilesCommand: ParsableCommand {
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every file, following pagination.") var all = false
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.list(purpose: purpose, limit: limit, all: all, json: json) }
     }
@@ -37,6 +39,7 @@ public struct FilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one file.")
         @Argument(help: "The file id.") var id: String
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.show(id: id, json: json) }
     }
@@ -46,6 +49,7 @@ public struct FilesCommand: ParsableCommand {
         @Argument(help: "The file id.") var id: String
         @Option(name: .shortAndLong, help: "Where to save it (the file's name by default).") var output: String?
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, json: json) }
     }
@@ -54,6 +58,7 @@ public struct FilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete files.")
         @Argument(help: "File ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.delete(ids: ids, json: json) }
     }

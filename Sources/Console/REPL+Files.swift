@@ -44,8 +44,18 @@ extension REPL {
             context.output.write(root.helpMessage() + "\n")
             return
         }
-        let runner = FilesRunner(context: context, progressEnabled: editor.isInteractive)
-        let (_, interrupted) = bridge.run { await runnable.execute(runner) }
+        // `--provider NAME` in the console: that provider's files or stores, for this command only.
+        var oneOff: ConsoleContext?
+        if let name = runnable.server.provider, name != providerName {
+            guard let other = providerContext(name) else { return }
+            oneOff = other
+        }
+        let runner = FilesRunner(context: oneOff ?? context, progressEnabled: editor.isInteractive)
+        let (_, interrupted) = bridge.run { [oneOff] in
+            let status = await runnable.execute(runner)
+            await oneOff?.shutdown()
+            return status
+        }
         if interrupted { context.diagnostics.write("[interrupted; what was already created is listed above]\n") }
     }
 }

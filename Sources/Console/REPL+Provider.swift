@@ -11,16 +11,16 @@ extension REPL {
             context.output.write("Provider \(providerName): \(context.configuration.baseURL) (/provider NAME switches; openresponses providers list shows them).\n")
             return
         }
-        var variables = context.environment.variables
-        variables["OPENRESPONSES_PROVIDER"] = name
-        let environment = AppEnvironment(variables: variables, now: context.environment.now)
-        let next: ConsoleContext
-        do {
-            next = try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics)
-        } catch {
-            context.diagnostics.write("error: \(error.message)\n")
-            return
+        if switchProvider(to: name) {
+            context.output.write("Provider \(name): \(context.configuration.baseURL), model \(settings.model); a new conversation starts.\n")
         }
+    }
+
+    /// Makes `name` the provider of the next turn: a context for it, a new conversation, its model as the
+    /// default. False (said on diagnostics, nothing changed) when the provider cannot be used.
+    func switchProvider(to name: String) -> Bool {
+        guard let next = providerContext(name) else { return false }
+        let environment = next.environment
         let previous = context
         if previous !== openedContext { _ = bridge.run { await previous.shutdown() } }
         context = next
@@ -31,7 +31,21 @@ extension REPL {
         }
         session = ChatSession(client: next.client, environment: environment, stack: stack)
         library.hasProvider = (try? next.configuration.validate()) != nil
-        context.output.write("Provider \(name): \(next.configuration.baseURL), model \(settings.model); a new conversation starts.\n")
+        return true
+    }
+
+    /// A context for provider `name` with this console's output and inspector; nil (said on diagnostics)
+    /// when the provider is unknown or its key is missing.
+    func providerContext(_ name: String) -> ConsoleContext? {
+        var variables = context.environment.variables
+        variables["OPENRESPONSES_PROVIDER"] = name
+        let environment = AppEnvironment(variables: variables, now: context.environment.now)
+        do {
+            return try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics)
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+            return nil
+        }
     }
 
     /// Provider names for completion: config.yaml's, and default.

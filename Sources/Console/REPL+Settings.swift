@@ -14,8 +14,15 @@ extension REPL {
         case ("use", 2):
             do {
                 let preset = try presets.load(arguments[1])
+                // A preset meant for another provider takes the console there first (a new conversation).
+                var moved = ""
+                if let provider = preset.provider, provider != providerName {
+                    try ProviderCatalog.checkProvider(of: preset, environment: context.environment)
+                    guard switchProvider(to: provider) else { return }
+                    moved = "Provider \(provider): \(context.configuration.baseURL); a new conversation starts.\n"
+                }
                 stack.use(preset)
-                var line = "Using preset \(preset.name)" + (preset.description.map { ": \($0)" } ?? "") + "\n"
+                var line = moved + "Using preset \(preset.name)" + (preset.description.map { ": \($0)" } ?? "") + "\n"
                 let kept = stack.session.assignments.map(\.key)
                 if !kept.isEmpty { line += "Your /set values stay on top: \(kept.joined(separator: ", ")) (/reset drops them).\n" }
                 context.output.write(line)
@@ -64,9 +71,10 @@ extension REPL {
         }
         let effective = settings
         let description = stack.preset?.description ?? "Saved from the console"
+        // The provider in use is kept when it is a named one: the preset was tuned against that server.
         let preset = Preset(
             name: name, description: description, template: effective.template, console: effective.console,
-            extraBody: effective.extraBody)
+            extraBody: effective.extraBody, provider: providerName == ProviderCatalog.defaultName ? nil : providerName)
         do {
             let replaced = presets.locate(name)
             let url = try presets.save(preset)

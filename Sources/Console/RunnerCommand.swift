@@ -6,11 +6,21 @@ import Workbench
 /// `/files` or `/stores` in the console, and run against a `FilesRunner`.
 protocol RunnerCommand: ParsableCommand, Sendable {
     func execute(_ runner: FilesRunner) async -> ExitStatus
+    /// `--provider`: whose files and stores.
+    var server: ProviderOption { get }
+}
+
+/// `--provider NAME`, on every `files` and `stores` subcommand.
+struct ProviderOption: ParsableArguments, Sendable {
+    @Option(help: "The server whose files or stores these are: a name from config.yaml's providers:, or default.")
+    var provider: String?
 }
 
 extension RunnerCommand {
     /// The command line: a context for this process, Ctrl-C cancels, the exit status is the process's.
     func run() throws {
+        // The contexts a command makes read the provider from the environment (ConsoleContext).
+        if let provider = server.provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
         let context: ConsoleContext
         do {
             context = try ConsoleContext(environment: .process)

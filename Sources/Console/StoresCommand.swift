@@ -16,6 +16,7 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "auto, or static:MAX:OVERLAP (tokens).") var chunking: String?
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.createStore(name: name, files: files, expiresAfterDays: expiresAfterDays, chunking: chunking, metadata: metadata, json: json)
@@ -27,6 +28,7 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every store, following pagination.") var all = false
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.listStores(limit: limit, all: all, json: json) }
     }
@@ -35,6 +37,7 @@ public struct StoresCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one vector store.")
         @Argument(help: "The store id.") var id: String
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.showStore(id: id, json: json) }
     }
@@ -46,6 +49,7 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
         @Option(help: "Expire this many days after last use.") var expiresAfterDays: Int?
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.updateStore(id: id, name: name, metadata: metadata, expiresAfterDays: expiresAfterDays, json: json)
@@ -56,6 +60,7 @@ public struct StoresCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete vector stores (their files stay).")
         @Argument(help: "Store ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.deleteStores(ids: ids, json: json) }
     }
@@ -65,6 +70,7 @@ public struct StoresCommand: ParsableCommand {
         @Argument(help: "The store id.") var id: String
         @Option(help: "in_progress, completed, failed or cancelled.") var status: String?
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.storeFiles(id: id, status: status, json: json) }
     }
@@ -76,6 +82,7 @@ public struct StoresCommand: ParsableCommand {
         @Argument(help: "File ids or paths.") var files: [String]
         @Option(name: .customLong("attribute"), help: "KEY=VALUE (repeatable).") var attributes: [String] = []
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.addFiles(id: id, items: files, attributes: attributes, json: json) }
     }
@@ -85,6 +92,7 @@ public struct StoresCommand: ParsableCommand {
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids.") var fileIDs: [String]
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.removeFiles(id: id, fileIDs: fileIDs, json: json) }
     }
@@ -97,6 +105,7 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "A filter as JSON (attributes).") var filter: String?
         @Flag(help: "Let the server rewrite the query.") var rewrite = false
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.search(

@@ -6,6 +6,9 @@ import ResponsesAPI
 public struct ConfigFile: Sendable, Hashable {
     public var url: URL
     public var preset: String?
+    /// The provider a session uses when neither `--provider` nor its preset names one, and where it is written.
+    public var provider: String?
+    public var providerLocation: SourceLocation?
     public var template: JSONObject
     public var console: JSONObject
     public var extraBody: JSONObject
@@ -35,6 +38,8 @@ public struct ConfigFile: Sendable, Hashable {
             console: document.object["console"]?.objectValue ?? [:], extraBody: document.object["extra_body"]?.objectValue ?? [:])
         config.library = document.object["library"]?.objectValue ?? [:]
         config.providers = document.object["providers"]?.objectValue ?? [:]
+        config.provider = document.object["provider"]?.stringValue
+        if config.provider != nil { config.providerLocation = document.validator.location(forKeyPath: "provider") }
         return config
     }
 }

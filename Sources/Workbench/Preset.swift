@@ -16,10 +16,13 @@ public struct Preset: Sendable, Hashable {
     public var console: JSONObject
     /// Fields sent as written, unchecked (for API fields newer than this build).
     public var extraBody: JSONObject
+    /// The provider the preset is meant for (a name from config.yaml's `providers:`), and where it is written.
+    public var provider: String?
+    public var providerLocation: SourceLocation?
 
     public init(
         name: String, description: String? = nil, version: Int = 1, url: URL? = nil, template: JSONObject = [:],
-        console: JSONObject = [:], extraBody: JSONObject = [:]
+        console: JSONObject = [:], extraBody: JSONObject = [:], provider: String? = nil
     ) {
         self.name = name
         self.description = description
@@ -28,6 +31,7 @@ public struct Preset: Sendable, Hashable {
         self.template = template
         self.console = console
         self.extraBody = extraBody
+        self.provider = provider
     }
 
     public static let supportedVersion = 1
@@ -50,17 +54,21 @@ public struct Preset: Sendable, Hashable {
             document.report("name", "'\(name)' is not a usable preset name")
         }
         try document.finish()
-        return Preset(
+        var preset = Preset(
             name: name, description: document.object["description"]?.stringValue,
             version: document.object["version"]?.intValue ?? supportedVersion, url: url,
             template: document.template, console: document.object["console"]?.objectValue ?? [:],
-            extraBody: document.object["extra_body"]?.objectValue ?? [:])
+            extraBody: document.object["extra_body"]?.objectValue ?? [:], provider: document.object["provider"]?.stringValue)
+        if preset.provider != nil { preset.providerLocation = document.validator.location(forKeyPath: "provider") }
+        return preset
     }
 
-    /// The preset as a document (`version`, `name`, `description`, the template, `console`, `extra_body`).
+    /// The preset as a document (`version`, `name`, `description`, `provider`, the template, `console`,
+    /// `extra_body`).
     public var document: JSONObject {
         var object: JSONObject = ["version": .integer(version), "name": .string(name)]
         if let description { object["description"] = .string(description) }
+        if let provider { object["provider"] = .string(provider) }
         for (key, value) in template { object[key] = value }
         if !console.isEmpty { object["console"] = .object(console) }
         if !extraBody.isEmpty { object["extra_body"] = .object(extraBody) }

@@ -5,22 +5,26 @@ import ResponsesAPI
 /// (each registry setting with the registry's own rule), tools with their options, console options, and
 /// `extra_body` for fields newer than this build.
 public enum PresetSchema {
-    /// A preset: `version`, `name`, `description`, then the request template and `console`.
+    /// A preset: `version`, `name`, `description`, `provider` (the server it is meant for), then the request
+    /// template and `console`.
     public static let preset = ObjectSpec(
-        [("version", .integer(minimum: 1, maximum: nil)), ("name", .text), ("description", .text)] + requestFields + [
+        [("version", .integer(minimum: 1, maximum: nil)), ("name", .text), ("description", .text), ("provider", .text)] + requestFields + [
             ("console", .object(console)), ("extra_body", .map(.json)),
         ])
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
-    /// starts from when no `--preset` is given) and `library` (the document library's options).
+    /// starts from when no `--preset` is given), `provider` (the server when neither a flag nor the preset
+    /// names one), `providers` and `library` (the document library's options).
     public static let config = ObjectSpec(
-        [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text)] + requestFields + [
+        [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text), ("provider", .text)] + requestFields + [
             ("console", .object(console)), ("library", .object(library)), ("extra_body", .map(.json)),
             ("providers", .map(.object(provider))),
         ])
 
     /// The keys of a preset that are not request fields.
-    public static let documentKeys: Set<String> = ["version", "name", "description", "console", "library", "extra_body", "preset", "providers"]
+    public static let documentKeys: Set<String> = [
+        "version", "name", "description", "console", "library", "extra_body", "preset", "providers", "provider",
+    ]
 
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,
     /// as MCP headers do: no secret is written in the file.

@@ -29,7 +29,7 @@ struct Ask: ParsableCommand {
     var prompt: [String] = []
 
     func run() throws {
-        session.applyProvider()
+        try session.applyProvider()
         let stdinIsTerminal = isatty(0) == 1
         let piped = stdinIsTerminal ? nil : StandardInput.readAll()
         let flags = session.options

@@ -8,7 +8,7 @@ struct Chat: ParsableCommand {
     @OptionGroup var session: SessionFlags
 
     func run() throws {
-        session.applyProvider()
+        try session.applyProvider()
         let environment = AppEnvironment.process
         let stack: SettingsStack
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import Workbench
 
 /// The options `chat` and `ask` share, declared once.
 struct SessionFlags: ParsableArguments {
@@ -22,9 +23,22 @@ struct SessionFlags: ParsableArguments {
     @Option(name: .long, help: "The server to talk to: a name from config.yaml's providers: (openresponses providers list), or default.")
     var provider: String?
 
-    /// `--provider` for this process: the contexts it makes read OPENRESPONSES_PROVIDER.
-    func applyProvider() {
-        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+    /// The provider for this process (`--provider`, else the preset's `provider:`, else the config
+    /// file's): the contexts it makes read OPENRESPONSES_PROVIDER. A preset naming an unknown provider is a
+    /// usage error at its line.
+    func applyProvider() throws {
+        if let provider {
+            setenv("OPENRESPONSES_PROVIDER", provider, 1)
+            return
+        }
+        do {
+            if let name = try ProviderCatalog.selectedName(environment: .process, preset: preset) {
+                setenv("OPENRESPONSES_PROVIDER", name, 1)
+            }
+        } catch {
+            for line in error.message.split(separator: "\n") { FileDescriptorOutput.standardError.write("error: \(line)\n") }
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
     }
 
     var options: SessionOptions {
