@@ -10,7 +10,7 @@ struct OpenResponses: ParsableCommand {
         discussion: """
             With no subcommand, opens the interactive console (chat).
 
-            Environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENRESPONSES_HOME.
+            Environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENRESPONSES_HOME, OPENRESPONSES_PROVIDER (a name from config.yaml's providers:).
 
             Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """,
