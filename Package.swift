@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
@@ -90,6 +92,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The recording proxy: any OpenAI client's traffic forwarded upstream and handed to an
+        // ExchangeObserver (the inspector). Its server side is Hummingbird's; upstream is AsyncHTTPClient.
+        .target(
+            name: "Proxy",
+            dependencies: [
+                "ResponsesAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Workbench",
             dependencies: ["ResponsesAPI", "CTerminal", .product(name: "Yams", package: "Yams")]
@@ -97,7 +111,7 @@ let package = Package(
         .target(
             name: "Console",
             dependencies: [
-                "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "CReadline", "CTerminal",
+                "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -168,6 +182,10 @@ let package = Package(
             name: "LibraryTests",
             dependencies: ["Library", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "ProxyTests",
+            dependencies: ["Proxy", "Inspector", "ResponsesAPI", "TestSupport"]
         ),
         .testTarget(
             name: "ConsoleTests",

@@ -18,6 +18,12 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null 2>&1 \
     || echo "test: chromium could not be installed; the report's browser test will be skipped" >&2
 fi
+# The proxy's tests drive the official OpenAI Python SDK (a venv of its own): required where it installs.
+if sdk=$(./scripts/python-sdk.sh); then
+  export OPENRESPONSES_PYTHON_SDK="$sdk" OPENRESPONSES_REQUIRE_PYTHON_SDK=1
+else
+  echo "test: the OpenAI Python SDK could not be installed; the proxy's SDK tests will be skipped" >&2
+fi
 # The spec-validation tests use python3 with jsonschema; they skip without it.
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null 2>&1 || true
 

@@ -12,15 +12,19 @@ public struct InspectorPresenter: Sendable {
 
     func listText(_ rows: [ExchangeSummary]) -> String {
         guard !rows.isEmpty else { return "No exchanges recorded yet.\n" }
+        // Exchanges the proxy recorded say which client sent them, in a column shown only when there are some.
+        let proxied = rows.contains { $0.source == "proxy" }
         let header = ["ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST"]
-        var table = [header]
+        var table = [header + (proxied ? ["CLIENT"] : [])]
         for row in rows {
-            table.append([
+            var line: [String] = [
                 String(row.id), Self.localTime(row.startedAt), row.state, row.status.map(String.init) ?? "-",
                 row.model ?? "-", row.ttftMs.map(Self.milliseconds) ?? "-", row.durationMs.map(Self.milliseconds) ?? "-",
                 "\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-")",
                 row.costUsd.map { String(format: "$%.4f", $0) } ?? "-", String(row.eventCount), "\(row.method) \(Self.path(of: row.url))",
-            ])
+            ]
+            if proxied { line.append(row.source == "proxy" ? "proxy: " + String((row.client ?? "?").prefix(32)) : "console") }
+            table.append(line)
         }
         return Self.render(table)
     }

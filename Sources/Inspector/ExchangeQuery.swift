@@ -12,15 +12,21 @@ public struct ExchangeQuery: Sendable, Hashable {
     public var preset: String?
     /// The named provider (`default` for the environment's server).
     public var provider: String?
+    /// `console` or `proxy`.
+    public var source: String?
+    /// Part of the client's description (its User-Agent and SDK headers), case-insensitive.
+    public var client: String?
     /// Words that must all occur in the input, the output or the event texts (full-text search).
     public var search: String?
     public var limit: Int
 
     public init(
         since: Date? = nil, before: Date? = nil, model: String? = nil, status: String? = nil, preset: String? = nil,
-        search: String? = nil, limit: Int = 50, provider: String? = nil
+        search: String? = nil, limit: Int = 50, provider: String? = nil, source: String? = nil, client: String? = nil
     ) {
         self.provider = provider
+        self.source = source
+        self.client = client
         self.since = since
         self.before = before
         self.model = model
@@ -62,6 +68,14 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let provider {
             clauses.append("provider = ?")
             _ = arguments.append(contentsOf: [provider])
+        }
+        if let source {
+            clauses.append("source = ?")
+            _ = arguments.append(contentsOf: [source])
+        }
+        if let client {
+            clauses.append("client LIKE ? ESCAPE '\\'")
+            _ = arguments.append(contentsOf: ["%" + Self.likePrefix(client) + "%"])
         }
         if let search, let match = Self.ftsQuery(search) {
             clauses.append("id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?)")

@@ -83,13 +83,14 @@ public final class ExchangeRecorder: ExchangeObserver {
             try db.execute(
                 sql: """
                     INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                          preset, session, replay_of, pid, attempt, input_text, provider)
-                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?)
+                                          preset, session, replay_of, pid, attempt, input_text, provider, source, client)
+                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
                     Self.databaseValue(body), model, request.context.preset, request.context.session,
                     request.context.replayOf, pid, request.attempt, inputText, request.context.labels["provider"] ?? provider,
+                    request.context.labels["source"] ?? "console", request.context.labels["client"],
                 ])
             return db.lastInsertedRowID
         }

@@ -21,6 +21,9 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     public var eventCount: Int
     public var preset: String?
     public var provider: String?
+    /// `console` or `proxy`, and for the proxy's exchanges the client program.
+    public var source: String
+    public var client: String?
     public var session: String?
     public var error: String?
     public var costUsd: Double?
@@ -30,7 +33,8 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
 
     static let columns = """
         id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
-        duration_ms, input_tokens, output_tokens, event_count, preset, provider, session, error, cost_usd, attempt
+        duration_ms, input_tokens, output_tokens, event_count, preset, provider, source, client, session, error, cost_usd,
+        attempt
         """
 
     /// The error message stored with the exchange, if any.
@@ -58,6 +62,8 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
         object["event_count"] = .integer(eventCount)
         object["preset"] = preset.map(JSONValue.string) ?? .null
         object["provider"] = provider.map(JSONValue.string) ?? .null
+        object["source"] = .string(source)
+        object["client"] = client.map(JSONValue.string) ?? .null
         object["session"] = session.map(JSONValue.string) ?? .null
         object["error"] = error.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .null
         object["cost_usd"] = costUsd.map(JSONValue.number) ?? .null

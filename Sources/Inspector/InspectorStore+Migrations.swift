@@ -180,6 +180,13 @@ extension InspectorStore {
             // exchanges recorded before providers existed).
             try db.execute(sql: "ALTER TABLE exchange ADD COLUMN provider TEXT")
         }
+        migrator.registerMigration("v9-source-client") { db in
+            // Who sent each exchange: `console` (this program's own commands) or `proxy` (any client through
+            // `openresponses proxy`), and for the proxy's the client program (User-Agent and SDK headers).
+            // Rows from before are the console's.
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN source TEXT NOT NULL DEFAULT 'console'")
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN client TEXT")
+        }
         return migrator
     }
 }

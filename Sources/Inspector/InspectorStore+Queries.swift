@@ -21,6 +21,19 @@ extension InspectorStore {
         }
     }
 
+    /// What `inspect watch` polls: the exchanges after `id` and the current rows of `ids` (those it saw in
+    /// progress), oldest first.
+    public func exchanges(after id: Int64, among ids: [Int64]) async throws -> [ExchangeSummary] {
+        let marks = ids.isEmpty ? "" : " OR id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
+        var arguments = StatementArguments([id])
+        _ = arguments.append(contentsOf: StatementArguments(ids))
+        let all = arguments
+        return try await writer.read { db in
+            try ExchangeSummary.fetchAll(
+                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id > ?\(marks) ORDER BY id", arguments: all)
+        }
+    }
+
     /// The newest exchange that replays `id`, if any.
     public func latestReplay(of id: Int64) async throws -> Int64? {
         try await writer.read { db in

@@ -14,9 +14,14 @@ public final class LoopbackServer: Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let received = Mutex<[ReceivedRequest]>([])
     private let serving: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let aborted = Mutex(0)
 
     /// `http://127.0.0.1:PORT/v1`
     public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+
+    /// Replies whose writing failed because the client closed the connection before the end (a client that
+    /// gives up mid-stream, or a proxy that cancels its upstream request).
+    public var abortedReplies: Int { aborted.withLock { $0 } }
 
     /// Every request received so far, in order.
     public var requests: [ReceivedRequest] { received.withLock { $0 } }
@@ -81,7 +86,13 @@ public final class LoopbackServer: Sendable {
                         method: requestHead.method.rawValue, uri: requestHead.uri,
                         headers: requestHead.headers.map { ($0.name, $0.value) }, body: body)
                     received.withLock { $0.append(request) }
-                    let keepOpen = try await play(route(request), to: outbound)
+                    let keepOpen: Bool
+                    do {
+                        keepOpen = try await play(route(request), to: outbound)
+                    } catch {
+                        aborted.withLock { $0 += 1 }
+                        throw error
+                    }
                     if !keepOpen { return }
                 }
             }

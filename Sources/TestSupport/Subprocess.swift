@@ -139,5 +139,5 @@ public enum Subprocess {
 
 public struct SubprocessError: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

@@ -6,8 +6,8 @@ import Workbench
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect",
-        abstract: "Look at the recorded HTTP exchanges: list, show, dump, diff, replay, stats, prune, export, report.",
-        subcommands: [List.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self, Report.self])
+        abstract: "Look at the recorded HTTP exchanges: list, watch, show, dump, diff, replay, stats, prune, export, report.",
+        subcommands: [List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self, Report.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List exchanges, newest first.")
@@ -22,12 +22,18 @@ struct Inspect: ParsableCommand {
         var preset: String?
         @Option(name: .long, help: "Only exchanges sent to this provider (default, or a name from config.yaml).")
         var provider: String?
+        @Option(name: .long, help: "Only the console's own exchanges (console) or those recorded by openresponses proxy (proxy).")
+        var source: Source?
+        @Option(name: .long, help: "Only exchanges from a client whose User-Agent or SDK headers contain this (proxy).")
+        var client: String?
         @Option(name: .long, help: "Only exchanges whose input, output or event texts contain all these words.")
         var search: String?
         @Option(name: .long, help: "How many to list.")
         var limit = 50
         @Flag(name: .long, help: "Print JSON.")
         var json = false
+
+        enum Source: String, ExpressibleByArgument, CaseIterable { case console, proxy }
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
@@ -36,8 +42,20 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let query = ExchangeQuery(
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
-                search: search, limit: limit, provider: provider)
+                search: search, limit: limit, provider: provider, source: source?.rawValue, client: client)
             try inspect { await $0.list(query, json: json) }
+        }
+    }
+
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "watch",
+            abstract: "Print each exchange (the console's or the proxy's) as it starts and ends, until Ctrl-C.")
+        @Option(name: .long, help: "How many recent exchanges to print first.")
+        var last = 10
+
+        func run() throws {
+            let backlog = last
+            try inspect { await $0.watch(backlog: backlog) }
         }
     }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// `inspect watch`: the exchanges of every process that records into the store (the console's commands,
+/// `openresponses proxy`) as they start and end, following the store as `tail -f` follows a file, until
+/// Ctrl-C. It starts with the last few, as tail does.
+extension InspectRunner {
+    public func watch(backlog: Int = 10, interval: Duration = .milliseconds(200)) async -> ExitStatus {
+        await withStore { store in
+            let recent = try await store.exchanges(matching: ExchangeQuery(limit: max(backlog, 1)))
+            var last = recent.first?.id ?? 0
+            var open: Set<Int64> = []
+            for row in recent.reversed() where backlog > 0 {
+                output.write(Self.watchLine(row, started: false))
+                if row.state == "in_progress" { open.insert(row.id) }
+            }
+            output.write("Watching \(store.path) (Ctrl-C stops).\n")
+            while true {
+                do { try await Task.sleep(for: interval) } catch {
+                    output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line
+                    break
+                }
+                for row in try await store.exchanges(after: last, among: open.sorted()) {
+                    let inProgress = row.state == "in_progress"
+                    if row.id > last {
+                        last = row.id
+                        output.write(Self.watchLine(row, started: inProgress))
+                        if inProgress { open.insert(row.id) }
+                    } else if !inProgress {
+                        open.remove(row.id)
+                        output.write(Self.watchLine(row, started: false))
+                    }
+                }
+            }
+            return .success
+        }
+    }
+
+    /// `→ 12 14:03:07 POST /v1/responses gpt-4.1 [proxy: OpenAI/Python 1.99]` when an exchange starts,
+    /// `← 12 completed 200 gpt-4.1 1.24s 18/230 tokens $0.0004 …` when it ends (or when first seen ended).
+    static func watchLine(_ row: ExchangeSummary, started: Bool) -> String {
+        let time = InspectorPresenter.localTime(row.startedAt).split(separator: " ").last.map(String.init) ?? ""
+        let request = "\(row.method) \(InspectorPresenter.path(of: row.url))"
+        let via = row.source == "proxy" ? " [proxy: \(row.client ?? "?")]" : ""
+        if started {
+            return "→ \(row.id) \(time) \(request)\(row.model.map { " \($0)" } ?? "")\(via)\n"
+        }
+        var parts = ["← \(row.id) \(time) \(request)", row.state]
+        if let status = row.status { parts.append(String(status)) }
+        if let model = row.model { parts.append(model) }
+        if let duration = row.durationMs { parts.append(InspectorPresenter.milliseconds(duration)) }
+        if row.inputTokens != nil || row.outputTokens != nil {
+            parts.append("\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-") tokens")
+        }
+        if let cost = row.costUsd { parts.append(String(format: "$%.4f", cost)) }
+        if let message = row.errorMessage { parts.append("error: \(message)") }
+        return parts.joined(separator: " ") + via + "\n"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Inspector
+import Logging
+import Proxy
+import ResponsesAPI
+import Workbench
+
+/// `openresponses proxy`: the recording proxy in front of the configured server (or `--upstream`),
+/// recording into this context's inspector. Says where it listens, then serves until Ctrl-C.
+public struct ProxyRunner: Sendable {
+    public struct Options: Sendable {
+        /// `HOST:PORT`, `:PORT` or `PORT`.
+        public var listen: String
+        public var upstream: String?
+        public var token: String?
+        public var keyFromEnvironment: Bool
+
+        public init(listen: String = "127.0.0.1:8787", upstream: String? = nil, token: String? = nil, keyFromEnvironment: Bool = false) {
+            self.listen = listen
+            self.upstream = upstream
+            self.token = token
+            self.keyFromEnvironment = keyFromEnvironment
+        }
+    }
+
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    /// The listening address of `--listen`: `HOST:PORT` (IPv6 in brackets), `:PORT` or `PORT`.
+    static func address(_ text: String) throws(ProxyError) -> (host: String, port: Int) {
+        var host = "127.0.0.1", portText = text
+        if let colon = text.lastIndex(of: ":") {
+            let written = String(text[..<colon])
+            if !written.isEmpty { host = written.hasPrefix("[") && written.hasSuffix("]") ? String(written.dropFirst().dropLast()) : written }
+            portText = String(text[text.index(after: colon)...])
+        }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw ProxyError("--listen \(text): expected HOST:PORT, :PORT or PORT (example: 127.0.0.1:8787)")
+        }
+        return (host, port)
+    }
+
+    public func run(_ options: Options) async -> ExitStatus {
+        let configuration: ProxyConfiguration
+        do {
+            let (host, port) = try Self.address(options.listen)
+            var key: String?
+            if options.keyFromEnvironment {
+                guard let configured = context.configuration.apiKey else {
+                    throw ProxyError("--key-from-env: OPENAI_API_KEY is not set (or the provider has no key)")
+                }
+                key = configured
+            }
+            configuration = ProxyConfiguration(
+                host: host, port: port, upstream: options.upstream ?? context.configuration.baseURL, token: options.token,
+                upstreamKey: key, provider: context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
+                connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout)
+            try configuration.validate()
+        } catch {
+            context.diagnostics.write("error: \(error)\n")
+            return .usage
+        }
+        let output = context.output
+        let inspector = context.recorder == nil ? "not recording (the inspector is off)" : "recording into \(context.environment.inspectorPath)"
+        // Diagnostics (an upstream that fails, the server's own) on stderr, warnings and worse unless
+        // OPENRESPONSES_LOG_LEVEL says otherwise (debug, info, ...).
+        var logger = Logger(label: "openresponses.proxy") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = context.environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let server = ProxyServer(configuration: configuration, observer: context.recorder, now: context.environment.now, logger: logger)
+        do {
+            try await server.run { port in
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                output.write("""
+                    Proxy on http://\(host):\(port)/v1 -> \(configuration.upstream), \(inspector).
+                    Point a client at it: OPENAI_BASE_URL=http://\(host):\(port)/v1\(configuration.token == nil ? "" : " with the token as its key"). \
+                    openresponses inspect watch follows the exchanges; Ctrl-C stops.
+
+                    """)
+            }
+        } catch {
+            if Task.isCancelled || error is CancellationError {
+                output.write("\nProxy stopped.\n")
+                return .success
+            }
+            context.diagnostics.write("error: the proxy stopped: \(error)\n")
+            return .apiError
+        }
+        output.write("\nProxy stopped.\n")
+        return .success
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// How the recording proxy listens, where it forwards, and which key goes upstream.
+public struct ProxyConfiguration: Sendable {
+    /// The address it listens on: loopback unless told otherwise.
+    public var host: String
+    /// 0 asks the system for a free port (the tests); `ProxyServer`'s `onListening` says which.
+    public var port: Int
+    /// The upstream base URL, ending in `/v1` (`https://api.openai.com/v1`, `http://127.0.0.1:8321/v1`):
+    /// a request for `/v1/responses` goes to `UPSTREAM/responses`.
+    public var upstream: String
+    /// When set, clients must send it as their key (`Authorization: Bearer TOKEN`) and the upstream gets
+    /// `upstreamKey` instead. Required to listen beyond loopback.
+    public var token: String?
+    /// The key the proxy itself sends upstream (`--key-from-env`); nil forwards the client's own.
+    public var upstreamKey: String?
+    /// The provider the upstream is (`default` or a name from config.yaml), for the inspector's column.
+    public var provider: String?
+    public var connectTimeout: Duration
+    /// Silence from the upstream longer than this fails the exchange.
+    public var readTimeout: Duration
+    /// Request bodies up to this size are read whole and recorded byte for byte; larger ones (declared by
+    /// Content-Length) are streamed upstream as they arrive and recorded as a placeholder naming their size.
+    public var keptRequestBytes: Int
+    /// Response bodies that are not event streams are recorded whole up to this size, else as a placeholder.
+    public var keptResponseBytes: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil, upstreamKey: String? = nil,
+        provider: String? = nil, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(600),
+        keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20
+    ) {
+        self.host = host
+        self.port = port
+        self.upstream = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
+        self.token = token
+        self.upstreamKey = upstreamKey
+        self.provider = provider
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.keptRequestBytes = keptRequestBytes
+        self.keptResponseBytes = keptResponseBytes
+    }
+
+    /// True for the loopback addresses, where only this machine's programs can connect.
+    public var listensOnLoopback: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+
+    /// What is wrong with this configuration, if anything: a non-loopback address without a token (anyone
+    /// on the network could spend the key), a token without a key to send upstream, an upstream that is
+    /// not an http(s) URL.
+    public func validate() throws(ProxyError) {
+        guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ProxyError("--upstream \(upstream): not an http(s) URL (example: https://api.openai.com/v1)")
+        }
+        if !listensOnLoopback, token == nil {
+            throw ProxyError("--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key)")
+        }
+        if token != nil, upstreamKey == nil {
+            throw ProxyError("--token needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
+        }
+        guard (0...65535).contains(port) else { throw ProxyError("--listen: port \(port) is out of range") }
+    }
+}
+
+/// A proxy that cannot start, with what to change.
+public struct ProxyError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ResponsesAPI
+
+/// The recording proxy's server: Hummingbird's HTTP/1.1 server in front, a pooled AsyncHTTPClient
+/// behind (TLS to the real API), the `RecordingProxy` between them.
+public struct ProxyServer: Sendable {
+    public let configuration: ProxyConfiguration
+    let observer: (any ExchangeObserver)?
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    public init(
+        configuration: ProxyConfiguration, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "openresponses.proxy")
+    ) {
+        self.configuration = configuration
+        self.observer = observer
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Serves until the task is cancelled or, with `handlingSignals`, until SIGINT or SIGTERM arrives
+    /// (then in-flight exchanges finish first). `onListening` gets the port once the socket is bound.
+    public func run(
+        handlingSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        try configuration.validate()
+        var config = HTTPClient.Configuration()
+        config.timeout = .init(
+            connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)),
+            read: .nanoseconds(Self.nanoseconds(configuration.readTimeout)))
+        config.decompression = .disabled
+        config.redirectConfiguration = .disallow
+        config.connectionPool.retryConnectionEstablishment = false
+        // Many clients at once (an agent's parallel calls): one upstream connection each, kept for reuse.
+        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        let responder = RecordingProxy(configuration: configuration, client: client, observer: observer, now: now, logger: logger)
+        let port = configuration.port
+        let application = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: port)),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            logger: logger)
+        do {
+            if handlingSignals {
+                try await application.runService()
+            } else {
+                try await application.run()
+            }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try? await client.shutdown()
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,80 @@
+/// An event stream watched from the side, as the recording proxy watches a stream it passes on: the bytes
+/// go through the same `SSEDecoder` and event decoding as the client's own streams (`StreamPipeline`), and
+/// come out as the `RecordedEvents` an observer takes, with the exchange's outcome at the end. It never
+/// changes or holds back the bytes; whoever feeds it forwards them as they are.
+///
+/// One per stream, used by the one task that forwards it.
+public struct StreamTap {
+    private var decoder = SSEDecoder()
+    private var tracker = StreamTracker()
+    private let longStrings = LongStrings()
+    private var textBytes = 0
+    private var recorded = RecordedEvents()
+    /// Whether any event was a Responses one (`response.*`): other streams (Chat Completions through the
+    /// proxy) have no terminal event to wait for.
+    private var sawResponseEvent = false
+
+    public init() {}
+
+    /// Events so far.
+    public var eventCount: Int { tracker.eventCount }
+
+    /// One read's bytes, received `offset` after the request was sent; returns the events it completed.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer, at offset: Duration) -> RecordedEvents {
+        decoder.longLineHint = textBytes + textBytes / 16 + 4096
+        var decoder = self.decoder
+        self.decoder = SSEDecoder()
+        decoder.push(bytes) { observe($0, at: offset) }
+        self.decoder = decoder
+        return take()
+    }
+
+    /// The end of the body: the last event if it lacked its blank line.
+    public mutating func finish(at offset: Duration) -> RecordedEvents {
+        var decoder = self.decoder
+        self.decoder = SSEDecoder()
+        decoder.finish { observe($0, at: offset) }
+        return take()
+    }
+
+    /// How the stream ended: `error` when forwarding failed (cancelled when the client left), else what the
+    /// events said: a Responses stream that stopped before its terminal event is a failure, as the client
+    /// sees it.
+    public func outcome(duration: Duration, error: ResponsesAPIError? = nil, requestID: String? = nil) -> ExchangeOutcome {
+        if error == nil, tracker.final == nil, sawResponseEvent {
+            let failure: ResponsesAPIError
+            if let streamError = tracker.streamError {
+                failure = ResponsesAPIError(
+                    code: .streamError, message: streamError.message, apiType: streamError.type,
+                    apiCode: streamError.code, apiParam: streamError.param, requestID: requestID)
+            } else {
+                failure = ResponsesAPIError(
+                    code: .truncatedStream,
+                    message: "the stream ended before the response finished (\(tracker.eventCount) events received)",
+                    requestID: requestID)
+            }
+            return tracker.outcome(duration: duration, error: failure)
+        }
+        return tracker.outcome(duration: duration, error: error)
+    }
+
+    private mutating func take() -> RecordedEvents {
+        defer { recorded = RecordedEvents() }
+        return recorded
+    }
+
+    private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
+        guard let event = try? ResponseStreamEvent(sse, longStrings: longStrings) else {
+            // Not JSON (a `[DONE]` line, a comment-like event): kept as it came.
+            recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
+            tracker.eventCount += 1
+            return
+        }
+        recorded.append(
+            index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+            data: sse.data, text: event.carriedText)
+        tracker.observe(event, at: offset)
+        if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
+        if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }
+    }
+}

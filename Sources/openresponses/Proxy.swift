@@ -1,0 +1,31 @@
+import ArgumentParser
+import Console
+import Foundation
+
+struct ProxyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "proxy",
+        abstract: "Record any OpenAI client's traffic: forward /v1/... to the server and keep every exchange in the inspector.",
+        discussion: """
+            Point a program (an official SDK, an agent, curl) at http://127.0.0.1:8787/v1 instead of the API; \
+            requests and answers pass byte for byte, streams as they arrive, and each exchange is recorded as the \
+            console records its own (inspect list --source proxy, inspect watch). The client's key is forwarded \
+            and never stored.
+            """)
+
+    @Option(name: .long, help: "Where to listen: HOST:PORT, :PORT or PORT. Beyond loopback, --token is required.")
+    var listen = "127.0.0.1:8787"
+    @Option(name: .long, help: "The server to forward to, ending in /v1 (default: the configured base URL).")
+    var upstream: String?
+    @Option(name: .long, help: "Clients must send this as their key; the proxy sends OPENAI_API_KEY upstream (needs --key-from-env).")
+    var token: String?
+    @Flag(name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (clients can run with a dummy key).")
+    var keyFromEnv = false
+    @Option(name: .long, help: "Forward to this provider (a name from config.yaml's providers:, or default).")
+    var provider: String?
+
+    func run() throws {
+        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+        let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, keyFromEnvironment: keyFromEnv)
+        try withContext { context in await ProxyRunner(context: context).run(options) }
+    }
+}
