@@ -41,6 +41,11 @@ stop_proxy() {
   kill -INT "$proxy_pid"; wait "$proxy_pid" 2>/dev/null || true; proxy_pid=""
   echo "$hwm"
 }
+# The proxy's exchanges in store $1, counted by state ("5 completed").
+states() {
+  OPENRESPONSES_HOME="$1" "$ours" inspect list --source proxy --limit 1000 --json | grep -o '"state": "[a-z_]*"' | cut -d'"' -f4 \
+    | sort | uniq -c | awk '{ printf "%s%d %s", NR > 1 ? ", " : "", $1, $2 }'
+}
 median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 request() { # base input
   curl -sN "$1/responses" -H "Authorization: Bearer $OPENAI_API_KEY" -H 'Content-Type: application/json' \
@@ -94,9 +99,9 @@ for shape in large api; do
   done
   bytes=$(cat "$work/bytes")
   peak=$(stop_proxy)
-  rows=$(OPENRESPONSES_HOME="$work/$shape" "$ours" inspect list --source proxy --limit 1000 --json | grep -c '"state": "completed"' || true)
+  rows=$(states "$work/$shape")
   awk -v d="$(median "$work/$shape-direct")" -v p="$(median "$work/$shape-proxy")" -v b="$bytes" -v m="$peak" -v r="$rows" 'BEGIN {
-    printf "direct %.3f s (%.0f MB/s) · through the proxy, recording %.3f s (%.0f MB/s): %.0f%% of direct · proxy peak RSS %s MB · %d exchanges recorded completed\n",
+    printf "direct %.3f s (%.0f MB/s) · through the proxy, recording %.3f s (%.0f MB/s): %.0f%% of direct · proxy peak RSS %s MB · recorded: %s\n",
       d / 1e6, b / d, p / 1e6, b / p, 100 * d / p, m, r }'
 done
 
@@ -111,7 +116,7 @@ done
 wait $(jobs -p | grep -v "^$server$" | grep -v "^$proxy_pid$") 2>/dev/null || true
 end=$(date +%s%N)
 peak=$(stop_proxy)
-rows=$(OPENRESPONSES_HOME="$work/concurrent" "$ours" inspect list --source proxy --limit 1000 --json | grep -c '"state": "completed"' || true)
+rows=$(states "$work/concurrent")
 clients=$(OPENRESPONSES_HOME="$work/concurrent" "$ours" inspect list --source proxy --limit 1000 --json | grep -o '"client": "bench-client-[0-9]' | sort -u | wc -l)
 awk -v t="$(( (end - start) / 1000 ))" -v r="$rows" -v c="$clients" -v m="$peak" 'BEGIN {
-  printf "100 requests in %.2f s: %d recorded completed, from %d clients · proxy peak RSS %s MB\n", t / 1e6, r, c, m }'
+  printf "100 requests in %.2f s: recorded %s, from %d clients · proxy peak RSS %s MB\n", t / 1e6, r, c, m }'

@@ -7,9 +7,10 @@ import ResponsesAPI
 
 /// One upstream body on its way to the client: each chunk written as soon as it arrives (the write waits
 /// for the client, and the next read waits for the write: backpressure both ways), and seen on the side:
-/// an event stream through a `StreamTap` whose events go to the recording, any other body kept for it up to
-/// the limit. Ends with the exchange's outcome: completed (or what the events said), failed when the
-/// upstream broke off, cancelled when the client left, which also ends the upstream request.
+/// an event stream decoded beside the forwarding by a `StreamTap` whose events go to the recording, any
+/// other body kept for it up to the limit. Ends with the exchange's outcome: completed (or what the events
+/// said), failed when the upstream broke off, cancelled when the client left, which also ends the upstream
+/// request.
 struct Forwarding: Sendable {
     let upstream: HTTPClientResponse
     let recording: (any ExchangeRecording)?
@@ -23,64 +24,115 @@ struct Forwarding: Sendable {
     }
 
     func run(_ writer: inout any ResponseBodyWriter) async throws {
-        var tap = isEventStream ? StreamTap() : nil
-        var kept: [UInt8] = []
-        var total = 0
-        var clientGone: (any Error)?
-        var upstreamError: (any Error)?
+        if isEventStream, let recording {
+            try await forwardStream(&writer, recording: recording)
+        } else {
+            try await forwardWhole(&writer)
+        }
+    }
+
+    /// An event stream: each chunk to the client first, then to the recording beside it (`RecordingQueue`).
+    /// The client gets the stream's end as soon as the upstream's; the exchange is finished when the
+    /// recording has caught up.
+    private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
+        let queue = RecordingQueue(limit: Self.recordingBacklog)
+        let recorder = Task { [requestID] in await Self.record(queue, into: recording, requestID: requestID) }
+        var failure: (any Error)?
+        var ending: ResponsesAPIError?
         do {
             for try await chunk in upstream.body {
-                total += chunk.readableBytes
-                if tap != nil, let recording {
-                    let offset = ContinuousClock.now - start
-                    let events = chunk.withUnsafeReadableBytes { tap!.push($0, at: offset) }
-                    if !events.isEmpty { recording.didReceiveEvents(events) }
-                } else if recording != nil, total <= limit {
-                    kept.append(contentsOf: chunk.readableBytesView)
-                }
+                let offset = ContinuousClock.now - start
                 do {
                     try await writer.write(chunk)
                 } catch {
-                    clientGone = error
+                    // Leaving the loop drops the upstream body's iterator, which cancels the upstream request.
+                    failure = error
+                    ending = ResponsesAPIError(code: .cancelled, message: "the client disconnected", requestID: requestID)
+                    await queue.enqueue(chunk, at: offset)
                     break
                 }
-                if tap != nil { await recording?.waitForWriter() }
+                await queue.enqueue(chunk, at: offset)
             }
         } catch {
-            upstreamError = error
+            failure = error
+            ending = brokenOff(error)
+        }
+        queue.finish(ending, at: ContinuousClock.now - start)
+        if failure == nil {
+            do { try await writer.finish(nil) } catch { failure = error }
+        }
+        await recorder.value
+        if let failure {
+            logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
+            throw failure
+        }
+    }
+
+    /// The recording side of a stream: decodes the chunks as they come and finishes the exchange.
+    private static func record(_ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?) async {
+        var tap = StreamTap()
+        for await item in queue.items {
+            switch item {
+            case .chunk(let chunk, let offset):
+                let events = chunk.withUnsafeReadableBytes { tap.push($0, at: offset) }
+                if !events.isEmpty {
+                    recording.didReceiveEvents(events)
+                    await recording.waitForWriter()
+                }
+                queue.consumed(chunk.readableBytes)
+            case .end(let error, let offset):
+                let events = tap.finish(at: offset)
+                if !events.isEmpty { recording.didReceiveEvents(events) }
+                await recording.didFinish(tap.outcome(duration: offset, error: error, requestID: requestID))
+            }
+        }
+    }
+
+    /// Any other body: forwarded chunk by chunk, kept for the recording up to the limit.
+    private func forwardWhole(_ writer: inout any ResponseBodyWriter) async throws {
+        var kept: [UInt8] = []
+        var total = 0
+        var failure: (any Error)?
+        var ending: ResponsesAPIError?
+        do {
+            for try await chunk in upstream.body {
+                total += chunk.readableBytes
+                if recording != nil, total <= limit { kept.append(contentsOf: chunk.readableBytesView) }
+                do {
+                    try await writer.write(chunk)
+                } catch {
+                    failure = error
+                    ending = ResponsesAPIError(code: .cancelled, message: "the client disconnected", requestID: requestID)
+                    break
+                }
+            }
+        } catch {
+            failure = error
+            ending = brokenOff(error)
         }
         let duration = ContinuousClock.now - start
-        if var finished = tap, let recording {
-            let events = finished.finish(at: duration)
-            if !events.isEmpty { recording.didReceiveEvents(events) }
-            tap = finished
+        if let recording {
+            recording.didReceiveBody(total <= limit ? kept : Array("<\(total) bytes forwarded, not kept (over \(limit >> 20) MB)>".utf8))
+            let outcome = ending.map { ExchangeOutcome(state: $0.code == .cancelled ? .cancelled : .failed, error: $0, duration: duration) }
+                ?? Self.outcome(status: Int(upstream.status.code), body: total <= limit ? kept : [], duration: duration, requestID: requestID)
+            await recording.didFinish(outcome)
         }
-        let outcome: ExchangeOutcome
-        if clientGone != nil {
-            // Leaving the loop dropped the upstream body's iterator, which cancels the upstream request.
-            let error = ResponsesAPIError(code: .cancelled, message: "the client disconnected", requestID: requestID)
-            outcome = tap?.outcome(duration: duration, error: error, requestID: requestID)
-                ?? ExchangeOutcome(state: .cancelled, error: error, duration: duration)
-        } else if let upstreamError {
-            var error = AsyncHTTPClientTransport.classify(upstreamError)
-            error.requestID = requestID
-            if error.code != .cancelled { error.message = "the upstream broke off: \(error.message)" }
-            outcome = tap?.outcome(duration: duration, error: error, requestID: requestID)
-                ?? ExchangeOutcome(state: error.code == .cancelled ? .cancelled : .failed, error: error, duration: duration)
-        } else if let tap {
-            outcome = tap.outcome(duration: duration, requestID: requestID)
-        } else {
-            if recording != nil {
-                recording?.didReceiveBody(total <= limit ? kept : Array("<\(total) bytes forwarded, not kept (over \(limit >> 20) MB)>".utf8))
-            }
-            outcome = Self.outcome(status: Int(upstream.status.code), body: total <= limit ? kept : [], duration: duration, requestID: requestID)
-        }
-        await recording?.didFinish(outcome)
-        if let failure = clientGone ?? upstreamError {
+        if let failure {
             logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
             throw failure
         }
         try await writer.finish(nil)
+    }
+
+    /// How much of a stream may wait for the recording before the client waits too.
+    static let recordingBacklog = 8 << 20
+
+    /// The error of an upstream that broke off mid-body.
+    private func brokenOff(_ error: any Error) -> ResponsesAPIError {
+        var failure = AsyncHTTPClientTransport.classify(error)
+        failure.requestID = requestID
+        if failure.code != .cancelled { failure.message = "the upstream broke off: \(failure.message)" }
+        return failure
     }
 
     /// A whole answer's outcome: an HTTP error with the API's message, or what a response object says.

@@ -31,8 +31,8 @@ public struct ProxyServer: Sendable {
         try configuration.validate()
         var config = HTTPClient.Configuration()
         config.timeout = .init(
-            connect: .nanoseconds(Self.nanoseconds(configuration.connectTimeout)),
-            read: .nanoseconds(Self.nanoseconds(configuration.readTimeout)))
+            connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
+            read: .nanoseconds(configuration.readTimeout.nanoseconds))
         config.decompression = .disabled
         config.redirectConfiguration = .disallow
         config.connectionPool.retryConnectionEstablishment = false
@@ -41,11 +41,15 @@ public struct ProxyServer: Sendable {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
         let responder = RecordingProxy(configuration: configuration, client: client, observer: observer, now: now, logger: logger)
         let port = configuration.port
+        // Hummingbird's own log says "Server started" at info and, on a cancelled shutdown, "Waiting on child
+        // channel: CancellationError()" at error: noise unless debugging, when it shows everything.
+        var serverLogger = logger
+        if logger.logLevel > .debug { serverLogger.logLevel = .critical }
         let application = Application(
             responder: responder,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: port)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
-            logger: logger)
+            logger: serverLogger)
         do {
             if handlingSignals {
                 try await application.runService()
@@ -57,10 +61,5 @@ public struct ProxyServer: Sendable {
             throw error
         }
         try? await client.shutdown()
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
