@@ -34,17 +34,18 @@ start_proxy() {
   for _ in $(seq 300); do grep -q "Proxy on" "$work/$1.out" 2>/dev/null && break; sleep 0.05; done
   via=$(sed -n 's|^Proxy on \(http://[^ ]*/v1\) .*|\1|p' "$work/$1.out")
 }
-# Stops it; prints its peak RSS in MB (VmHWM, read just before it exits).
+# Stops it (Ctrl-C: it finishes recording first) and waits until it has exited; sets peak to its peak RSS in
+# MB (VmHWM, read just before). Not run in $( ): a subshell could not wait for it.
 stop_proxy() {
-  local hwm
-  hwm=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$proxy_pid/status")
-  kill -INT "$proxy_pid"; wait "$proxy_pid" 2>/dev/null || true; proxy_pid=""
-  echo "$hwm"
+  peak=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$proxy_pid/status")
+  kill -INT "$proxy_pid"
+  while kill -0 "$proxy_pid" 2>/dev/null; do sleep 0.05; done
+  proxy_pid=""
 }
 # The proxy's exchanges in store $1, counted by state ("5 completed").
 states() {
   OPENRESPONSES_HOME="$1" "$ours" inspect list --source proxy --limit 1000 --json | grep -o '"state": "[a-z_]*"' | cut -d'"' -f4 \
-    | sort | uniq -c | awk '{ printf "%s%d %s", NR > 1 ? ", " : "", $1, $2 }'
+    | sort | uniq -c | awk '{ printf "%s%d %s", (NR > 1 ? ", " : ""), $1, $2 }'
 }
 median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 request() { # base input
@@ -80,7 +81,8 @@ sdk_proxy=$(OPENAI_BASE_URL="$via" "$python" "$work/sdk.py" "$runs")
 awk -v d="$(median "$work/ttfb-direct")" -v p="$(median "$work/ttfb-proxy")" -v sd="$sdk_direct" -v sp="$sdk_proxy" 'BEGIN {
   printf "curl ttfb: direct %.2f ms, through the proxy %.2f ms: %.2f ms added\n", d * 1000, p * 1000, (p - d) * 1000
   printf "python sdk call: direct %.2f ms, through the proxy %.2f ms: %.2f ms added\n", sd, sp, sp - sd }'
-echo "tiny phase proxy peak RSS: $(stop_proxy) MB"
+stop_proxy
+echo "tiny phase proxy peak RSS: $peak MB"
 
 for shape in large api; do
   case $shape in
@@ -98,7 +100,7 @@ for shape in large api; do
     done
   done
   bytes=$(cat "$work/bytes")
-  peak=$(stop_proxy)
+  stop_proxy
   rows=$(states "$work/$shape")
   awk -v d="$(median "$work/$shape-direct")" -v p="$(median "$work/$shape-proxy")" -v b="$bytes" -v m="$peak" -v r="$rows" 'BEGIN {
     printf "direct %.3f s (%.0f MB/s) · through the proxy, recording %.3f s (%.0f MB/s): %.0f%% of direct · proxy peak RSS %s MB · recorded: %s\n",
@@ -115,7 +117,7 @@ for client in 1 2 3 4; do
 done
 wait $(jobs -p | grep -v "^$server$" | grep -v "^$proxy_pid$") 2>/dev/null || true
 end=$(date +%s%N)
-peak=$(stop_proxy)
+stop_proxy
 rows=$(states "$work/concurrent")
 clients=$(OPENRESPONSES_HOME="$work/concurrent" "$ours" inspect list --source proxy --limit 1000 --json | grep -o '"client": "bench-client-[0-9]' | sort -u | wc -l)
 awk -v t="$(( (end - start) / 1000 ))" -v r="$rows" -v c="$clients" -v m="$peak" 'BEGIN {

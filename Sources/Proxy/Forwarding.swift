@@ -125,7 +125,7 @@ struct Forwarding: Sendable {
     }
 
     /// How much of a stream may wait for the recording before the client waits too.
-    static let recordingBacklog = 8 << 20
+    static let recordingBacklog = 2 << 20
 
     /// The error of an upstream that broke off mid-body.
     private func brokenOff(_ error: any Error) -> ResponsesAPIError {
