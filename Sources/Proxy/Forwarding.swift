@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ResponsesAPI
+import Synchronization
 
 /// One upstream body on its way to the client: each chunk written as soon as it arrives (the write waits
 /// for the client, and the next read waits for the write: backpressure both ways), and seen on the side:
@@ -11,19 +12,41 @@ import ResponsesAPI
 /// other body kept for it up to the limit. Ends with the exchange's outcome: completed (or what the events
 /// said), failed when the upstream broke off, cancelled when the client left, which also ends the upstream
 /// request.
-struct Forwarding: Sendable {
+final class Forwarding: Sendable {
     let upstream: HTTPClientResponse
     let recording: (any ExchangeRecording)?
     let start: ContinuousClock.Instant
     let limit: Int
     let requestID: String?
     let logger: Logger
+    private let started = Mutex(false)
+
+    init(upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int, requestID: String?, logger: Logger) {
+        self.upstream = upstream
+        self.recording = recording
+        self.start = start
+        self.limit = limit
+        self.requestID = requestID
+        self.logger = logger
+    }
+
+    /// A client that left before the answer's head could be written never gets its body run: the exchange
+    /// is finished here, when the server drops the body (and with it the upstream's, which cancels it).
+    deinit {
+        guard !started.withLock({ $0 }), let recording else { return }
+        let outcome = ExchangeOutcome(
+            state: .cancelled,
+            error: ResponsesAPIError(code: .cancelled, message: "the client disconnected before the answer began", requestID: requestID),
+            duration: ContinuousClock.now - start)
+        Task { await recording.didFinish(outcome) }
+    }
 
     var isEventStream: Bool {
         upstream.headers.first(name: "content-type")?.lowercased().hasPrefix("text/event-stream") == true
     }
 
     func run(_ writer: inout any ResponseBodyWriter) async throws {
+        started.withLock { $0 = true }
         if isEventStream, let recording {
             try await forwardStream(&writer, recording: recording)
         } else {
