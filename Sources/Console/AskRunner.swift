@@ -16,6 +16,8 @@ public struct AskOptions: Sendable {
     var assignments: [String]
     /// Print the request body that would be sent, and send nothing.
     var dryRun: Bool
+    /// `--estimate`: count the request's input tokens and estimate their cost; create nothing.
+    public var estimate = false
     /// `--yes`: run function handlers and allow MCP calls without asking.
     var approveAll: Bool
     /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
@@ -88,6 +90,7 @@ public struct AskRunner: Sendable {
                 return .usage
             }
         }
+        if options.estimate { return await estimate(session.preview, input: input, preset: session.settings.preset) }
         let settings = session.settings
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
@@ -103,6 +106,28 @@ public struct AskRunner: Sendable {
         }
         if let line = outcome.report(.script) { context.diagnostics.write(line + "\n") }
         return outcome.exitStatus
+    }
+
+    /// `--estimate`: the request `ask` would send, counted by `POST /responses/input_tokens` only.
+    private func estimate(
+        _ preview: (JSONValue) throws(SettingError) -> ComposedRequest, input: String, preset: String?
+    ) async -> ExitStatus {
+        let composed: ComposedRequest
+        do {
+            composed = try preview(.string(input))
+        } catch {
+            context.diagnostics.write("error: \(error.message)\n")
+            return .usage
+        }
+        for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
+        do {
+            let labels = ExchangeContext(labels: ["preset": preset].compactMapValues { $0 })
+            context.output.write(try await CostEstimate.count(composed.request, client: context.client, context: labels).line)
+            return .success
+        } catch {
+            context.diagnostics.write("error: cannot count the input tokens: \(error.message)\n")
+            return error.code == .cancelled ? .interrupted : .apiError
+        }
     }
 
     /// `--yes` approves every tool run; otherwise a question on the terminal, or, when stdin is not one, a

@@ -44,6 +44,12 @@ extension ConsoleCommand {
             name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
             run: { repl, _ in repl.settingsCommand(); return .continue }),
         ConsoleCommand(
+            name: "/cost", help: [("/cost [TEXT]", "the next request's input tokens (counted by the server; nothing is sent to the model) and their estimated cost")],
+            run: { repl, input in repl.costCommand(input.rest); return .continue }),
+        ConsoleCommand(
+            name: "/usage", help: [("/usage", "this session's tokens and estimated cost, by model")],
+            run: { repl, _ in repl.usageCommand(); return .continue }),
+        ConsoleCommand(
             name: "/payload", help: [("/payload [TEXT]", "show the exact JSON of the next request (with TEXT as the message)")],
             run: { repl, input in repl.payloadCommand(input.rest); return .continue }),
         ConsoleCommand(

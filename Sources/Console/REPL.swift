@@ -13,6 +13,8 @@ public final class REPL {
     let openedContext: ConsoleContext
     /// The provider in use (`--provider`, `/provider`).
     var providerName: String
+    /// Tokens and estimated cost of this session's requests, by model (`/usage`).
+    var spending = SessionSpending()
     /// The conversation, its settings and the tool loop: everything of a turn but the terminal.
     var session: ChatSession
     var stack: SettingsStack {
@@ -200,17 +202,20 @@ public final class REPL {
         let delegate = ConsoleSessionDelegate(
             output: output, diagnostics: context.diagnostics, approval: .ask(askAtPrompt()))
         let session = self.session
-        let (result, _) = bridge.run { () async -> (session: ChatSession, outcome: TurnOutcome?) in
+        let spending = self.spending
+        let (result, _) = bridge.run { () async -> (session: ChatSession, outcome: TurnOutcome?, spending: SessionSpending?) in
             var session = session
             var renderer = TurnRenderer(output: output, options: options)
+            renderer.spending = spending
             let outcome: TurnOutcome? = if let input {
                 await session.send(input, renderer: &renderer, delegate: delegate)
             } else {
                 await session.retry(renderer: &renderer, delegate: delegate)
             }
-            return (session, outcome)
+            return (session, outcome, renderer.spending)
         }
         self.session = result.session
+        if let spent = result.spending { self.spending = spent }
         guard let outcome = result.outcome else { return nil }
         if let line = outcome.report(.console) { context.diagnostics.write(line + "\n") }
         if outcome.wasCancelled {

@@ -25,6 +25,9 @@ struct TurnRenderer: Sendable {
     /// only (or only partly) in its `.done` event or the terminal response is shown once, whole.
     var shownBytes: [PartKey: Int] = [:]
     private let startedAt = ContinuousClock.now
+    /// The session's spending, to which each request's usage is added (its cost is shown on the usage line,
+    /// with the session's total once there is more than one request); nil shows no cost.
+    var spending: SessionSpending?
     private var firstTokenAt: ContinuousClock.Instant?
     /// A reasoning summary part ended: the next one starts a new paragraph.
     private var reasoningParagraphEnded = false
@@ -131,8 +134,9 @@ struct TurnRenderer: Sendable {
             }
             footnotes.removeAll()
         }
-        if options.showExtras, options.showUsage, let usage = response?.usage {
-            emit(styled(usageLine(usage), .dim) + "\n")
+        if let usage = response?.usage {
+            let cost = spending?.add(model: response?.model, usage: usage)
+            if options.showExtras, options.showUsage { emit(styled(usageLine(usage, cost: cost), .dim) + "\n") }
         }
         flush()
     }
@@ -147,13 +151,17 @@ struct TurnRenderer: Sendable {
 
     // MARK: Pieces
 
-    func usageLine(_ usage: Usage) -> String {
+    func usageLine(_ usage: Usage, cost: Double? = nil) -> String {
         func number(_ value: Int?) -> String { value.map { $0.formatted(.number.grouping(.automatic)) } ?? "?" }
         var parts = ["input \(number(usage.inputTokens))" + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")]
         parts.append("output \(number(usage.outputTokens))" + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
         let now = ContinuousClock.now
         if let firstTokenAt { parts.append("first token \(Self.seconds(firstTokenAt - startedAt))") }
         parts.append("total \(Self.seconds(now - startedAt))")
+        if let cost, let spending {
+            let requests = spending.byModel.values.reduce(0) { $0 + $1.requests }
+            parts.append("~" + SessionSpending.dollars(cost) + (requests > 1 ? " (session ~\(SessionSpending.dollars(spending.total)))" : ""))
+        }
         return "[usage] " + parts.joined(separator: " · ")
     }
 

@@ -54,13 +54,20 @@ extension ResponsesClient {
         }
     }
 
-    /// `POST /responses/input_tokens`: how many input tokens `request` would use (model, input,
-    /// instructions, tools... as for create; `stream` is not sent).
+    /// The fields of a create request that `POST /responses/input_tokens` takes (the spec's
+    /// `TokenCountsBody`); the others (sampling, output limits, storage, metadata) change no input token and
+    /// are not sent.
+    public static let tokenCountFields: Set<String> = [
+        "model", "input", "previous_response_id", "tools", "text", "reasoning", "truncation", "instructions",
+        "personality", "conversation", "tool_choice", "parallel_tool_calls",
+    ]
+
+    /// `POST /responses/input_tokens`: how many input tokens `request` would use (its model, input,
+    /// instructions, tools... as `tokenCountFields` lists).
     public func countInputTokens(
         _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Int {
-        var body = request.body
-        body["stream"] = nil
+        let body = JSONObject(request.body.filter { Self.tokenCountFields.contains($0.key) }.map { ($0.key, $0.value) })
         let (json, _) = try await send(
             method: "POST", path: "/responses/input_tokens", body: JSONValue.object(body).serialized(), context: context)
         guard let count = json["input_tokens"]?.intValue else {

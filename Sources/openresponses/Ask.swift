@@ -22,6 +22,9 @@ struct Ask: ParsableCommand {
     @Flag(name: .long, help: "Print the exact request body that would be sent, and send nothing.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Count the request's input tokens (POST /responses/input_tokens) and estimate their cost; create nothing.")
+    var estimate = false
+
     @Flag(name: .shortAndLong, help: "Run function handlers and allow MCP calls without asking (needed when stdin is not a terminal).")
     var yes = false
 
@@ -33,11 +36,13 @@ struct Ask: ParsableCommand {
         let stdinIsTerminal = isatty(0) == 1
         let piped = stdinIsTerminal ? nil : StandardInput.readAll()
         let flags = session.options
-        let options = AskOptions(
+        var options = AskOptions(
             prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: flags.model,
             preset: flags.preset, instructions: flags.instructions, stream: flags.stream ?? true, printJSON: json,
             assignments: flags.assignments, dryRun: dryRun, approveAll: yes, canAsk: stdinIsTerminal)
-        try withContext { context in await AskRunner(context: context).run(options) }
+        options.estimate = estimate
+        let request = options
+        try withContext { context in await AskRunner(context: context).run(request) }
     }
 }
 
