@@ -20,6 +20,11 @@ extension PayloadBuilder {
         if case .send = purpose, let problem = problems.first { throw SettingError(problem) }
         var request = try build(settings: settings, conversation: conversation, input: input, for: purpose)
         var notes = ModelCapabilities.adjust(&request)
+        // The API takes stream_options only with stream: true.
+        if request.body["stream_options"] != nil, request.body["stream"]?.boolValue != true {
+            request.body["stream_options"] = nil
+            notes.append("stream_options is left out: it applies to streamed answers only (stream is false)")
+        }
         if case .display = purpose {
             notes += problems
             if request.json.compactString.contains("${") { notes.append("${...} references are filled from the environment when sent") }

@@ -23,7 +23,7 @@ struct MalformedPresetTests {
         ("temperature-quoted.yaml",
          "temperature-quoted.yaml:3:14: temperature: '0.5' is not a number from 0 to 2 (it is quoted, so it is text; remove the quotes)"),
         ("effort-choice.yaml",
-         "effort-choice.yaml:4:11: reasoning.effort: 'hihg' is not one of none, minimal, low, medium, high, xhigh (did you mean high?)"),
+         "effort-choice.yaml:4:11: reasoning.effort: 'hihg' is not one of none, minimal, low, medium, high, xhigh, max (did you mean high?)"),
         ("tokens-fraction.yaml", "tokens-fraction.yaml:3:20: max_output_tokens: '100.5' is not a whole number, 16 or more"),
         ("empty-model.yaml", "empty-model.yaml:2:7: model: has no value (expected text)"),
         ("json-top-p.json", "json-top-p.json:4:12: top_p: 1.5 is out of range (a number from 0 to 1)"),

@@ -33,8 +33,8 @@ struct SettingsRegistryTests {
         ("top_p=-0.1", "top_p: -0.1 is out of range (a number from 0 to 1)"),
         ("max_output_tokens=8", "max_output_tokens: 8 is out of range (a whole number, 16 or more)"),
         ("max_output_tokens=1.5", "max_output_tokens: '1.5' is not a whole number, 16 or more"),
-        ("reasoning.effort=enormous", "reasoning.effort: 'enormous' is not one of none, minimal, low, medium, high, xhigh"),
-        ("reasoning.effort=hgh", "reasoning.effort: 'hgh' is not one of none, minimal, low, medium, high, xhigh (did you mean high?)"),
+        ("reasoning.effort=enormous", "reasoning.effort: 'enormous' is not one of none, minimal, low, medium, high, xhigh, max"),
+        ("reasoning.effort=hgh", "reasoning.effort: 'hgh' is not one of none, minimal, low, medium, high, xhigh, max (did you mean high?)"),
         ("store=maybe", "store: 'maybe' is not true or false"),
         ("include=reasoning.encrypted_content,file_search.results", "include: 'file_search.results' is not one of "
             + SettingsRegistry.includable.joined(separator: ", ") + " (did you mean file_search_call.results?)"),
@@ -65,6 +65,23 @@ struct SettingsRegistryTests {
         #expect(body["temperature"] == 1)
         #expect(body["metadata"] == ["team": "core"])
         #expect(body["stream"] == false)
+    }
+
+    @Test func streamOptionsGoOnlyWithAStream() throws {
+        var settings = TurnSettings(model: "gpt-5.1")
+        for assignment in ["stream_options.include_obfuscation=false", "top_logprobs=5", "include=message.output_text.logprobs",
+                           "prompt_cache_retention=24h", "prompt_cache_options.mode=explicit"] {
+            try settings.apply(assignment)
+        }
+        let streamed = try PayloadBuilder().compose(settings: settings, conversation: nil, input: "hi", for: .display).request.json
+        #expect(streamed["stream_options"] == ["include_obfuscation": false])
+        #expect(streamed["top_logprobs"] == 5)
+        #expect(streamed["prompt_cache_retention"] == "24h")
+        #expect(streamed["prompt_cache_options"] == ["mode": "explicit"])
+        try settings.apply("console.stream=false")
+        let whole = try PayloadBuilder().compose(settings: settings, conversation: nil, input: "hi", for: .display)
+        #expect(whole.request.json["stream_options"] == nil)
+        #expect(whole.notes.contains("stream_options is left out: it applies to streamed answers only (stream is false)"))
     }
 
     @Test func docsAreGeneratedFromTheRegistry() throws {
