@@ -44,6 +44,9 @@ extension ConsoleCommand {
             name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
             run: { repl, _ in repl.settingsCommand(); return .continue }),
         ConsoleCommand(
+            name: "/compact", help: [("/compact", "compact the conversation on the server (POST /responses/compact) and go on from the compacted items")],
+            run: { repl, _ in repl.compactCommand(); return .continue }),
+        ConsoleCommand(
             name: "/cost", help: [("/cost [TEXT]", "the next request's input tokens (counted by the server; nothing is sent to the model) and their estimated cost")],
             run: { repl, input in repl.costCommand(input.rest); return .continue }),
         ConsoleCommand(

@@ -18,6 +18,8 @@ public struct Conversation: Sendable {
     public var conversationID: String?
     /// Every input and output item so far (mode `stateless`).
     public private(set) var history: [JSONValue] = []
+    /// After `/compact` in stored mode: the compacted items the next request sends before its new input.
+    public internal(set) var compactedItems: [JSONValue]?
     /// What `/retry` needs: the last user turn's input and the state before it.
     public private(set) var lastTurn: (input: JSONValue, previousResponseID: String?, historyCount: Int)?
 
@@ -33,7 +35,12 @@ public struct Conversation: Sendable {
     public func apply(to request: inout CreateResponseRequest, input: JSONValue) {
         switch mode {
         case .stored:
-            request.body["input"] = input
+            if let compactedItems {
+                request.body["input"] = .array(compactedItems + Self.items(input))
+                request.body["previous_response_id"] = nil
+            } else {
+                request.body["input"] = input
+            }
         case .stateless:
             request.body["input"] = .array(history + Self.items(input))
             request.body["store"] = false
@@ -72,10 +79,15 @@ public struct Conversation: Sendable {
     public mutating func record(input: JSONValue, response: Response?) {
         guard let response else { return }
         if !response.id.isEmpty { lastResponseID = response.id }
+        compactedItems = nil
         if mode == .stateless {
             history += Self.items(input) + response.output.map(\.json)
         }
     }
+
+    mutating func resetChain() { lastResponseID = nil }
+
+    mutating func replaceHistory(_ items: [JSONValue]) { history = items }
 
     /// Continues from `responseID` (a resumed session).
     public mutating func resume(from responseID: String) {
