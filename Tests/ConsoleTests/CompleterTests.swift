@@ -20,7 +20,7 @@ struct CompleterTests {
         ("/preset save ", "d", []),
         ("/set ", "reasoning.", ["reasoning.effort", "reasoning.summary"]),
         ("/unset ", "meta", ["metadata."]),
-        ("/set reasoning.effort ", "m", ["minimal", "medium"]),
+        ("/set reasoning.effort ", "m", ["minimal", "medium", "max"]),
         ("/set store ", "", ["true", "false"]),
         ("/set temperature ", "", []),
         ("/stream ", "o", ["on", "off"]),
