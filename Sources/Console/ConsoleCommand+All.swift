@@ -44,6 +44,11 @@ extension ConsoleCommand {
             name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
             run: { repl, _ in repl.settingsCommand(); return .continue }),
         ConsoleCommand(
+            name: "/ledger",
+            help: [("/ledger [list [TYPE] | verify | gc AGE [--dry-run]]", "objects recorded exchanges left on this server: list, check, delete old ones (asks first)")],
+            complete: { position, _, _ in position == 0 ? ["list", "verify", "gc"] : [] },
+            run: { repl, input in repl.ledgerCommand(input.words); return .continue }),
+        ConsoleCommand(
             name: "/compact", help: [("/compact", "compact the conversation on the server (POST /responses/compact) and go on from the compacted items")],
             run: { repl, _ in repl.compactCommand(); return .continue }),
         ConsoleCommand(

@@ -58,6 +58,8 @@ extension ExchangeRecorder {
                 }
                 var pending = Pending(redactor: redactor)
                 var flushScheduled = false
+                // A small answer's exact bytes, for the ledger (the id of what a POST created).
+                var answer: [UInt8]?
                 // Bytes of the events appended to the batch since the last commit.
                 var unwritten = 0
                 // The read held an event with bytes of its own, now the batch: written at once.
@@ -90,6 +92,7 @@ extension ExchangeRecorder {
                             }
                         }
                     case .body(let body):
+                        if body.count < 1 << 20 { answer = body }
                         pending.texts.collect(body: body)
                         pending.body = ExchangeRecorder.databaseValue(redactor.redact(body))
                     case .flush:
@@ -119,7 +122,19 @@ extension ExchangeRecorder {
                             continuation.yield(.flush)
                         }
                     }
-                    if case .finish = operation { continuation.finish() }
+                    if case .finish(let outcome) = operation {
+                        if let change = LedgerChange.of(
+                            method: request.method, url: request.url, requestBody: request.body, responseBody: answer,
+                            outcome: outcome, now: request.startedAt)
+                        {
+                            do {
+                                try await store.apply(change, exchangeID: id, request: request, provider: recorder.provider)
+                            } catch {
+                                logger.error("inspector: cannot write the ledger for exchange \(id): \(error)")
+                            }
+                        }
+                        continuation.finish()
+                    }
                 }
             }
         }

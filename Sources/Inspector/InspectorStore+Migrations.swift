@@ -187,6 +187,27 @@ extension InspectorStore {
             try db.execute(sql: "ALTER TABLE exchange ADD COLUMN source TEXT NOT NULL DEFAULT 'console'")
             try db.execute(sql: "ALTER TABLE exchange ADD COLUMN client TEXT")
         }
+        migrator.registerMigration("v10-ledger") { db in
+            // The objects recorded exchanges left on servers (LedgerEntry): kept apart from the exchanges, so
+            // that `inspect prune` never forgets what is still on a server.
+            try db.execute(sql: """
+                CREATE TABLE ledger (
+                    object_id TEXT PRIMARY KEY,
+                    type TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    expires_at TEXT,
+                    base_url TEXT NOT NULL,
+                    exchange_id INTEGER,
+                    provider TEXT,
+                    source TEXT,
+                    session TEXT,
+                    preset TEXT,
+                    label TEXT,
+                    deleted_at TEXT
+                );
+                CREATE INDEX ledger_created ON ledger(created_at);
+                """)
+        }
         return migrator
     }
 }

@@ -13,7 +13,7 @@ struct SchemaDocumentationTests {
         let readme = try String(
             contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("inspector/README.md"), encoding: .utf8)
-        for table in ["exchange", "event", "event_batch"] {
+        for table in ["exchange", "event", "event_batch", "ledger"] {
             let columns = try await store.store.writer.read { db in
                 try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }
             }

@@ -1,0 +1,54 @@
+import Foundation
+import ResponsesAPI
+
+/// What one finished exchange changes in the ledger: an object created (a `POST` to a creating endpoint that
+/// succeeded; a response only when stored) or deleted (a successful `DELETE` of one). Read from the request
+/// and the answer alone, so the proxy's exchanges count as the console's do.
+enum LedgerChange: Sendable, Hashable {
+    case created(id: String, kind: LedgerEntry.Kind, label: String?, expiresAt: Date?, baseURL: String)
+    case deleted(id: String)
+
+    /// Stored responses are kept this long unless deleted (the API's documented default).
+    static let responseRetention: TimeInterval = 30 * 24 * 3600
+
+    static func of(
+        method: String, url: String, requestBody: [UInt8], responseBody: [UInt8]?, outcome: ExchangeOutcome, now: Date
+    ) -> LedgerChange? {
+        let address = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        guard outcome.state == .completed || outcome.state == .incomplete,
+            let range = address.range(of: "/v1/", options: .backwards)
+        else { return nil }
+        let baseURL = String(address[..<range.lowerBound]) + "/v1"
+        let rest = address[range.upperBound...].split(separator: "/").map(String.init)
+        switch (method.uppercased(), rest.count) {
+        case ("POST", 1):
+            return created(collection: rest[0], requestBody: requestBody, responseBody: responseBody, outcome: outcome, now: now, baseURL: baseURL)
+        case ("DELETE", 2) where ["responses", "files", "vector_stores", "conversations", "containers"].contains(rest[0]):
+            return .deleted(id: rest[1])
+        default:
+            return nil
+        }
+    }
+
+    private static func created(
+        collection: String, requestBody: [UInt8], responseBody: [UInt8]?, outcome: ExchangeOutcome, now: Date, baseURL: String
+    ) -> LedgerChange? {
+        let kind: LedgerEntry.Kind
+        switch collection {
+        case "responses":
+            // Stored unless the request said store: false; a streamed one's id comes from its events.
+            let request = try? JSONValue.parse(requestBody)
+            guard request?["store"]?.boolValue != false, let id = outcome.responseID else { return nil }
+            return .created(id: id, kind: .response, label: nil, expiresAt: now.addingTimeInterval(responseRetention), baseURL: baseURL)
+        case "files": kind = .file
+        case "vector_stores": kind = .vectorStore
+        case "conversations": kind = .conversation
+        case "containers": kind = .container
+        case "uploads": kind = .upload
+        default: return nil
+        }
+        guard let body = responseBody, let json = try? JSONValue.parse(body), let id = json["id"]?.stringValue, !id.isEmpty else { return nil }
+        let expires = json["expires_at"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        return .created(id: id, kind: kind, label: json["filename"]?.stringValue ?? json["name"]?.stringValue, expiresAt: expires, baseURL: baseURL)
+    }
+}

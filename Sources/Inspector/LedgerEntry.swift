@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import ResponsesAPI
+
+/// One object a recorded exchange left on a server: a stored response, a file, a vector store, a
+/// conversation, a container or an upload, with where it lives and where it came from. The API cannot
+/// list responses or conversations, so this ledger, kept beside the exchanges, is the only index of them.
+public struct LedgerEntry: Sendable, Hashable, FetchableRecord, Decodable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        case response, file, vectorStore = "vector_store", conversation, container, upload
+    }
+
+    public var objectId: String
+    public var type: String
+    public var createdAt: Date
+    /// When the server says it expires (stored responses: 30 days after creation).
+    public var expiresAt: Date?
+    /// The server's base URL (`https://api.openai.com/v1`).
+    public var baseUrl: String
+    public var exchangeId: Int64?
+    public var provider: String?
+    public var source: String?
+    public var session: String?
+    public var preset: String?
+    /// A file's name, a store's or container's name.
+    public var label: String?
+    /// When a recorded exchange deleted it, or `ledger verify` found it gone.
+    public var deletedAt: Date?
+
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+
+    public var kind: Kind? { Kind(rawValue: type) }
+
+    /// The path of the object on its server, from the base URL (`/files/file-abc`).
+    public var path: String {
+        switch kind {
+        case .response: "/responses/\(objectId)"
+        case .file: "/files/\(objectId)"
+        case .vectorStore: "/vector_stores/\(objectId)"
+        case .conversation: "/conversations/\(objectId)"
+        case .container: "/containers/\(objectId)"
+        case .upload, nil: "/uploads/\(objectId)"
+        }
+    }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        object["id"] = .string(objectId)
+        object["type"] = .string(type)
+        object["created_at"] = .string(InspectorStore.timestamp(createdAt))
+        object["expires_at"] = expiresAt.map { .string(InspectorStore.timestamp($0)) } ?? .null
+        object["base_url"] = .string(baseUrl)
+        object["exchange_id"] = exchangeId.map { .integer(Int($0)) } ?? .null
+        object["provider"] = provider.map(JSONValue.string) ?? .null
+        object["source"] = source.map(JSONValue.string) ?? .null
+        object["session"] = session.map(JSONValue.string) ?? .null
+        object["preset"] = preset.map(JSONValue.string) ?? .null
+        object["label"] = label.map(JSONValue.string) ?? .null
+        object["deleted_at"] = deletedAt.map { .string(InspectorStore.timestamp($0)) } ?? .null
+        return .object(object)
+    }
+}
