@@ -67,8 +67,8 @@ extension LedgerRunner {
     private func onThisServer(
         _ filter: Filter, _ body: ([LedgerEntry], InspectorStore) async -> ExitStatus
     ) async -> ExitStatus {
-        let all: [LedgerEntry]
-        do { all = try await entries(filter) } catch {
+        let all: [LedgerEntry], store: InspectorStore
+        do { (all, store) = try await entries(filter) } catch {
             context.diagnostics.write("error: \(error.message)\n")
             return error.exitStatus
         }
@@ -76,9 +76,6 @@ extension LedgerRunner {
         let elsewhere = Dictionary(grouping: all.filter { $0.baseUrl != here }, by: \.baseUrl)
         for (server, entries) in elsewhere.sorted(by: { $0.key < $1.key }) {
             context.diagnostics.write("note: \(entries.count) on \(server) left alone (run with --provider for that server)\n")
-        }
-        guard let store = try? ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics) else {
-            return .apiError
         }
         return await body(all.filter { $0.baseUrl == here }, store)
     }

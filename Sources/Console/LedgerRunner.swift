@@ -23,15 +23,17 @@ public struct LedgerRunner: Sendable {
     }
 
     func entries(_ filter: Filter) async throws(ConsoleError) -> [LedgerEntry] {
+        try await entries(filter).entries
+    }
+
+    /// The selected entries, with the store they were read from.
+    func entries(_ filter: Filter) async throws(ConsoleError) -> (entries: [LedgerEntry], store: InspectorStore) {
         if let type = filter.type, LedgerEntry.Kind(rawValue: type) == nil {
             throw ConsoleError("--type \(type): use " + LedgerEntry.Kind.allCases.map(\.rawValue).joined(separator: ", "), exitStatus: .usage)
         }
-        let store: InspectorStore
-        do { store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics) } catch {
-            throw error
-        }
+        let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
         do {
-            return try await store.ledger(type: filter.type, createdBefore: filter.createdBefore)
+            return (try await store.ledger(type: filter.type, createdBefore: filter.createdBefore), store)
         } catch {
             throw ConsoleError("cannot read the ledger in \(store.path): \(error)", exitStatus: .apiError)
         }
@@ -39,7 +41,7 @@ public struct LedgerRunner: Sendable {
 
     public func list(_ filter: Filter, json: Bool) async -> ExitStatus {
         do {
-            let entries = try await entries(filter)
+            let entries: [LedgerEntry] = try await entries(filter)
             if json {
                 context.output.write(JSONValue.array(entries.map(\.json)).prettyPrinted() + "\n")
             } else {

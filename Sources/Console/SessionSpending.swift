@@ -50,12 +50,7 @@ struct SessionSpending: Sendable {
                 Self.number(line.outputTokens), line.cost.map(Self.dollars) ?? "no price",
             ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let text = rows.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }.joined(separator: "\n")
-        return text + "\nSession total: \(Self.dollars(total)) (estimated from the shipped price table; models without a price are not counted)\n"
+        return InspectorPresenter.render(rows) + "Session total: \(Self.dollars(total)) (estimated from the shipped price table; models without a price are not counted)\n"
     }
 
     static func number(_ value: Int) -> String { value.formatted(.number.grouping(.automatic)) }
