@@ -11,7 +11,7 @@ struct StoreReliabilityTests {
     @Test func fourProcessesOfTwentyFiveAsksOnANewStoreRecordEveryExchange() async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         defer { Task { await server.stop() } }
-        for round in 1...3 {
+        for round in 1...8 {
             let harness = ConsoleHarness(server: server)
             defer { harness.remove() }
             let results = try await withThrowingTaskGroup(of: [Subprocess.Result].self) { group in
@@ -111,6 +111,8 @@ struct StoreReliabilityTests {
             #expect(results.filter { $0.stderr.contains("was damaged") }.count == 1, "round \(round): \(results.map(\.stderr))")
             let aside = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("inspector.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
             #expect(aside.count == 1, "round \(round): \(aside)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".new-") }
+            #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
         }
     }
 }
