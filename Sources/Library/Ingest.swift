@@ -149,6 +149,9 @@ public struct Ingest: Sendable {
         do {
             try await store.store(record, chunks: failure == nil ? chunks : [], chunkHash: Self.sha256)
         } catch {
+            // Ctrl-C while it was being written: the transaction was rolled back, so nothing of it is stored
+            // and, as above, it is not an outcome (it would be counted as a failure that did not happen).
+            if error is CancellationError || Task.isCancelled { return nil }
             return (.failed(LibraryError(path: path, "cannot be stored: \(error)")), [])
         }
         if let failure { return (.failed(failure), []) }
