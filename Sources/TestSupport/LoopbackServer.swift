@@ -15,6 +15,7 @@ public final class LoopbackServer: Sendable {
     private let received = Mutex<[ReceivedRequest]>([])
     private let serving: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let aborted = Mutex(0)
+    private let completed = Mutex(0)
 
     /// `http://127.0.0.1:PORT/v1`
     public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
@@ -22,6 +23,9 @@ public final class LoopbackServer: Sendable {
     /// Replies whose writing failed because the client closed the connection before the end (a client that
     /// gives up mid-stream, or a proxy that cancels its upstream request).
     public var abortedReplies: Int { aborted.withLock { $0 } }
+
+    /// Replies written to their end (a dropped connection the script asked for counts too).
+    public var completedReplies: Int { completed.withLock { $0 } }
 
     /// Every request received so far, in order.
     public var requests: [ReceivedRequest] { received.withLock { $0 } }
@@ -93,6 +97,7 @@ public final class LoopbackServer: Sendable {
                         aborted.withLock { $0 += 1 }
                         throw error
                     }
+                    completed.withLock { $0 += 1 }
                     if !keepOpen { return }
                 }
             }
