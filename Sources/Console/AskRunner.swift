@@ -100,6 +100,9 @@ public struct AskRunner: Sendable {
         var renderer = TurnRenderer(output: sink, options: renderOptions)
         // stdout is the answer alone: tool activity goes to stderr with the notes.
         let delegate = ConsoleSessionDelegate(output: context.diagnostics, diagnostics: context.diagnostics, approval: approval(options))
+        // The answer is shown from its deltas and kept nowhere: the final events' repeats of it are not
+        // decoded again (with --json the whole response is printed, so they are).
+        if !options.printJSON { session.repeatedText = .omitted }
         let outcome = await session.send(.string(input), renderer: &renderer, delegate: delegate)
         if options.printJSON, let response = outcome.response {
             context.output.write(response.json.prettyPrinted() + "\n")

@@ -7,13 +7,17 @@ extension EventBatch {
     /// size; here each blob is read once and sliced.
     static func storedEvents(exchange id: Int64, db: Database) throws -> [StoredEvent] {
         var events: [StoredEvent] = []
+        var cuts: [(event: Int, cut: Repeat)] = []
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT first_idx, meta, types, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx"),
+            db.cachedStatement(sql: "SELECT first_idx, meta, types, repeats, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx"),
             arguments: [id])
         while let row = try rows.next() {
             let firstIndex: Int = row["first_idx"]
             let meta: String = row["meta"]
             let types: String? = row["types"]
+            for (position, cut) in try repeats(fromColumn: row["repeats"], batch: firstIndex, exchange: id) {
+                cuts.append((firstIndex + position, cut))
+            }
             let data: [UInt8] = InspectorStore.bytes(row["data"]) ?? []
             guard case .array(let entries)? = try? JSONValue.parse(Array(meta.utf8)) else {
                 throw DatabaseError(message: "exchange \(id): the event index of batch \(firstIndex) is not a JSON array")
@@ -40,7 +44,9 @@ extension EventBatch {
                 }
             }
         }
-        return events.sorted { $0.index < $1.index }
+        events.sort { $0.index < $1.index }
+        try restore(cuts, in: &events, exchange: id)
+        return events
     }
 
     private static func slice(_ data: [UInt8], start: Int?, length: Int?) -> [UInt8] {

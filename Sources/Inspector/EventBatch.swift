@@ -8,7 +8,7 @@ import ResponsesAPI
 /// looked for once over the whole blob when the batch is packed, and the index (`meta`, `types`, `blobs`)
 /// is written then. Buffers are reused from one batch to the next.
 struct EventBatch {
-    private struct Entry {
+    struct Entry {
         var index: Int
         var sequenceNumber: Int?
         /// Arrival offset in microseconds.
@@ -16,6 +16,8 @@ struct EventBatch {
         var type: String
         var start: Int
         var length: Int
+        /// The texts cut out of a final event's bytes (`appendSkeleton`).
+        var repeats: [Repeat] = []
     }
 
     /// A batch ready for its row: exact (redacted) bytes and the index the `event` view reads.
@@ -28,11 +30,15 @@ struct EventBatch {
         var types: [UInt8]
         /// JSON: the positions of the events whose data is not UTF-8 (nil when there are none).
         var blobs: [UInt8]?
+        /// JSON: the texts cut out of final events, to put back from their deltas (nil when there are none).
+        var repeats: [UInt8]?
         var data: [UInt8]
     }
 
-    private var entries: [Entry] = []
-    private var data: [UInt8] = []
+    var entries: [Entry] = []
+    var data: [UInt8] = []
+    /// A secret was redacted from an earlier batch of the exchange.
+    var redacted = false
     private var spareMeta: [UInt8] = []
 
     var isEmpty: Bool { entries.isEmpty }
@@ -61,7 +67,7 @@ struct EventBatch {
     /// The batch is one event's own bytes (`appendAlone`): nothing may be appended until it is packed.
     var holdsAlone: Bool { entries.count == 1 && data.count >= RecordedEvents.separateBytes }
 
-    private static func entry(_ event: RecordedEvents.Entry, start: Int) -> Entry {
+    static func entry(_ event: RecordedEvents.Entry, start: Int) -> Entry {
         Entry(
             index: event.index, sequenceNumber: event.sequenceNumber,
             micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: start, length: event.count)
@@ -88,7 +94,10 @@ struct EventBatch {
     /// Takes the batch's contents, redacted and with their index written, and leaves the batch empty.
     mutating func pack(redactor: Redactor) -> Packed? {
         guard let first = entries.first else { return nil }
-        if data.withUnsafeBytes(redactor.occurs(in:)) { redactEachEvent(redactor) }
+        if data.withUnsafeBytes(redactor.occurs(in:)) {
+            redactEachEvent(redactor)
+            redacted = true
+        }
         var meta: [UInt8] = []
         swap(&meta, &spareMeta)
         meta.removeAll(keepingCapacity: true)
@@ -131,7 +140,8 @@ struct EventBatch {
         let packed = Packed(
             firstIndex: first.index, count: entries.count, meta: meta,
             types: JSONValue.array(types.map(JSONValue.string)).serialized(),
-            blobs: blobs.isEmpty ? nil : JSONValue.array(blobs.map(JSONValue.integer)).serialized(), data: blob)
+            blobs: blobs.isEmpty ? nil : JSONValue.array(blobs.map(JSONValue.integer)).serialized(),
+            repeats: repeatsJSON(), data: blob)
         entries.removeAll(keepingCapacity: true)
         return packed
     }
@@ -165,7 +175,9 @@ struct EventBatch {
         redacted.reserveCapacity(data.count)
         for position in entries.indices {
             let entry = entries[position]
-            let bytes = redactor.redact(Array(data[entry.start..<(entry.start + entry.length)]))
+            // A final event cut to its skeleton was looked through whole before it was cut, and had no secret.
+            let original = Array(data[entry.start..<(entry.start + entry.length)])
+            let bytes = entry.repeats.isEmpty ? redactor.redact(original) : original
             entries[position].start = redacted.count
             entries[position].length = bytes.count
             redacted.append(contentsOf: bytes)
@@ -199,8 +211,9 @@ struct EventBatch {
         bindText(4, packed.meta)
         bindText(5, packed.types)
         bindText(6, packed.blobs)
+        bindText(7, packed.repeats)
         let code = packed.data.withUnsafeBytes { data in
-            _ = sqlite3_bind_blob(raw, 7, data.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(data.count), nil)
+            _ = sqlite3_bind_blob(raw, 8, data.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(data.count), nil)
             return sqlite3_step(raw)
         }
         guard code == SQLITE_DONE else {
@@ -211,7 +224,7 @@ struct EventBatch {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     private static let sql =
-        "INSERT INTO event_batch (exchange_id, first_idx, count, meta, types, blobs, data) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO event_batch (exchange_id, first_idx, count, meta, types, blobs, repeats, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     private static let null = Array("null".utf8)
 
     /// Appends the decimal digits of `value` (with a sign when negative).

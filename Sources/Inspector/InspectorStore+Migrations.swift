@@ -208,6 +208,14 @@ extension InspectorStore {
                 CREATE INDEX ledger_created ON ledger(created_at);
                 """)
         }
+        migrator.registerMigration("v11-repeats") { db in
+            // A final event that repeats a long text its deltas brought (issue 19: the API's last four events
+            // each carry the whole answer) is stored without that text, which is put back from the deltas when
+            // the event is read: `[position, at, length, fingerprint_a, fingerprint_b, delta_type,
+            // output_index, part_field, part_index]` per cut, `at` the offset in the stored bytes where the
+            // `length` raw bytes go. The `event` view shows such events as stored (without the text).
+            try db.execute(sql: "ALTER TABLE event_batch ADD COLUMN repeats TEXT")
+        }
         return migrator
     }
 }

@@ -15,6 +15,7 @@ extension JSONParser {
             return try decodeString()
         }
         let fingerprint = LongStrings.fingerprint(raw)
+        if longStrings.repeats(fingerprint, at: open + 1) { return "" }
         if let known = longStrings[fingerprint] { return known }
         index = open
         let text = try decodeString()

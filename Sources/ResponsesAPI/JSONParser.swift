@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON parser (RFC 8259) straight from bytes to `JSONValue`, keeping object keys in the order they
 /// arrived. Foundation's decoders lose that order and cost several times more on the long strings a
 /// streamed answer carries; this one scans strings without copying until it meets an escape.
@@ -13,7 +19,7 @@ struct JSONParser {
     /// The stream's long strings, when the caller keeps them (see `LongStrings`).
     var longStrings: LongStrings?
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -66,7 +72,7 @@ struct JSONParser {
                     let start = parser.index + 1
                     try parser.skipString()
                     let raw = UnsafeBufferPointer(rebasing: buffer[start..<(parser.index - 1)])
-                    if !raw.contains(UInt8(ascii: "\\")), let shared = interned(key, raw) {
+                    if raw.count <= 256, !raw.contains(UInt8(ascii: "\\")), let shared = interned(key, raw) {
                         store(key, .string(shared))
                     } else {
                         parser.index = start - 1
@@ -96,22 +102,33 @@ struct JSONParser {
     mutating func skipString() throws(JSONParseError) {
         let open = index
         index += 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return
-            case UInt8(ascii: "\\"):
-                index += 2
-            default:
-                index += 1
+        let base = bytes.baseAddress!
+        let count = bytes.count
+        // The next quote and the next backslash, each looked for with memchr and again only once passed, so
+        // a long string is crossed at memchr's speed however many escapes it holds.
+        var quote = -1
+        var backslash = -1
+        while index < count {
+            if quote < index {
+                guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else { break }
+                quote = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             }
+            if backslash < index {
+                let found = memchr(base + index, Int32(UInt8(ascii: "\\")), quote - index)
+                backslash = found.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - base } ?? quote
+            }
+            if backslash < quote {
+                index = backslash + 2
+                continue
+            }
+            index = quote + 1
+            return
         }
         throw error("unterminated string", at: open)
     }
 
     /// Moves past any value, checking its structure but building nothing.
-    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+    mutating func skipValue(depth: Int) throws(JSONParseError) {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[index] {
@@ -155,7 +172,7 @@ struct JSONParser {
         JSONParseError(message: message, offset: offset ?? index, in: bytes)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -164,7 +181,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[index] {

@@ -11,13 +11,39 @@ public final class LongStrings {
     /// Strings of this many raw bytes or more are kept (64 KB; the fuzz target makes it small).
     let threshold: Int
 
-    struct Fingerprint: Hashable {
-        var length: Int
-        var first: UInt64
-        var second: UInt64
+    public struct Fingerprint: Sendable, Hashable {
+        public var length: Int
+        public var first: UInt64
+        public var second: UInt64
+
+        public init(length: Int, first: UInt64, second: UInt64) {
+            self.length = length
+            self.first = first
+            self.second = second
+        }
     }
 
     private var known: [Fingerprint: String] = [:]
+
+    /// The texts the deltas have brought, which the long strings of the event being parsed are matched
+    /// against (set by the stream before a long event; empty otherwise).
+    var candidates: [(source: RepeatedTextSource, fingerprint: Fingerprint)] = []
+    /// With `RepeatedText.omitted`, a long string that repeats a candidate is not decoded.
+    var omitsRepeats = false
+    /// The repeats found in the event being parsed.
+    var spans: [RepeatedSpan] = []
+    /// Long strings not decoded so far, as repeats of the deltas.
+    private(set) var omitted = 0
+
+    /// Notes a long string (raw bytes from `start`, with this fingerprint) that repeats a candidate; true
+    /// when it is to be left undecoded.
+    func repeats(_ fingerprint: Fingerprint, at start: Int) -> Bool {
+        guard !candidates.isEmpty, let match = candidates.first(where: { $0.fingerprint == fingerprint }) else { return false }
+        spans.append(RepeatedSpan(start: start, count: fingerprint.length, source: match.source, fingerprint: fingerprint))
+        guard omitsRepeats else { return false }
+        omitted += 1
+        return true
+    }
 
     public init(threshold: Int = 64 * 1024) {
         self.threshold = threshold

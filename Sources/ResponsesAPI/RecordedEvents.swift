@@ -22,6 +22,8 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         public var text: String?
         /// The bytes of an event of `separateBytes` or more, kept apart from `bytes` (then `start` is 0).
         public var separate: [UInt8]?
+        /// The long strings of a final event that repeat a text its deltas brought (see `RepeatedText`).
+        public var repeats: [RepeatedSpan] = []
     }
 
     /// Events this large keep their own bytes rather than a copy in `bytes`.
@@ -42,18 +44,19 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
     }
 
     public mutating func append(
-        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String? = nil,
+        repeats: [RepeatedSpan] = []
     ) {
         if data.count >= Self.separateBytes {
             entries.append(Entry(
                 index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: 0, count: data.count,
-                text: text, separate: data))
+                text: text, separate: data, repeats: repeats))
             separateByteCount += data.count
             return
         }
         entries.append(Entry(
             index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
-            count: data.count, text: text))
+            count: data.count, text: text, repeats: repeats))
         bytes.append(contentsOf: data)
     }
 

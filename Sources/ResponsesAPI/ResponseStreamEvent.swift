@@ -19,6 +19,9 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     public var kind: Kind
     /// The event's data exactly as it arrived.
     public var data: [UInt8]
+    /// True when a long text of this event that repeats what the deltas brought was left undecoded and
+    /// reads as "" (`RepeatedText.omitted`): `data` still holds it.
+    public var omitsRepeatedText = false
 
     public init(type: String, sequenceNumber: Int?, kind: Kind, data: [UInt8]) {
         self.type = type

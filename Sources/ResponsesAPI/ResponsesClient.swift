@@ -85,35 +85,42 @@ public struct ResponsesClient: Sendable {
 
     /// `stream`, delivering the events of each network read together: one hand-off per chunk instead of
     /// one per event, for consumers of large streams (the console). Same semantics otherwise.
+    /// With `repeatedText: .omitted`, the final events' long texts that repeat the deltas are not decoded
+    /// (see `RepeatedText`): for a consumer that shows the deltas and needs nothing else of that text.
     public func streamBatches(
         _ request: CreateResponseRequest, context: ExchangeContext = ExchangeContext(),
-        onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
+        repeatedText: RepeatedText = .decoded, onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
         var request = request
         request.stream = true
         return startStream(
             method: "POST", path: "/responses", body: request.json.serialized(), context: context, onHead: onHead,
-            sink: EventSink.batches)
+            repeatedText: repeatedText, sink: EventSink.batches)
     }
 
     /// `eventStream`, delivering the events of each network read together (see `streamBatches`).
     public func eventBatches(
-        method: String, path: String, body: [UInt8]?, context: ExchangeContext = ExchangeContext()
+        method: String, path: String, body: [UInt8]?, context: ExchangeContext = ExchangeContext(),
+        repeatedText: RepeatedText = .decoded
     ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
-        startStream(method: method, path: path, body: body, context: context, onHead: nil, sink: EventSink.batches)
+        startStream(
+            method: method, path: path, body: body, context: context, onHead: nil, repeatedText: repeatedText,
+            sink: EventSink.batches)
     }
 
     /// Runs a stream's producer in a task feeding a new `AsyncThrowingStream`; ending the iteration cancels it.
     private func startStream<Element: Sendable>(
         method: String, path: String, body: [UInt8]?, context: ExchangeContext,
-        onHead: (@Sendable (ResponseMetadata) -> Void)?,
+        onHead: (@Sendable (ResponseMetadata) -> Void)?, repeatedText: RepeatedText = .decoded,
         sink: (AsyncThrowingStream<Element, any Error>.Continuation) -> EventSink
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
         let eventSink = sink(continuation)
         let task = Task {
             do {
-                try await self.runStream(method: method, path: path, body: body, context: context, onHead: onHead, sink: eventSink)
+                try await self.runStream(
+                    method: method, path: path, body: body, context: context, onHead: onHead, repeatedText: repeatedText,
+                    sink: eventSink)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -133,12 +140,12 @@ public struct ResponsesClient: Sendable {
     /// with its outcome on every path.
     private func runStream(
         method: String, path: String, body: [UInt8]?, context: ExchangeContext,
-        onHead: (@Sendable (ResponseMetadata) -> Void)?, sink: EventSink
+        onHead: (@Sendable (ResponseMetadata) -> Void)?, repeatedText: RepeatedText, sink: EventSink
     ) async throws(ResponsesAPIError) {
         let (exchange, response) = try await open(
             method: method, path: path, body: body, accept: "text/event-stream", context: context)
         onHead?(ResponseMetadata(status: response.status, headers: response.headers))
-        var pipeline = StreamPipeline(exchange: exchange, sink: sink)
+        var pipeline = StreamPipeline(exchange: exchange, sink: sink, repeatedText: repeatedText)
         do {
             let contentType = response.header("content-type") ?? ""
             guard contentType.lowercased().contains("text/event-stream") else {

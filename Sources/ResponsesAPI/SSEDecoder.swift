@@ -23,6 +23,9 @@ public struct SSEDecoder: Sendable {
     private var retry: Int?
     private var previousChunkEndedWithCR = false
     private var isFirstLine = true
+    /// `pendingLine` is a `data` line's value, its field name cut off as it began (the line runs past
+    /// the read it began in): it becomes the event's data as it is, neither copied nor shifted.
+    private var pendingLineIsData = false
 
     /// Bytes fed so far.
     public private(set) var bytesConsumed = 0
@@ -79,7 +82,14 @@ public struct SSEDecoder: Sendable {
                     // rather than doubling up to it (a copy at each step, old and new buffers alive together).
                     pendingLine.reserveCapacity(longLineHint)
                 }
-                pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
+                var from = start
+                if pendingLine.isEmpty, !hasData, !isFirstLine, count - start > 6,
+                    memcmp(base + start, Self.dataPrefix, 5) == 0
+                {
+                    from += base[start + 5] == UInt8(ascii: " ") ? 6 : 5
+                    pendingLineIsData = true
+                }
+                pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + from, count: count - from))
                 return
             }
             if pendingLine.isEmpty {
@@ -119,6 +129,12 @@ public struct SSEDecoder: Sendable {
     private mutating func flushPendingLine(emit: (ServerSentEvent) throws -> Void) rethrows {
         var line: [UInt8] = []
         swap(&line, &pendingLine)
+        if pendingLineIsData {
+            pendingLineIsData = false
+            data = line
+            hasData = true
+            return
+        }
         // A long line that starts an event's data (the API's final events carry a whole answer, tens of
         // megabytes on one line) becomes the data itself, its field name cut off in place: moved, not copied.
         if line.count > longLine, !hasData, !isFirstLine, line.starts(with: Self.dataPrefix) {

@@ -17,13 +17,20 @@ struct StreamPipeline {
     private var recorded = RecordedEvents()
     private var pending: [ResponseStreamEvent] = []
     private let longStrings = LongStrings()
+    /// The deltas' texts, which the final events' long strings are matched against: with
+    /// `RepeatedText.omitted` a repeat is not decoded, and with a recording its place goes to the inspector.
+    private let repeatedText: RepeatedText
+    private var deltaTexts = DeltaTexts()
+    private var tracksRepeats: Bool { repeatedText == .omitted || exchange.recording != nil }
     /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
     private var textBytes = 0
     private var decoderHint = 0
 
-    init(exchange: Exchange, sink: ResponsesClient.EventSink) {
+    init(exchange: Exchange, sink: ResponsesClient.EventSink, repeatedText: RepeatedText = .decoded) {
         self.exchange = exchange
         self.sink = sink
+        self.repeatedText = repeatedText
+        longStrings.omitsRepeats = repeatedText == .omitted
     }
 
     var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
@@ -53,9 +60,17 @@ struct StreamPipeline {
     /// Stage 1 for one server-sent event; with `.events`, the consumer gets it at once.
     private mutating func decode(_ sse: ServerSentEvent) throws {
         let offset = exchange.elapsed
-        let event: ResponseStreamEvent
+        var event: ResponseStreamEvent
+        let omittedBefore = longStrings.omitted
+        let long = sse.data.count > longStrings.threshold && !deltaTexts.isEmpty && tracksRepeats
+        if long { longStrings.candidates = deltaTexts.candidates }
+        defer {
+            longStrings.candidates = []
+            longStrings.spans = []
+        }
         do {
             event = try ResponseStreamEvent(sse, longStrings: longStrings)
+            event.omitsRepeatedText = longStrings.omitted > omittedBefore
         } catch {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if exchange.recording != nil {
@@ -68,7 +83,7 @@ struct StreamPipeline {
         if exchange.recording != nil {
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: sse.data, text: event.carriedText)
+                data: sse.data, text: event.carriedText, repeats: longStrings.spans)
         }
         tracker.observe(event, at: offset)
         if case .outputTextDelta(let delta) = event.kind {
@@ -76,6 +91,7 @@ struct StreamPipeline {
             textBytes += delta.delta.utf8.count
             decoderHint = textBytes + textBytes / 16 + 4096
         }
+        if tracksRepeats { sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0) } }
         switch sink {
         case .events(let continuation):
             if case .terminated = continuation.yield(event) { throw cancelled }

@@ -31,7 +31,11 @@ extension Fixtures {
     /// The frames of an answer of about `megabytes` MB of text in deltas of about `deltaBytes` bytes (cut
     /// between Unicode scalars, as a model's tokens may cut an emoji sequence), ended as the API ends one. `text` is what a client must show.
     public static func apiTextStream(megabytes: Double, deltaBytes: Int = 32 * 1024) -> (frames: [String], text: String) {
-        let text = apiText(bytes: Int(megabytes * 1_048_576))
+        apiTextStream(text: apiText(bytes: Int(megabytes * 1_048_576)), deltaBytes: deltaBytes)
+    }
+
+    /// The frames of `text` in deltas of about `deltaBytes` bytes, ended as the API ends a message.
+    public static func apiTextStream(text: String, deltaBytes: Int = 32 * 1024) -> (frames: [String], text: String) {
         func quote(_ string: String) -> String {
             var out = "\""
             out.reserveCapacity(string.utf8.count + 16)

@@ -17,6 +17,10 @@ public struct ChatSession: Sendable {
     public var continuityNoticed = false
     /// Runs function handlers (a value, so tests may bound it).
     public var handlers = HandlerRunner()
+    /// Whether the final events' long texts that repeat the deltas are decoded (`RepeatedText`). `ask`,
+    /// which shows the deltas and keeps nothing, asks for `.omitted`; a stateless conversation decodes
+    /// them anyway, since it sends the answer back as input.
+    public var repeatedText: RepeatedText = .decoded
 
     /// Rounds of tool calls a single turn may go through before the session stops it.
     public static let maximumToolRounds = 10
@@ -94,7 +98,9 @@ public struct ChatSession: Sendable {
         var labels = ["session": conversation.sessionID]
         labels["preset"] = settings.preset
         let context = ExchangeContext(labels: labels)
-        let outcome = await TurnRunner(client: client).run(composed.request, context: context, renderer: &renderer)
+        let outcome = await TurnRunner(client: client).run(
+            composed.request, context: context, repeatedText: conversation.mode == .stateless ? .decoded : repeatedText,
+            renderer: &renderer)
         renderer.finish(response: outcome.error == nil ? outcome.response : nil)
         guard outcome.error == nil else { return outcome }
         conversation.record(input: input, response: outcome.response)

@@ -9,8 +9,11 @@ public struct TurnRunner: Sendable {
     }
 
     /// Runs the request; `renderer` sees every event. Cancelling the calling task cancels the request.
+    /// With `repeatedText: .omitted`, the final events' long texts that repeat the deltas read as "" (in
+    /// the events and in the outcome's response; see `RepeatedText`).
     public func run<Renderer: TurnRendering>(
-        _ request: CreateResponseRequest, context: ExchangeContext, renderer: inout Renderer
+        _ request: CreateResponseRequest, context: ExchangeContext, repeatedText: RepeatedText = .decoded,
+        renderer: inout Renderer
     ) async -> TurnOutcome {
         if !request.stream {
             do {
@@ -21,7 +24,7 @@ public struct TurnRunner: Sendable {
                 return TurnOutcome(response: nil, text: renderer.text, error: error, request: request)
             }
         }
-        var outcome = await consume(client.streamBatches(request, context: context), renderer: &renderer)
+        var outcome = await consume(client.streamBatches(request, context: context, repeatedText: repeatedText), renderer: &renderer)
         outcome.request = request
         return outcome
     }

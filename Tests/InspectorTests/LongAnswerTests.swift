@@ -57,4 +57,60 @@ struct LongAnswerTests {
         ])
         #expect(detail.summary.state == "completed")
     }
+
+    /// What `ask` asks for: the final events' repeats of the text are not decoded. The deltas still give the
+    /// whole text, the final events keep their small fields (ids, status, usage) and say what they left out,
+    /// and the inspector keeps every byte. A part whose final text is longer than its deltas is decoded.
+    @Test func withRepeatsOmittedTheDeltasAreTheTextAndEveryByteIsKept() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let (frames, text) = Fixtures.apiTextStream(megabytes: 3)
+        // A second stream whose deltas stop 100 KB short: its final text is another length, so it is decoded.
+        let shortIndex = frames.lastIndex { $0.contains("output_text.delta") }!
+        let cut = Array(frames[..<(shortIndex - 3)]) + frames[(shortIndex + 1)...]
+        let server = try await LoopbackServer.start { request in
+            let parts = Fixtures.chunked(request.body.count > 0 && String(decoding: request.body, as: UTF8.self).contains("short") ? cut : frames)
+            return Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
+        }
+        defer { Task { await server.stop() } }
+        func run(_ input: String) async throws -> (deltas: String, events: [ResponseStreamEvent]) {
+            try await recording(store, server: server) { client in
+                var deltas = ""
+                var finals: [ResponseStreamEvent] = []
+                let request = CreateResponseRequest(model: "bench-model", input: .string(input))
+                for try await batch in client.streamBatches(request, repeatedText: .omitted) {
+                    for event in batch {
+                        if case .outputTextDelta(let delta) = event.kind { deltas += delta.delta } else if event.data.count > 65_536 { finals.append(event) }
+                    }
+                }
+                return (deltas, finals)
+            }
+        }
+        let (deltas, finals) = try await run("api")
+        #expect(deltas == text)
+        #expect(finals.map(\.type) == [
+            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
+        ])
+        #expect(finals.allSatisfy { $0.omitsRepeatedText })
+        guard case .outputTextDone(let done)? = finals.first?.kind else { Issue.record("no output_text.done"); return }
+        #expect(done.text.isEmpty && done.itemID == "msg_api")
+        let final = try #require(finals.last?.finalResponse)
+        #expect(final.id == "resp_api" && final.status == .completed && final.usage?.outputTokens == 1000)
+        #expect(final.outputText.isEmpty)
+
+        let short = try await run("short")
+        #expect(text.hasPrefix(short.deltas) && short.deltas.utf8.count < text.utf8.count)
+        #expect(short.events.allSatisfy { !$0.omitsRepeatedText })
+        #expect(short.events.last?.finalResponse?.outputText == text)
+
+        let rows = try await store.store.recentExchanges()
+        try #require(rows.count == 2)
+        let sent = frames.map { frame in
+            Array(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8)
+        }
+        let first = try #require(rows.last)
+        let detail = try #require(try await store.store.exchange(id: first.id))
+        #expect(detail.events.map(\.data) == sent, "the omitted run's events are stored exactly as sent")
+        #expect(detail.summary.state == "completed" && detail.summary.responseId == "resp_api")
+    }
 }

@@ -41,7 +41,7 @@ struct StoreOpenerTests {
             let store = try InspectorStore.open(at: path)
             let applied = try store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
             #expect(applied.count == Set(applied).count)
-            #expect(applied.last == "v10-ledger")
+            #expect(applied.last == "v11-repeats")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
             let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber

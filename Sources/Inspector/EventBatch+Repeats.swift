@@ -1,0 +1,123 @@
+import Foundation
+import ResponsesAPI
+
+/// Final events stored once: the API's last four events each repeat the whole answer, which the deltas
+/// already brought and the store already holds. Such an event is stored without the repeated text (its
+/// skeleton) and the text is put back from the stored deltas when the event is read, checked against the
+/// length and fingerprint the client measured, so what is read is the exact bytes that arrived.
+extension EventBatch {
+    /// A text cut out of an event: `count` raw bytes that go at `at` in the stored bytes.
+    struct Repeat: Sendable, Hashable {
+        var at: Int
+        var count: Int
+        var source: RepeatedTextSource
+        var fingerprint: LongStrings.Fingerprint
+    }
+
+    /// True when a final event may be stored without its repeated texts: no secret was redacted from the
+    /// exchange's earlier events, none is in the events not yet stored, and none is in the event itself
+    /// (a secret cut in two by the deltas shows there whole).
+    func mayCut(_ event: RecordedEvents.Entry, redactor: Redactor) -> Bool {
+        guard !redacted, let bytes = event.separate else { return false }
+        return !data.withUnsafeBytes(redactor.occurs(in:)) && !bytes.withUnsafeBytes(redactor.occurs(in:))
+    }
+
+    /// Appends a final event (one with its own bytes) without the texts it repeats: a copy of what is left.
+    mutating func appendSkeleton(_ event: RecordedEvents.Entry) {
+        guard let bytes = event.separate else { return }
+        var entry = Self.entry(event, start: data.count)
+        var cut = 0
+        var from = 0
+        for span in event.repeats.sorted(by: { $0.start < $1.start }) where span.start >= from && span.start + span.count <= bytes.count {
+            data.append(contentsOf: bytes[from..<span.start])
+            entry.repeats.append(Repeat(at: span.start - cut, count: span.count, source: span.source, fingerprint: span.fingerprint))
+            cut += span.count
+            from = span.start + span.count
+        }
+        data.append(contentsOf: bytes[from...])
+        entry.length = bytes.count - cut
+        entries.append(entry)
+    }
+
+    /// The batch's cuts as the `repeats` column holds them, nil when there are none.
+    func repeatsJSON() -> [UInt8]? {
+        var rows: [JSONValue] = []
+        for (position, entry) in entries.enumerated() {
+            for cut in entry.repeats {
+                rows.append(.array([
+                    .integer(position), .integer(cut.at), .integer(cut.count),
+                    .string(Self.hex(cut.fingerprint.first)), .string(Self.hex(cut.fingerprint.second)),
+                    .string(cut.source.deltaType), .integer(cut.source.outputIndex), .string(cut.source.partField),
+                    .integer(cut.source.partIndex),
+                ]))
+            }
+        }
+        return rows.isEmpty ? nil : JSONValue.array(rows).serialized()
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The cuts of a stored batch (`repeats` column), by the position of their event in the batch.
+    static func repeats(fromColumn text: String?, batch firstIndex: Int, exchange id: Int64) throws -> [(position: Int, cut: Repeat)] {
+        guard let text else { return [] }
+        guard case .array(let rows)? = try? JSONValue.parse(Array(text.utf8)) else {
+            throw RepeatError(exchange: id, event: firstIndex, reason: "the batch's list of repeated texts is not a JSON array")
+        }
+        return try rows.map { row in
+            let fields = row.arrayValue ?? []
+            guard fields.count == 9, let position = fields[0].intValue, let at = fields[1].intValue, let count = fields[2].intValue,
+                let first = fields[3].stringValue.flatMap({ UInt64($0, radix: 16) }),
+                let second = fields[4].stringValue.flatMap({ UInt64($0, radix: 16) }), let type = fields[5].stringValue,
+                let output = fields[6].intValue, let partField = fields[7].stringValue, let part = fields[8].intValue
+            else {
+                throw RepeatError(exchange: id, event: firstIndex, reason: "a repeated text's entry is malformed: \(row.compactString)")
+            }
+            let source = RepeatedTextSource(deltaType: type, outputIndex: output, partField: partField, partIndex: part)
+            let fingerprint = LongStrings.Fingerprint(length: count, first: first, second: second)
+            return (position, Repeat(at: at, count: count, source: source, fingerprint: fingerprint))
+        }
+    }
+
+    /// Puts the cut texts back into the events of one exchange (sorted by index): each from the raw `delta`
+    /// strings of its source's delta events before it, checked against the length and fingerprint.
+    static func restore(_ cuts: [(event: Int, cut: Repeat)], in events: inout [StoredEvent], exchange id: Int64) throws {
+        guard !cuts.isEmpty else { return }
+        var texts: [RepeatedTextSource: [(index: Int, range: Range<Int>)]] = [:]
+        for source in Set(cuts.map(\.cut.source)) {
+            texts[source] = events.indices.compactMap { position in
+                guard events[position].type == source.deltaType else { return nil }
+                return events[position].data.withUnsafeBufferPointer { source.rawDelta(in: $0) }.map { (position, $0) }
+            }
+        }
+        // Later cuts first, so an earlier cut's offset still holds when it is put back.
+        for (eventIndex, cut) in cuts.sorted(by: { ($0.event, $0.cut.at) > ($1.event, $1.cut.at) }) {
+            guard let position = events.firstIndex(where: { $0.index == eventIndex }) else {
+                throw RepeatError(exchange: id, event: eventIndex, reason: "the event is missing")
+            }
+            var text: [UInt8] = []
+            text.reserveCapacity(cut.count)
+            for delta in texts[cut.source] ?? [] where events[delta.index].index < eventIndex {
+                text.append(contentsOf: events[delta.index].data[delta.range])
+            }
+            var hasher = FingerprintHasher()
+            hasher.update(text)
+            guard text.count == cut.count, hasher.finalize() == cut.fingerprint, cut.at <= events[position].data.count else {
+                throw RepeatError(
+                    exchange: id, event: eventIndex,
+                    reason: "its repeated text (\(cut.count) bytes of \(cut.source.deltaType), output \(cut.source.outputIndex)) does not match the \(text.count) bytes its stored deltas hold")
+            }
+            events[position].data.insert(contentsOf: text, at: cut.at)
+        }
+    }
+
+    /// An event whose repeated text cannot be put back: the store was changed or damaged.
+    struct RepeatError: Error, CustomStringConvertible {
+        var exchange: Int64
+        var event: Int
+        var reason: String
+        var description: String { "exchange \(exchange), event \(event): \(reason)" }
+    }
+}

@@ -1,0 +1,50 @@
+@testable import ResponsesAPI
+import Testing
+
+/// The fingerprint of a text fed in pieces (its deltas) is the fingerprint of the text in one piece (a
+/// final event's string), and any change of a byte or of the length changes it.
+@Suite("Fingerprints over pieces")
+struct FingerprintHasherTests {
+    @Test func piecesGiveTheFingerprintOfTheWhole() {
+        var generator = SplitMix(seed: 19)
+        for round in 0..<400 {
+            let count = round < 40 ? round : Int(generator.next() % 5000)
+            let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let whole = bytes.withUnsafeBufferPointer { LongStrings.fingerprint($0) }
+            var hasher = FingerprintHasher()
+            var start = 0
+            while start < count {
+                let end = min(count, start + Int(generator.next() % 23))
+                hasher.update(Array(bytes[start..<end]))
+                start = end
+            }
+            #expect(hasher.finalize() == whole, "\(count) bytes in pieces")
+            #expect(hasher.count == count)
+        }
+    }
+
+    @Test func anyChangedByteOrLengthChangesIt() {
+        let text = Array("héllo wörld, the whole answer again and again\\n".utf8)
+        let base = text.withUnsafeBufferPointer { LongStrings.fingerprint($0) }
+        for position in text.indices {
+            var changed = text
+            changed[position] ^= 0x01
+            #expect(changed.withUnsafeBufferPointer { LongStrings.fingerprint($0) } != base)
+        }
+        let longer = (text + [0]).withUnsafeBufferPointer { LongStrings.fingerprint($0) }
+        #expect(longer != base)
+    }
+}
+
+/// A small deterministic generator, so a failure repeats.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
