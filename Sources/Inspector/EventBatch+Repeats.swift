@@ -2,9 +2,10 @@ import Foundation
 import ResponsesAPI
 
 /// Final events stored once: the API's last four events each repeat the whole answer, which the deltas
-/// already brought and the store already holds. Such an event is stored without the repeated text (its
-/// skeleton) and the text is put back from the stored deltas when the event is read, checked against the
-/// length and fingerprint the client measured, so what is read is the exact bytes that arrived.
+/// already brought and the store already holds. The client records such an event without the repeated
+/// text (`RecordedEvents.Entry.repeats`), the batch stores it so, and the text is put back from the stored
+/// deltas when the event is read, checked against the length and fingerprint the client measured, so what
+/// is read is the exact bytes that arrived.
 extension EventBatch {
     /// A text cut out of an event: `count` raw bytes that go at `at` in the stored bytes.
     struct Repeat: Sendable, Hashable {
@@ -12,31 +13,6 @@ extension EventBatch {
         var count: Int
         var source: RepeatedTextSource
         var fingerprint: LongStrings.Fingerprint
-    }
-
-    /// True when a final event may be stored without its repeated texts: no secret was redacted from the
-    /// exchange's earlier events, none is in the events not yet stored, and none is in the event itself
-    /// (a secret cut in two by the deltas shows there whole).
-    func mayCut(_ event: RecordedEvents.Entry, redactor: Redactor) -> Bool {
-        guard !redacted, let bytes = event.separate else { return false }
-        return !data.withUnsafeBytes(redactor.occurs(in:)) && !bytes.withUnsafeBytes(redactor.occurs(in:))
-    }
-
-    /// Appends a final event (one with its own bytes) without the texts it repeats: a copy of what is left.
-    mutating func appendSkeleton(_ event: RecordedEvents.Entry) {
-        guard let bytes = event.separate else { return }
-        var entry = Self.entry(event, start: data.count)
-        var cut = 0
-        var from = 0
-        for span in event.repeats.sorted(by: { $0.start < $1.start }) where span.start >= from && span.start + span.count <= bytes.count {
-            data.append(contentsOf: bytes[from..<span.start])
-            entry.repeats.append(Repeat(at: span.start - cut, count: span.count, source: span.source, fingerprint: span.fingerprint))
-            cut += span.count
-            from = span.start + span.count
-        }
-        data.append(contentsOf: bytes[from...])
-        entry.length = bytes.count - cut
-        entries.append(entry)
     }
 
     /// The batch's cuts as the `repeats` column holds them, nil when there are none.

@@ -16,7 +16,7 @@ struct EventBatch {
         var type: String
         var start: Int
         var length: Int
-        /// The texts cut out of a final event's bytes (`appendSkeleton`).
+        /// The texts cut out of a final event's recorded bytes (`RecordedEvents.Entry.repeats`).
         var repeats: [Repeat] = []
     }
 
@@ -37,8 +37,6 @@ struct EventBatch {
 
     var entries: [Entry] = []
     var data: [UInt8] = []
-    /// A secret was redacted from an earlier batch of the exchange.
-    var redacted = false
     private var spareMeta: [UInt8] = []
 
     var isEmpty: Bool { entries.isEmpty }
@@ -70,7 +68,8 @@ struct EventBatch {
     static func entry(_ event: RecordedEvents.Entry, start: Int) -> Entry {
         Entry(
             index: event.index, sequenceNumber: event.sequenceNumber,
-            micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: start, length: event.count)
+            micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: start, length: event.count,
+            repeats: event.repeats.map { Repeat(at: $0.start, count: $0.count, source: $0.source, fingerprint: $0.fingerprint) })
     }
 
     /// The events of a read in order, as runs that share the read's buffer and events with bytes of their own.
@@ -94,10 +93,7 @@ struct EventBatch {
     /// Takes the batch's contents, redacted and with their index written, and leaves the batch empty.
     mutating func pack(redactor: Redactor) -> Packed? {
         guard let first = entries.first else { return nil }
-        if data.withUnsafeBytes(redactor.occurs(in:)) {
-            redactEachEvent(redactor)
-            redacted = true
-        }
+        if data.withUnsafeBytes(redactor.occurs(in:)) { redactEachEvent(redactor) }
         var meta: [UInt8] = []
         swap(&meta, &spareMeta)
         meta.removeAll(keepingCapacity: true)
@@ -175,7 +171,8 @@ struct EventBatch {
         redacted.reserveCapacity(data.count)
         for position in entries.indices {
             let entry = entries[position]
-            // A final event cut to its skeleton was looked through whole before it was cut, and had no secret.
+            // A final event recorded without its repeated text was looked through whole by the client, and
+            // had no secret.
             let original = Array(data[entry.start..<(entry.start + entry.length)])
             let bytes = entry.repeats.isEmpty ? redactor.redact(original) : original
             entries[position].start = redacted.count

@@ -77,20 +77,6 @@ extension ExchangeRecorder {
                         for run in EventBatch.runs(of: events) {
                             var alone: RecordedEvents.Entry?
                             if case .separate(let entry) = run { alone = entry }
-                            // A final event repeating texts the deltas brought is stored without them (put
-                            // back from the deltas when read), unless a secret is about, which the cut would
-                            // keep from being redacted.
-                            if let entry = alone, !entry.repeats.isEmpty, pending.batch.mayCut(entry, redactor: redactor) {
-                                if pending.batch.holdsAlone {
-                                    do {
-                                        try await pending.commit(id: id, store: store)
-                                    } catch {
-                                        logger.error("inspector: cannot write exchange \(id): \(error)")
-                                    }
-                                }
-                                pending.batch.appendSkeleton(entry)
-                                continue
-                            }
                             if alone != nil || pending.batch.holdsAlone {
                                 do {
                                     try await pending.commit(id: id, store: store)

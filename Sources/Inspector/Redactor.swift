@@ -15,7 +15,7 @@ public struct Redactor: Sendable {
     public init(secrets: [String]) {
         // Longest first, so a secret containing another is replaced whole; very short values are not
         // secrets worth hunting (and would shred ordinary text).
-        self.secrets = secrets.filter { $0.utf8.count >= 8 }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+        self.secrets = ByteSearch.secrets(secrets)
     }
 
     /// True when a header of this name carries a credential: authorization and api-key, and any name
@@ -84,39 +84,9 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// The position in `secret` of the byte least likely in JSON and prose: an upper-case letter, then a
-    /// digit, then anything but a lower-case letter, a space or common punctuation.
-    private static func anchor(of secret: UnsafeRawBufferPointer) -> Int {
-        func rank(_ byte: UInt8) -> Int {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): 0
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): 1
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: ","),
-                UInt8(ascii: ":"), UInt8(ascii: "."): 3
-            default: 2
-            }
-        }
-        var best = 0
-        for index in secret.indices where rank(secret[index]) < rank(secret[best]) { best = index }
-        return best
-    }
-
-    /// Offset of the first occurrence of `needle` in `haystack` at or after `start`: memchr for the
-    /// needle's rarest-looking byte (so ordinary text gives few false starts), memcmp for the whole (memmem
-    /// is not in every libc's default headers).
+    /// Offset of the first occurrence of `needle` in `haystack` at or after `start`.
     private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
-        let anchor = anchor(of: needle)
-        let target = Int32(needle[anchor])
-        var position = start + anchor
-        let last = haystack.count - needle.count + anchor
-        while position <= last {
-            guard let hit = memchr(haystack.baseAddress! + position, target, last - position + 1) else { return nil }
-            let offset = UnsafeRawPointer(hit) - haystack.baseAddress! - anchor
-            if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return offset }
-            position = offset + anchor + 1
-        }
-        return nil
+        ByteSearch.find(needle, in: haystack, from: start)
     }
 
     private static let placeholderBytes = Array(placeholder.utf8)

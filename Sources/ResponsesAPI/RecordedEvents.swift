@@ -22,7 +22,9 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         public var text: String?
         /// The bytes of an event of `separateBytes` or more, kept apart from `bytes` (then `start` is 0).
         public var separate: [UInt8]?
-        /// The long strings of a final event that repeat a text its deltas brought (see `RepeatedText`).
+        /// The long strings of a final event that repeat a text its deltas brought (see `RepeatedText`),
+        /// cut out of the recorded bytes: each `start` is where one goes back. The event's exact bytes are
+        /// its recorded bytes with each text put back, from the raw `delta` strings of its source's events.
         public var repeats: [RepeatedSpan] = []
     }
 

@@ -61,7 +61,8 @@ public struct RepeatedTextSource: Sendable, Hashable {
     }
 }
 
-/// A final event's long string that repeats a text: its raw bytes (quotes excluded) in the event's data.
+/// A final event's long string that repeats a text: its raw bytes (quotes excluded) in the event's data,
+/// or, in an event recorded without them (`RecordedEvents.Entry.repeats`), where they go back.
 public struct RepeatedSpan: Sendable, Hashable {
     public var start: Int
     public var count: Int
@@ -79,13 +80,40 @@ public struct RepeatedSpan: Sendable, Hashable {
 /// The texts a stream's deltas have brought so far, as their raw JSON bytes' length and fingerprint.
 struct DeltaTexts {
     private var texts: [RepeatedTextSource: FingerprintHasher] = [:]
+    /// Texts with a secret in one of their delta events: the inspector redacts those events, so the text
+    /// could not be put back from them.
+    private var withSecrets: Set<RepeatedTextSource> = []
 
     var isEmpty: Bool { texts.isEmpty }
 
     /// Adds a delta event's raw `delta` bytes to its text's fingerprint.
-    mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>) {
+    mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: [[UInt8]]) {
         guard let source = RepeatedTextSource.of(kind), let range = JSONParser.topLevelFields(data)?.delta else { return }
         texts[source, default: FingerprintHasher()].update(UnsafeBufferPointer(rebasing: data[range]))
+        if !secrets.isEmpty, ByteSearch.containsAny(of: secrets, in: UnsafeRawBufferPointer(data)) { withSecrets.insert(source) }
+    }
+
+    /// A final event's bytes without the texts it repeats, for the recording, and where each text goes
+    /// back (`RepeatedSpan.start` in the cut bytes); nil when the event must be recorded whole: a secret
+    /// occurs in it (a secret cut in two by the deltas shows there whole) or in one of the texts' deltas.
+    func cut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: [[UInt8]]) -> (bytes: [UInt8], repeats: [RepeatedSpan])? {
+        guard spans.allSatisfy({ !withSecrets.contains($0.source) }),
+            !data.withUnsafeBytes({ ByteSearch.containsAny(of: secrets, in: $0) })
+        else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count - spans.reduce(0) { $0 + $1.count })
+        var repeats: [RepeatedSpan] = []
+        var from = 0
+        for span in spans.sorted(by: { $0.start < $1.start }) {
+            guard span.start >= from, span.start + span.count <= data.count else { return nil }
+            bytes.append(contentsOf: data[from..<span.start])
+            var moved = span
+            moved.start = bytes.count
+            repeats.append(moved)
+            from = span.start + span.count
+        }
+        bytes.append(contentsOf: data[from...])
+        return (bytes, repeats)
     }
 
     /// The texts as a final event's long strings are matched against.

@@ -22,6 +22,9 @@ struct StreamPipeline {
     private let repeatedText: RepeatedText
     private var deltaTexts = DeltaTexts()
     private var tracksRepeats: Bool { repeatedText == .omitted || exchange.recording != nil }
+    /// The API key as bytes: a final event in which it occurs, or whose deltas hold it, goes to the
+    /// recording whole, for the inspector to redact.
+    private let secrets: [[UInt8]]
     /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
     private var textBytes = 0
     private var decoderHint = 0
@@ -31,6 +34,7 @@ struct StreamPipeline {
         self.sink = sink
         self.repeatedText = repeatedText
         longStrings.omitsRepeats = repeatedText == .omitted
+        secrets = ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? [])
     }
 
     var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
@@ -81,9 +85,15 @@ struct StreamPipeline {
             return
         }
         if exchange.recording != nil {
-            recorded.append(
-                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: sse.data, text: event.carriedText, repeats: longStrings.spans)
+            if !longStrings.spans.isEmpty, let cut = deltaTexts.cut(longStrings.spans, from: sse.data, secrets: secrets) {
+                recorded.append(
+                    index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                    data: cut.bytes, text: event.carriedText, repeats: cut.repeats)
+            } else {
+                recorded.append(
+                    index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                    data: sse.data, text: event.carriedText)
+            }
         }
         tracker.observe(event, at: offset)
         if case .outputTextDelta(let delta) = event.kind {
@@ -91,7 +101,9 @@ struct StreamPipeline {
             textBytes += delta.delta.utf8.count
             decoderHint = textBytes + textBytes / 16 + 4096
         }
-        if tracksRepeats { sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0) } }
+        if tracksRepeats {
+            sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: exchange.recording == nil ? [] : secrets) }
+        }
         switch sink {
         case .events(let continuation):
             if case .terminated = continuation.yield(event) { throw cancelled }

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finding a short needle (a secret) in a long haystack (an event, a batch of events): memchr for the
+/// needle's rarest-looking byte, so ordinary text gives few false starts, and memcmp for the whole (memmem
+/// is not in every libc's default headers). The inspector's `Redactor` and the stream's cut of repeated
+/// texts look for the API key the same way.
+public enum ByteSearch {
+    /// Offset of the first occurrence of `needle` in `haystack` at or after `start`.
+    public static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
+        let anchor = anchor(of: needle)
+        let target = Int32(needle[anchor])
+        var position = start + anchor
+        let last = haystack.count - needle.count + anchor
+        while position <= last {
+            guard let hit = memchr(haystack.baseAddress! + position, target, last - position + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - haystack.baseAddress! - anchor
+            if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+            position = offset + anchor + 1
+        }
+        return nil
+    }
+
+    /// The secrets worth looking for, as bytes, longest first (so a secret containing another is replaced
+    /// whole); values shorter than 8 bytes are not secrets worth hunting (and would shred ordinary text).
+    public static func secrets(_ values: [String]) -> [[UInt8]] {
+        values.filter { $0.utf8.count >= 8 }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+    }
+
+    /// True when any of `needles` occurs in `haystack`.
+    public static func containsAny(of needles: [[UInt8]], in haystack: UnsafeRawBufferPointer) -> Bool {
+        needles.contains { needle in needle.withUnsafeBytes { find($0, in: haystack) != nil } }
+    }
+
+    /// The position in `needle` of the byte least likely in JSON and prose: an upper-case letter, then a
+    /// digit, then anything but a lower-case letter, a space or common punctuation.
+    static func anchor(of needle: UnsafeRawBufferPointer) -> Int {
+        func rank(_ byte: UInt8) -> Int {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: ","),
+                UInt8(ascii: ":"), UInt8(ascii: "."): 3
+            default: 2
+            }
+        }
+        var best = 0
+        for index in needle.indices where rank(needle[index]) < rank(needle[best]) { best = index }
+        return best
+    }
+}
