@@ -4,8 +4,9 @@
 /// same (shared, copy-on-write) `String` to the three events that repeat it, after hashing their bytes
 /// instead of decoding them. Only strings of `threshold` raw bytes or more are kept, so short ones cost nothing.
 ///
-/// Strings are matched by length and a 128-bit hash of their raw JSON bytes (not cryptographic: a server
-/// that forged a collision could only make one of its own texts stand in for another of its own texts).
+/// Strings are matched by length and a 128-bit hash of their raw JSON bytes (`FingerprintHasher`; not
+/// cryptographic: a server that forged a collision could only make one of its own texts stand in for
+/// another of its own texts).
 /// One per stream, used by the one loop that decodes it (not for sharing across tasks).
 public final class LongStrings {
     /// Strings of this many raw bytes or more are kept (64 KB; the fuzz target makes it small).
@@ -54,29 +55,10 @@ public final class LongStrings {
         set { known[fingerprint] = newValue }
     }
 
-    /// Two independent 64-bit lanes over the bytes, eight at a time, then the tail and the length.
+    /// The fingerprint of bytes in one piece (`FingerprintHasher` gives the same for them in pieces).
     static func fingerprint(_ raw: UnsafeBufferPointer<UInt8>) -> Fingerprint {
-        var first: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var second: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-        guard let base = raw.baseAddress else { return Fingerprint(length: 0, first: first, second: second) }
-        let pointer = UnsafeRawPointer(base)
-        let count = raw.count
-        var offset = 0
-        while offset + 8 <= count {
-            let word = pointer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            first = (first ^ word) &* 0xFF51_AFD7_ED55_8CCD
-            first ^= first >> 32
-            second = (second &+ word) &* 0xC4CE_B9FE_1A85_EC53
-            second = (second << 31) | (second >> 33)
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        while offset < count {
-            tail = (tail << 8) | UInt64(base[offset])
-            offset += 1
-        }
-        first = (first ^ tail ^ UInt64(count)) &* 0xFF51_AFD7_ED55_8CCD
-        second = (second &+ tail &+ UInt64(count)) &* 0xC4CE_B9FE_1A85_EC53
-        return Fingerprint(length: count, first: first ^ (first >> 29), second: second ^ (second >> 32))
+        var hasher = FingerprintHasher()
+        hasher.update(raw)
+        return hasher.finalize()
     }
 }

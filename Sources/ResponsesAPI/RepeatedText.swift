@@ -93,13 +93,16 @@ struct DeltaTexts {
         if !secrets.isEmpty, ByteSearch.containsAny(of: secrets, in: UnsafeRawBufferPointer(data)) { withSecrets.insert(source) }
     }
 
-    /// A final event's bytes without the texts it repeats, for the recording, and where each text goes
-    /// back (`RepeatedSpan.start` in the cut bytes); nil when the event must be recorded whole: a secret
-    /// occurs in it (a secret cut in two by the deltas shows there whole) or in one of the texts' deltas.
-    func cut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: [[UInt8]]) -> (bytes: [UInt8], repeats: [RepeatedSpan])? {
-        guard spans.allSatisfy({ !withSecrets.contains($0.source) }),
-            !data.withUnsafeBytes({ ByteSearch.containsAny(of: secrets, in: $0) })
-        else { return nil }
+    /// True when a final event may be recorded without the texts it repeats: the API key occurs neither in
+    /// it (a key cut in two by the deltas shows there whole) nor in one of the texts' deltas (which the
+    /// inspector redacts, so the text could not be put back from them).
+    func mayCut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: [[UInt8]]) -> Bool {
+        spans.allSatisfy { !withSecrets.contains($0.source) } && !data.withUnsafeBytes { ByteSearch.containsAny(of: secrets, in: $0) }
+    }
+
+    /// A final event's bytes without the texts it repeats (each string left empty, so still JSON), and
+    /// where each text goes back (`RepeatedSpan.start` in the cut bytes).
+    static func cut(_ spans: [RepeatedSpan], from data: [UInt8]) -> (bytes: [UInt8], repeats: [RepeatedSpan])? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count - spans.reduce(0) { $0 + $1.count })
         var repeats: [RepeatedSpan] = []

@@ -17,10 +17,11 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     /// Optional: early recordings (March 2025) have none.
     public var sequenceNumber: Int?
     public var kind: Kind
-    /// The event's data exactly as it arrived.
+    /// The event's data exactly as it arrived (but see `omitsRepeatedText`).
     public var data: [UInt8]
     /// True when a long text of this event that repeats what the deltas brought was left undecoded and
-    /// reads as "" (`RepeatedText.omitted`): `data` still holds it.
+    /// reads as "" (`RepeatedText.omitted`): `data` holds the event without it too (the string empty), so
+    /// nothing keeps the repeat's bytes; the recording, when there is one, keeps the exact bytes.
     public var omitsRepeatedText = false
 
     public init(type: String, sequenceNumber: Int?, kind: Kind, data: [UInt8]) {

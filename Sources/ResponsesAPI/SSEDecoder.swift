@@ -26,6 +26,10 @@ public struct SSEDecoder: Sendable {
     /// `pendingLine` is a `data` line's value, its field name cut off as it began (the line runs past
     /// the read it began in): it becomes the event's data as it is, neither copied nor shifted.
     private var pendingLineIsData = false
+    /// The buffer of the last long event's data, emptied, for the next long line: when the event's user
+    /// kept nothing of it (a final event whose repeated text was cut), its pages are already there, so a
+    /// stream's four 50 MB final events fault in 50 MB once, not four times.
+    private var spare: [UInt8] = []
 
     /// Bytes fed so far.
     public private(set) var bytesConsumed = 0
@@ -77,10 +81,17 @@ public struct SSEDecoder: Sendable {
             }
             if end == count {
                 let growing = pendingLine.count + count - start
-                if growing > longLine, longLineHint > pendingLine.capacity, growing <= longLineHint {
-                    // A line long enough to be a final event repeating the answer: room for all of it at once,
-                    // rather than doubling up to it (a copy at each step, old and new buffers alive together).
-                    pendingLine.reserveCapacity(longLineHint)
+                let wanted = max(growing, longLineHint)
+                if growing > longLine, pendingLine.capacity < wanted {
+                    if spare.capacity >= wanted {
+                        spare.append(contentsOf: pendingLine)
+                        swap(&spare, &pendingLine)
+                        spare = []
+                    } else if longLineHint > pendingLine.capacity, growing <= longLineHint {
+                        // A line long enough to be a final event repeating the answer: room for all of it at
+                        // once, rather than doubling up to it (a copy at each step, old and new buffers alive).
+                        pendingLine.reserveCapacity(longLineHint)
+                    }
                 }
                 var from = start
                 if pendingLine.isEmpty, !hasData, !isFirstLine, count - start > 6,
@@ -212,6 +223,10 @@ public struct SSEDecoder: Sendable {
         hasData = false
         eventsDispatched += 1
         try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry))
+        if payload.capacity > longLine, payload.capacity > spare.capacity {
+            payload.removeAll(keepingCapacity: true)
+            swap(&spare, &payload)
+        }
     }
 
     private static let dataField: [UInt8] = Array("data".utf8)

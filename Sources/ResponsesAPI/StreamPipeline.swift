@@ -84,8 +84,12 @@ struct StreamPipeline {
             exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
             return
         }
+        // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
+        // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
+        let cut = longStrings.spans.isEmpty ? nil : DeltaTexts.cut(longStrings.spans, from: sse.data)
+        if event.omitsRepeatedText, let cut { event.data = cut.bytes }
         if exchange.recording != nil {
-            if !longStrings.spans.isEmpty, let cut = deltaTexts.cut(longStrings.spans, from: sse.data, secrets: secrets) {
+            if let cut, deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) {
                 recorded.append(
                     index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
                     data: cut.bytes, text: event.carriedText, repeats: cut.repeats)
