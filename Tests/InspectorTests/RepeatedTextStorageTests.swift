@@ -81,6 +81,22 @@ struct RepeatedTextStorageTests {
         }
     }
 
+    @Test func aSecretInsideOneDeltaKeepsTheFinalEventsWholeAndEveryEventRedacted() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        // The key well inside the first delta: that delta is stored redacted, so no text could be put back
+        // from the deltas; the final events go whole, and are redacted too.
+        let filler = Fixtures.apiText(bytes: 300_000)
+        let text = "Your key is " + testKey + ". " + filler
+        let (frames, _) = Fixtures.apiTextStream(text: text)
+        let (detail, _, cut) = try await record(frames, in: store)
+        #expect(cut == 0)
+        #expect(detail.events.count == frames.count)
+        let holding = detail.events.filter { String(decoding: $0.data, as: UTF8.self).contains(Redactor.placeholder) }
+        #expect(holding.count == 5, "the first delta and the four final events: \(holding.map(\.type))")
+        #expect(detail.events.allSatisfy { !String(decoding: $0.data, as: UTF8.self).contains(testKey) })
+    }
+
     @Test func aChangedDeltaIsReportedInsteadOfAWrongEvent() async throws {
         let store = try TemporaryStore()
         defer { store.remove() }
