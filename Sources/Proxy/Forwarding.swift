@@ -18,10 +18,16 @@ final class Forwarding: Sendable {
     let start: ContinuousClock.Instant
     let limit: Int
     let requestID: String?
+    /// The keys the exchange carries: the tap records a final event whole when one occurs in it.
+    let secrets: [String]
     let logger: Logger
     private let started = Mutex(false)
 
-    init(upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int, requestID: String?, logger: Logger) {
+    init(
+        upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int,
+        requestID: String?, secrets: [String], logger: Logger
+    ) {
+        self.secrets = secrets
         self.upstream = upstream
         self.recording = recording
         self.start = start
@@ -59,7 +65,7 @@ final class Forwarding: Sendable {
     /// recording has caught up.
     private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
         let queue = RecordingQueue(limit: Self.recordingBacklog)
-        let recorder = Task { [requestID] in await Self.record(queue, into: recording, requestID: requestID) }
+        let recorder = Task { [requestID, secrets] in await Self.record(queue, into: recording, requestID: requestID, secrets: secrets) }
         var failure: (any Error)?
         var ending: ResponsesAPIError?
         do {
@@ -92,8 +98,8 @@ final class Forwarding: Sendable {
     }
 
     /// The recording side of a stream: decodes the chunks as they come and finishes the exchange.
-    private static func record(_ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?) async {
-        var tap = StreamTap()
+    private static func record(_ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?, secrets: [String]) async {
+        var tap = StreamTap(secrets: secrets)
         for await item in queue.items {
             switch item {
             case .chunk(let chunk, let offset):

@@ -114,7 +114,7 @@ public struct RecordingProxy: HTTPResponder {
         let length = upstream.headers.first(name: "content-length").flatMap { Int($0) }
         let forwarding = Forwarding(
             upstream: upstream, recording: recording, start: start, limit: configuration.keptResponseBytes,
-            requestID: upstream.headers.first(name: "x-request-id"), logger: logger)
+            requestID: upstream.headers.first(name: "x-request-id"), secrets: secrets, logger: logger)
         return Response(
             status: HTTPResponse.Status(code: Int(upstream.status.code)), headers: fields,
             body: ResponseBody(contentLength: length) { writer in try await forwarding.run(&writer) })

@@ -13,8 +13,17 @@ public struct StreamTap {
     /// Whether any event was a Responses one (`response.*`): other streams (Chat Completions through the
     /// proxy) have no terminal event to wait for.
     private var sawResponseEvent = false
+    /// The deltas' texts: a final event's repeats of them are not decoded and go to the recording cut
+    /// out (as the client's own streams do; see `RepeatedText`), unless a secret is about.
+    private var deltaTexts = DeltaTexts()
+    private let secrets: [[UInt8]]
 
-    public init() {}
+    /// `secrets`: the keys the exchange carries (the recording redacts them; a final event in which one
+    /// occurs is recorded whole).
+    public init(secrets: [String] = []) {
+        self.secrets = ByteSearch.secrets(secrets)
+        longStrings.omitsRepeats = true
+    }
 
     /// Events so far.
     public var eventCount: Int { tracker.eventCount }
@@ -64,15 +73,29 @@ public struct StreamTap {
     }
 
     private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
+        if sse.data.count > longStrings.threshold, !deltaTexts.isEmpty { longStrings.candidates = deltaTexts.candidates }
+        defer {
+            longStrings.candidates = []
+            longStrings.spans = []
+        }
         guard let event = try? ResponseStreamEvent(sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came.
             recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
             tracker.eventCount += 1
             return
         }
-        recorded.append(
-            index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-            data: sse.data, text: event.carriedText)
+        if !longStrings.spans.isEmpty, deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets),
+            let cut = DeltaTexts.cut(longStrings.spans, from: sse.data)
+        {
+            recorded.append(
+                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                data: cut.bytes, text: event.carriedText, repeats: cut.repeats)
+        } else {
+            recorded.append(
+                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                data: sse.data, text: event.carriedText)
+        }
+        sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: secrets) }
         tracker.observe(event, at: offset)
         if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
         if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }

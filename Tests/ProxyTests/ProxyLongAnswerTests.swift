@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import Inspector
+import Proxy
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// A long answer as the API sends it (the last four events each repeat the whole text) through the proxy:
+/// the client gets every byte unchanged, the recording stores the repeats once and reads back exactly, and a
+/// key in the answer keeps the final events whole and redacted, as for the console's own streams.
+@Suite("recording proxy: long answers as the API sends them")
+struct ProxyLongAnswerTests {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-long-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    /// Streams `frames` through a proxy with curl (sending `key`); returns what curl got, the recorded
+    /// exchange, the bytes its batches hold and how many batches have cuts.
+    private func proxied(_ frames: [String], key: String) async throws -> (received: Data, detail: ExchangeDetail, stored: Int, cut: Int, proxy: ProxyHarness) {
+        let upstream = try await LoopbackServer.start { _ in
+            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
+        }
+        defer { Task { await upstream.stop() } }
+        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
+        let output = scratch.appendingPathComponent("out-\(UUID().uuidString)")
+        let result = try await proxy.curl("/responses", [
+            "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json",
+            "--data-binary", #"{"model":"bench-model","input":"api","stream":true}"#,
+        ], output: output)
+        #expect(result.stdout == "200", "\(result.stderr)")
+        let store = try await proxy.stop()
+        let detail = try #require(try await proxy.exchanges(in: store).first)
+        let (stored, cut) = try await store.writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0)
+        }
+        return (try Data(contentsOf: output), detail, stored, cut, proxy)
+    }
+
+    private func payloads(_ frames: [String]) -> [[UInt8]] {
+        frames.map { Array($0.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8) }
+    }
+
+    @Test func theRepeatsAreStoredOnceAndEveryByteReadsBack() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (frames, text) = Fixtures.apiTextStream(megabytes: 3)
+        let run = try await proxied(frames, key: "sk-client-secret-0002")
+        defer { run.proxy.remove() }
+        #expect(run.received == Data(frames.joined().utf8), "the client gets the upstream's bytes unchanged")
+        #expect(run.detail.summary.state == "completed" && run.detail.summary.responseId == "resp_api")
+        #expect(run.detail.events.map(\.data) == payloads(frames), "every event reads back exactly")
+        #expect(run.cut >= 1)
+        #expect(run.stored < text.utf8.count + text.utf8.count / 5, "stored \(run.stored) bytes for \(text.utf8.count)")
+    }
+
+    @Test func aKeyInTheAnswerKeepsTheFinalEventsWholeAndRedacted() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let key = "sk-client-secret-0003"
+        let (frames, _) = Fixtures.apiTextStream(text: "The key is \(key). " + Fixtures.apiText(bytes: 300_000))
+        let run = try await proxied(frames, key: key)
+        defer { run.proxy.remove() }
+        #expect(run.received == Data(frames.joined().utf8))
+        #expect(run.cut == 0)
+        #expect(run.detail.events.count == frames.count)
+        #expect(run.detail.events.allSatisfy { !String(decoding: $0.data, as: UTF8.self).contains(key) })
+        #expect(try !run.proxy.storeContains(key), "the key never reaches the store")
+    }
+}
