@@ -62,6 +62,17 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         bytes.append(contentsOf: data)
     }
 
+    /// Appends an event, without the texts it repeats when `cut` gives its bytes without them (and where
+    /// each goes back), whole otherwise.
+    public mutating func append(
+        index: Int, offset: Duration, type: String, sequenceNumber: Int?, data: [UInt8], text: String?,
+        cut: (bytes: [UInt8], repeats: [RepeatedSpan])?
+    ) {
+        append(
+            index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, data: cut?.bytes ?? data, text: text,
+            repeats: cut?.repeats ?? [])
+    }
+
     /// The bytes of every event, in `bytes` and apart.
     public var byteCount: Int { bytes.count + separateByteCount }
     private var separateByteCount = 0

@@ -89,15 +89,10 @@ struct StreamPipeline {
         let cut = longStrings.spans.isEmpty ? nil : DeltaTexts.cut(longStrings.spans, from: sse.data)
         if event.omitsRepeatedText, let cut { event.data = cut.bytes }
         if exchange.recording != nil {
-            if let cut, deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) {
-                recorded.append(
-                    index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                    data: cut.bytes, text: event.carriedText, repeats: cut.repeats)
-            } else {
-                recorded.append(
-                    index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                    data: sse.data, text: event.carriedText)
-            }
+            recorded.append(
+                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                data: sse.data, text: event.carriedText,
+                cut: cut != nil && deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) ? cut : nil)
         }
         tracker.observe(event, at: offset)
         if case .outputTextDelta(let delta) = event.kind {

@@ -84,17 +84,11 @@ public struct StreamTap {
             tracker.eventCount += 1
             return
         }
-        if !longStrings.spans.isEmpty, deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets),
-            let cut = DeltaTexts.cut(longStrings.spans, from: sse.data)
-        {
-            recorded.append(
-                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: cut.bytes, text: event.carriedText, repeats: cut.repeats)
-        } else {
-            recorded.append(
-                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: sse.data, text: event.carriedText)
-        }
+        let cut = longStrings.spans.isEmpty ? nil : DeltaTexts.cut(longStrings.spans, from: sse.data)
+        recorded.append(
+            index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+            data: sse.data, text: event.carriedText,
+            cut: cut != nil && deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) ? cut : nil)
         sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: secrets) }
         tracker.observe(event, at: offset)
         if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
