@@ -77,6 +77,15 @@ public enum PresetSchema {
         ("metadata", .map(.text, maxCount: 16)),
         ("service_tier", .setting("service_tier")),
         ("prompt_cache_key", .setting("prompt_cache_key")),
+        ("prompt_cache_retention", .setting("prompt_cache_retention")),
+        ("prompt_cache_options", .object(ObjectSpec([
+            ("mode", .setting("prompt_cache_options.mode")), ("ttl", .setting("prompt_cache_options.ttl")),
+        ]))),
+        ("top_logprobs", .setting("top_logprobs")),
+        ("stream_options", .object(ObjectSpec([("include_obfuscation", .setting("stream_options.include_obfuscation"))]))),
+        ("context_management", .list(.tagged(TaggedSpec(noun: "context management entry", [
+            ("compaction", ObjectSpec([("compact_threshold", .setting("context_management.compact_threshold"))])),
+        ])))),
         ("safety_identifier", .setting("safety_identifier")),
         ("prompt", .object(ObjectSpec([("id", .text), ("version", .text), ("variables", .map(.text))], required: ["id"]))),
         ("conversation", .setting("conversation")),

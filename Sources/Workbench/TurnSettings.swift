@@ -64,6 +64,8 @@ public struct TurnSettings: Sendable, Hashable {
             template = PayloadBuilder.setting(["text", "format"], to: value.map { .object(["type": $0]) }, in: template)
         case "file_search.vector_store_ids":
             setVectorStores(value?.arrayValue?.compactMap(\.stringValue))
+        case "context_management.compact_threshold":
+            template["context_management"] = value.map { .array([["type": "compaction", "compact_threshold": $0]]) }
         default:
             guard let field = descriptor.apiField else { return }
             let path = field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
@@ -78,6 +80,8 @@ public struct TurnSettings: Sendable, Hashable {
         switch key {
         case "text.format": return template["text"]?["format"]?["type"]
         case "file_search.vector_store_ids": return fileSearchTool?["vector_store_ids"]
+        case "context_management.compact_threshold":
+            return template["context_management"]?.arrayValue?.first { $0["type"]?.stringValue == "compaction" }?["compact_threshold"]
         default:
             var value: JSONValue? = .object(template)
             for part in key.split(separator: ".") { value = value?[String(part)] }

@@ -183,4 +183,44 @@ struct PresetTests {
             "\(error)" == "\(home.path)/config.yaml:3:1: temprature: unknown key (did you mean temperature?)"
         }
     }
+
+    @Test func theNewestRequestFieldsGoInPresetsAndAreChecked() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        try write("""
+            version: 1
+            name: newest
+            model: gpt-5.1
+            top_logprobs: 3
+            include: [message.output_text.logprobs]
+            prompt_cache_retention: 24h
+            prompt_cache_options: {mode: explicit, ttl: 30m}
+            stream_options: {include_obfuscation: false}
+            context_management:
+              - {type: compaction, compact_threshold: 200000}
+            """, to: shipped.appendingPathComponent("newest.yaml"))
+        let library = PresetLibrary(environment: environment)
+        var stack = SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("newest"))
+        let body = try PayloadBuilder().compose(settings: stack.effective, conversation: nil, input: "q", for: .display).request.json
+        #expect(body["top_logprobs"] == 3)
+        #expect(body["prompt_cache_options"] == ["mode": "explicit", "ttl": "30m"])
+        #expect(body["stream_options"] == ["include_obfuscation": false])
+        #expect(body["context_management"] == [["type": "compaction", "compact_threshold": 200000]])
+        #expect(stack.effective.value(forKey: "context_management.compact_threshold") == 200000)
+        // /set replaces the threshold; /unset takes automatic compaction off.
+        stack.session.assign("context_management.compact_threshold", .integer(50000))
+        #expect(PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"]
+            == [["type": "compaction", "compact_threshold": 50000]])
+        stack.session.assign("context_management.compact_threshold", nil)
+        #expect(PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"] == nil)
+
+        try write("""
+            version: 1
+            name: low
+            context_management:
+              - {type: compaction, compact_threshold: 500}
+            """, to: shipped.appendingPathComponent("low.yaml"))
+        #expect { _ = try library.load("low") } throws: { error in
+            "\(error)".contains("low.yaml:4") && "\(error)".contains("compact_threshold") && "\(error)".contains("1000")
+        }
+    }
 }
