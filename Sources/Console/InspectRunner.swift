@@ -57,9 +57,9 @@ public struct InspectRunner: Sendable, CommandIORunner {
         }
     }
 
-    public func dump(id: Int64, format: ExchangeExporter.Format) async -> ExitStatus {
+    public func dump(id: Int64, format: ExchangeExporter.Format, keepObfuscation: Bool = false) async -> ExitStatus {
         await withStore { store in
-            output.write(ExchangeExporter().export(try await exchange(id, in: store), as: format))
+            output.write(ExchangeExporter(keepsObfuscation: keepObfuscation).export(try await exchange(id, in: store), as: format))
             return .success
         }
     }

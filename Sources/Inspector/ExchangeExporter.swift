@@ -3,16 +3,26 @@ import ResponsesAPI
 
 /// `inspect dump`: one stored exchange as JSON, a curl command, the SSE stream, or a HAR file. Everything
 /// comes from the store, where secrets are already redacted; the curl command takes the key from
-/// `$OPENAI_API_KEY` when it runs.
+/// `$OPENAI_API_KEY` when it runs. The streams' random `obfuscation` padding is left out of the events
+/// (`StreamNoise`) unless `keepsObfuscation`, so that two dumps of one request compare.
 public struct ExchangeExporter: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case json, curl, sse, har
     }
 
-    public init() {}
+    /// Events exactly as stored, `obfuscation` included.
+    public var keepsObfuscation: Bool
+
+    public init(keepsObfuscation: Bool = false) {
+        self.keepsObfuscation = keepsObfuscation
+    }
 
     public func export(_ detail: ExchangeDetail, as format: Format) -> String {
-        switch format {
+        var detail = detail
+        if !keepsObfuscation {
+            for index in detail.events.indices { detail.events[index].data = StreamNoise.withoutObfuscation(detail.events[index].data) }
+        }
+        return switch format {
         case .json: detail.json.prettyPrinted() + "\n"
         case .curl: curl(detail)
         case .sse: sse(detail)

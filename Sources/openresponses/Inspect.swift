@@ -92,8 +92,10 @@ struct Inspect: ParsableCommand {
         var id: Int64
         @Option(name: .long, help: "The format.")
         var format: ExchangeExporter.Format = .json
+        @Flag(name: .long, help: "Keep the streams' random obfuscation padding in the events (left out by default, so dumps compare).")
+        var keepObfuscation = false
 
-        func run() throws { try inspect { await $0.dump(id: id, format: format) } }
+        func run() throws { try inspect { await $0.dump(id: id, format: format, keepObfuscation: keepObfuscation) } }
     }
 
     struct Diff: ParsableCommand {

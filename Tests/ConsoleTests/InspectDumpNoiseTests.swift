@@ -1,0 +1,39 @@
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// `inspect dump` leaves the streams' random obfuscation padding out (two dumps of one request compare),
+/// and `--keep-obfuscation` gives the events exactly as they arrived. The built binary against a loopback
+/// server streaming a recorded fixture with padded deltas.
+@Suite("inspect dump without the obfuscation padding")
+struct InspectDumpNoiseTests {
+    @Test func dumpsLeaveThePaddingOutUnlessAskedToKeepIt() async throws {
+        let fixture = Fixtures.text("stream-every-event.sse")
+        let server = try await LoopbackServer.start { _ in
+            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: [.bytes(Array(fixture.utf8))])
+        }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let binary = Subprocess.openresponsesBinary
+        let ask = try await Subprocess.run(binary, ["ask", "--model", "m", "cats"], environment: harness.variables)
+        try #require(ask.status == 0, "\(ask.stderr)")
+        let sent = fixture.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        try #require(sent.contains { $0.contains(#""obfuscation""#) })
+
+        for format in ["sse", "json", "har"] {
+            let dump = try await Subprocess.run(binary, ["inspect", "dump", "1", "--format", format], environment: harness.variables)
+            #expect(dump.status == 0, "\(dump.stderr)")
+            #expect(!dump.stdout.contains("obfuscation"), "\(format) dump holds the padding")
+        }
+        let sse = try await Subprocess.run(binary, ["inspect", "dump", "1", "--format", "sse"], environment: harness.variables)
+        let stripped = sse.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        #expect(stripped == sent.map { String(decoding: StreamNoise.withoutObfuscation(Array($0.utf8)), as: UTF8.self) })
+        #expect(stripped.contains(#"{"type":"response.output_text.delta","sequence_number":14,"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Cats ","logprobs":[]}"#))
+
+        let exact = try await Subprocess.run(
+            binary, ["inspect", "dump", "1", "--format", "sse", "--keep-obfuscation"], environment: harness.variables)
+        #expect(exact.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) } == sent)
+    }
+}
