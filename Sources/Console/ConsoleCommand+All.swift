@@ -58,6 +58,10 @@ extension ConsoleCommand {
             name: "/usage", help: [("/usage", "this session's tokens and estimated cost, by model")],
             run: { repl, _ in repl.usageCommand(); return .continue }),
         ConsoleCommand(
+            name: "/logprobs",
+            help: [("/logprobs [N]", "the last answer's first N tokens (default 50) with their probabilities and the alternatives (top_logprobs)")],
+            run: { repl, input in repl.logprobsCommand(input.rest); return .continue }),
+        ConsoleCommand(
             name: "/payload", help: [("/payload [TEXT]", "show the exact JSON of the next request (with TEXT as the message)")],
             run: { repl, input in repl.payloadCommand(input.rest); return .continue }),
         ConsoleCommand(

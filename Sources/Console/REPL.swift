@@ -38,6 +38,8 @@ public final class REPL {
     let storeIDs: StoreIDCache
     /// The local library: whether turns use it, the document they are scoped to, the last answer's passages.
     var library: LibraryState
+    /// How the last turn ended (`/logprobs` reads its response).
+    var lastOutcome: TurnOutcome?
 
     static let prompt = "> "
     static let continuationPrompt = "… "
@@ -217,6 +219,7 @@ public final class REPL {
         self.session = result.session
         if let spent = result.spending { self.spending = spent }
         guard let outcome = result.outcome else { return nil }
+        lastOutcome = outcome
         if let line = outcome.report(.console) { context.diagnostics.write(line + "\n") }
         if outcome.wasCancelled {
             let (line, _) = bridge.run { await session.cancelOnServer(outcome) }
