@@ -38,6 +38,8 @@ struct TurnRenderer: Sendable {
         var key: String
         var label: String
         var quote: String?
+        /// A command that fetches what the note names (a code interpreter's file), on a line of its own.
+        var command: String?
     }
 
     init(output: any OutputSink, options: RenderOptions = .plain) {
@@ -131,6 +133,7 @@ struct TurnRenderer: Sendable {
             for (index, note) in footnotes.enumerated() {
                 emit("[\(index + 1)] \(note.label)\n")
                 if let quote = note.quote, !quote.isEmpty { emit(styled("    “\(quote)”", .dim) + "\n") }
+                if let command = note.command { emit("    " + styled(command, .cyan) + "\n") }
             }
             footnotes.removeAll()
         }
@@ -191,6 +194,7 @@ struct TurnRenderer: Sendable {
     mutating func footnote(for annotation: Annotation, partText: String) -> Int? {
         let key: String, label: String
         var quote: String?
+        var command: String?
         switch annotation {
         case .urlCitation(let url, let title, let start, let end):
             key = url
@@ -200,9 +204,10 @@ struct TurnRenderer: Sendable {
             key = fileID
             label = filename ?? fileID
             quote = index.flatMap { Self.sentence(before: $0, in: partText) }
-        case .containerFileCitation(_, let fileID, let filename, let start, let end):
+        case .containerFileCitation(let containerID, let fileID, let filename, let start, let end):
             key = fileID
             label = (filename ?? fileID) + " (code interpreter)"
+            command = "openresponses containers download \(containerID) \(fileID)"
             quote = Self.span(partText, start, end)
         case .filePath(let fileID, _):
             key = fileID
@@ -211,7 +216,7 @@ struct TurnRenderer: Sendable {
             return nil
         }
         if let existing = footnotes.firstIndex(where: { $0.key == key }) { return existing + 1 }
-        footnotes.append(Footnote(key: key, label: label, quote: quote.map { Self.clipped($0, 120) }))
+        footnotes.append(Footnote(key: key, label: label, quote: quote.map { Self.clipped($0, 120) }, command: command))
         return footnotes.count
     }
 

@@ -79,8 +79,16 @@ extension ResponsesClient {
     public func downloadFile(
         id: String, to destination: URL, progress: (@Sendable (Int) -> Void)? = nil, context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Int {
+        try await download(Self.path("/files", id, "content"), to: destination, progress: progress, context: context)
+    }
+
+    /// GETs `path` and writes the body to `destination` as it arrives (the recording keeps its size, not
+    /// its bytes); returns the number of bytes.
+    func download(
+        _ path: String, to destination: URL, progress: (@Sendable (Int) -> Void)?, context: ExchangeContext
+    ) async throws(ResponsesAPIError) -> Int {
         let (exchange, response) = try await open(
-            method: "GET", path: Self.path("/files", id, "content"), body: nil as RequestBody?, accept: "*/*", context: context)
+            method: "GET", path: path, body: nil as RequestBody?, accept: "*/*", context: context)
         var written = 0
         do {
             guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {

@@ -61,8 +61,8 @@ struct TurnRendererTests {
     @Test func theEveryEventFixtureGivesEachPartOnceInOrder() throws {
         let text = try Self.render("stream-every-event.sse", options: RenderOptions(width: 40, showExtras: true, citations: true))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        try #require(lines.count == 24, "\(text)")
-        #expect(Array(lines[..<22]) == [
+        try #require(lines.count == 25, "\(text)")
+        #expect(Array(lines[..<23]) == [
             "Thinking about cats.",
             "",
             "Cats purr[1][2][3][4] [1].",
@@ -84,10 +84,11 @@ struct TurnRendererTests {
             "    “Cats”",
             "[3] plot.png (code interpreter)",
             "    “purr”",
+            "    openresponses containers download cntr_1 cfile_1",
             "[4] file file-out",
         ])
-        #expect(lines[22].hasPrefix("[usage] input 100 (cached 20) · output 50 (reasoning 12) · first token "))
-        #expect(lines[23] == "", "the usage line ends the output, with its line ending")
+        #expect(lines[23].hasPrefix("[usage] input 100 (cached 20) · output 50 (reasoning 12) · first token "))
+        #expect(lines[24] == "", "the usage line ends the output, with its line ending")
     }
 
     @Test func aFunctionCallIsOneTimelineLine() throws {

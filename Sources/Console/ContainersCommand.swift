@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// `containers files ID` and `containers download ID FILE_ID`: what the code interpreter wrote in a
+/// container (the files its answers cite), listed and saved.
+public struct ContainersCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "containers", abstract: "List and download the files a code interpreter container holds.",
+        subcommands: [Files.self, Download.self])
+
+    public init() {}
+
+    struct Files: RunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "files", abstract: "List a container's files (every page).")
+        @Argument(help: "The container id (cntr_...).") var id: String
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.containerFiles(containerID: id, json: json) }
+    }
+
+    struct Download: RunnerCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "download", abstract: "Save a container file's content (streamed to disk).")
+        @Argument(help: "The container id (cntr_...).") var id: String
+        @Argument(help: "The file id (cfile_...).") var fileID: String
+        @Option(name: .shortAndLong, help: "Where to save it (the file's own name by default).") var output: String?
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var server: ProviderOption
+        init() {}
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.downloadContainerFile(containerID: id, fileID: fileID, output: output, json: json)
+        }
+    }
+}
