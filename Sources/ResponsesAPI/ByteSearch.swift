@@ -12,7 +12,12 @@ public enum ByteSearch {
     /// Offset of the first occurrence of `needle` in `haystack` at or after `start`.
     public static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
-        let anchor = anchor(of: needle)
+        return find(needle, anchor: anchor(of: needle), in: haystack, from: start)
+    }
+
+    /// `find` with the needle's anchor (`anchor(of:)`) worked out once, for a needle looked for many times.
+    static func find(_ needle: UnsafeRawBufferPointer, anchor: Int, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
         let target = Int32(needle[anchor])
         var position = start + anchor
         let last = haystack.count - needle.count + anchor
@@ -31,9 +36,19 @@ public enum ByteSearch {
         values.filter { $0.utf8.count >= 8 }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
     }
 
-    /// True when any of `needles` occurs in `haystack`.
-    public static func containsAny(of needles: [[UInt8]], in haystack: UnsafeRawBufferPointer) -> Bool {
-        needles.contains { needle in needle.withUnsafeBytes { find($0, in: haystack) != nil } }
+    /// Needles looked for in many haystacks (every delta event of a stream), each with its anchor.
+    struct Needles {
+        private let needles: [(bytes: [UInt8], anchor: Int)]
+
+        init(_ needles: [[UInt8]]) {
+            self.needles = needles.map { needle in (needle, needle.withUnsafeBytes { ByteSearch.anchor(of: $0) }) }
+        }
+
+        var isEmpty: Bool { needles.isEmpty }
+
+        func occur(in haystack: UnsafeRawBufferPointer) -> Bool {
+            needles.contains { needle in needle.bytes.withUnsafeBytes { find($0, anchor: needle.anchor, in: haystack) != nil } }
+        }
     }
 
     /// The position in `needle` of the byte least likely in JSON and prose: an upper-case letter, then a

@@ -79,7 +79,14 @@ public struct RepeatedSpan: Sendable, Hashable {
 
 /// The texts a stream's deltas have brought so far, as their raw JSON bytes' length and fingerprint.
 struct DeltaTexts {
-    private var texts: [RepeatedTextSource: FingerprintHasher] = [:]
+    /// A text by its delta kind (`RepeatedTextSource.of`'s order) and indices: cheap to hash per delta.
+    private struct Key: Hashable {
+        var kind: UInt8
+        var output: Int
+        var part: Int
+    }
+
+    private var texts: [Key: (source: RepeatedTextSource, hasher: FingerprintHasher)] = [:]
     /// Texts with a secret in one of their delta events: the inspector redacts those events, so the text
     /// could not be put back from them.
     private var withSecrets: Set<RepeatedTextSource> = []
@@ -87,17 +94,29 @@ struct DeltaTexts {
     var isEmpty: Bool { texts.isEmpty }
 
     /// Adds a delta event's raw `delta` bytes to its text's fingerprint.
-    mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: [[UInt8]]) {
-        guard let source = RepeatedTextSource.of(kind), let range = JSONParser.topLevelFields(data)?.delta else { return }
-        texts[source, default: FingerprintHasher()].update(UnsafeBufferPointer(rebasing: data[range]))
-        if !secrets.isEmpty, ByteSearch.containsAny(of: secrets, in: UnsafeRawBufferPointer(data)) { withSecrets.insert(source) }
+    mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
+        let tag: UInt8, delta: ResponseStreamEvent.TextDelta
+        switch kind {
+        case .outputTextDelta(let text): (tag, delta) = (0, text)
+        case .refusalDelta(let text): (tag, delta) = (1, text)
+        case .reasoningSummaryTextDelta(let text): (tag, delta) = (2, text)
+        case .reasoningTextDelta(let text): (tag, delta) = (3, text)
+        default: return
+        }
+        guard let range = JSONParser.topLevelFields(data)?.delta else { return }
+        let key = Key(kind: tag, output: delta.outputIndex, part: delta.partIndex)
+        if texts[key] == nil, let source = RepeatedTextSource.of(kind) { texts[key] = (source, FingerprintHasher()) }
+        texts[key]?.hasher.update(UnsafeBufferPointer(rebasing: data[range]))
+        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)), let source = texts[key]?.source {
+            withSecrets.insert(source)
+        }
     }
 
     /// True when a final event may be recorded without the texts it repeats: the API key occurs neither in
     /// it (a key cut in two by the deltas shows there whole) nor in one of the texts' deltas (which the
     /// inspector redacts, so the text could not be put back from them).
-    func mayCut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: [[UInt8]]) -> Bool {
-        spans.allSatisfy { !withSecrets.contains($0.source) } && !data.withUnsafeBytes { ByteSearch.containsAny(of: secrets, in: $0) }
+    func mayCut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: ByteSearch.Needles) -> Bool {
+        spans.allSatisfy { !withSecrets.contains($0.source) } && !data.withUnsafeBytes { secrets.occur(in: $0) }
     }
 
     /// A final event's bytes without the texts it repeats (each string left empty, so still JSON), and
@@ -121,6 +140,6 @@ struct DeltaTexts {
 
     /// The texts as a final event's long strings are matched against.
     var candidates: [(source: RepeatedTextSource, fingerprint: LongStrings.Fingerprint)] {
-        texts.map { ($0.key, $0.value.finalize()) }
+        texts.values.map { ($0.source, $0.hasher.finalize()) }
     }
 }

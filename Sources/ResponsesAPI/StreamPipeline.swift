@@ -24,7 +24,7 @@ struct StreamPipeline {
     private var tracksRepeats: Bool { repeatedText == .omitted || exchange.recording != nil }
     /// The API key as bytes: a final event in which it occurs, or whose deltas hold it, goes to the
     /// recording whole, for the inspector to redact.
-    private let secrets: [[UInt8]]
+    private let secrets: ByteSearch.Needles
     /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
     private var textBytes = 0
     private var decoderHint = 0
@@ -34,7 +34,7 @@ struct StreamPipeline {
         self.sink = sink
         self.repeatedText = repeatedText
         longStrings.omitsRepeats = repeatedText == .omitted
-        secrets = ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? [])
+        secrets = ByteSearch.Needles(ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
     }
 
     var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
@@ -101,7 +101,7 @@ struct StreamPipeline {
             decoderHint = textBytes + textBytes / 16 + 4096
         }
         if tracksRepeats {
-            sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: exchange.recording == nil ? [] : secrets) }
+            sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: exchange.recording == nil ? ByteSearch.Needles([]) : secrets) }
         }
         switch sink {
         case .events(let continuation):

@@ -16,12 +16,12 @@ public struct StreamTap {
     /// The deltas' texts: a final event's repeats of them are not decoded and go to the recording cut
     /// out (as the client's own streams do; see `RepeatedText`), unless a secret is about.
     private var deltaTexts = DeltaTexts()
-    private let secrets: [[UInt8]]
+    private let secrets: ByteSearch.Needles
 
     /// `secrets`: the keys the exchange carries (the recording redacts them; a final event in which one
     /// occurs is recorded whole).
     public init(secrets: [String] = []) {
-        self.secrets = ByteSearch.secrets(secrets)
+        self.secrets = ByteSearch.Needles(ByteSearch.secrets(secrets))
         longStrings.omitsRepeats = true
     }
 
