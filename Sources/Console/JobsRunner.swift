@@ -1,0 +1,133 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// `openresponses jobs` and `openresponses cancel`: the background responses this console created (the
+/// ledger's stored responses whose request said `background: true`), with their status asked of the
+/// server, and a job cancelled on the server.
+public struct JobsRunner: Sendable {
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    /// One background response: what the ledger and the inspector know, and its status now.
+    struct Job {
+        var id: String
+        var createdAt: Date
+        var model: String?
+        var preset: String?
+        var input: String
+        var status: String
+        var server: String
+
+        var json: JSONValue {
+            [
+                "id": .string(id), "status": .string(status), "created_at": .string(InspectorStore.timestamp(createdAt)),
+                "model": model.map(JSONValue.string) ?? .null, "preset": preset.map(JSONValue.string) ?? .null,
+                "input": .string(input), "server": .string(server),
+            ]
+        }
+    }
+
+    /// Without `all`: the jobs still queued or in progress, and those created in the last 24 hours.
+    public func list(all: Bool, json: Bool) async -> ExitStatus {
+        // Nothing recorded yet: no job either.
+        guard FileManager.default.fileExists(atPath: context.environment.inspectorPath) else {
+            context.output.write(json ? "[]\n" : Self.table([], now: context.environment.now(), all: all))
+            return .success
+        }
+        do {
+            let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+            let entries = try await store.ledger(type: LedgerEntry.Kind.response.rawValue)
+            var jobs: [Job] = []
+            let here = context.configuration.baseURL
+            let now = context.environment.now()
+            for entry in entries {
+                guard let exchangeID = entry.exchangeId, let detail = try await store.exchange(id: exchangeID),
+                    let request = try? JSONValue.parse(detail.requestBody), request["background"]?.boolValue == true
+                else { continue }
+                var status = "on \(entry.baseUrl)"
+                if entry.baseUrl == here {
+                    do {
+                        status = try await context.client.retrieve(id: entry.objectId).status?.rawValue ?? "unknown"
+                    } catch where error.status == 404 {
+                        status = "gone"
+                    } catch {
+                        status = "unknown (\(error.message))"
+                    }
+                }
+                let running = ["queued", "in_progress"].contains(status)
+                guard all || running || now.timeIntervalSince(entry.createdAt) < 24 * 3600 else { continue }
+                jobs.append(Job(
+                    id: entry.objectId, createdAt: entry.createdAt, model: detail.summary.model, preset: entry.preset ?? detail.summary.preset,
+                    input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl))
+            }
+            if json {
+                context.output.write(JSONValue.array(jobs.map(\.json)).prettyPrinted() + "\n")
+            } else {
+                context.output.write(Self.table(jobs.reversed(), now: now, all: all))
+            }
+            return .success
+        } catch let error as ConsoleError {
+            context.diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        } catch {
+            context.diagnostics.write("error: cannot read the ledger: \(error)\n")
+            return .apiError
+        }
+    }
+
+    /// `POST /responses/{id}/cancel`.
+    public func cancel(id: String, json: Bool) async -> ExitStatus {
+        do {
+            let response = try await context.client.cancel(id: id)
+            if json {
+                context.output.write(response.json.prettyPrinted() + "\n")
+            } else {
+                context.output.write("Cancelled \(id) (status: \(response.status?.rawValue ?? "unknown")).\n")
+            }
+            return .success
+        } catch {
+            context.diagnostics.write("error: cannot cancel \(id): \(error)\n")
+            return error.code == .cancelled ? .interrupted : .apiError
+        }
+    }
+
+    static func table(_ jobs: [Job], now: Date, all: Bool) -> String {
+        guard !jobs.isEmpty else {
+            return all ? "No background jobs: ask --set background=true, or /set background true in the console, starts one.\n"
+                : "No background job running or started in the last 24 hours (jobs --all lists every one).\n"
+        }
+        var rows = [["ID", "STATUS", "AGE", "MODEL", "PRESET", "INPUT"]]
+        for job in jobs {
+            rows.append([job.id, job.status, age(now.timeIntervalSince(job.createdAt)), job.model ?? "-", job.preset ?? "-", job.input])
+        }
+        return InspectorPresenter.render(rows)
+    }
+
+    /// 42s, 5m, 3h, 2d.
+    static func age(_ seconds: TimeInterval) -> String {
+        let value = max(0, Int(seconds))
+        return switch value {
+        case ..<60: "\(value)s"
+        case ..<3600: "\(value / 60)m"
+        case ..<86400: "\(value / 3600)h"
+        default: "\(value / 86400)d"
+        }
+    }
+
+    /// The first words of a request's input (its text, or the first message's text), about 40 characters.
+    static func firstWords(of input: JSONValue?) -> String {
+        var text = input?.stringValue ?? ""
+        if text.isEmpty, let items = input?.arrayValue {
+            for item in items {
+                if let content = item["content"]?.stringValue { text = content; break }
+                if let part = item["content"]?.arrayValue?.first(where: { $0["text"] != nil })?["text"]?.stringValue { text = part; break }
+            }
+        }
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.count > 40 ? String(words.prefix(39)) + "…" : words
+    }
+}

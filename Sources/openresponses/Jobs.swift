@@ -1,0 +1,23 @@
+import ArgumentParser
+import Console
+
+struct Jobs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "Background responses this console created, with their status asked of the server.")
+    @Flag(name: .long, help: "Every job in the ledger (by default: those still running, and those of the last 24 hours).")
+    var all = false
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() throws { try withContext { await JobsRunner(context: $0).list(all: all, json: json) } }
+}
+
+struct Cancel: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a background response on the server.")
+    @Argument(help: "The response id (resp_...).")
+    var id: String
+    @Flag(name: .long, help: "Print the cancelled response as JSON.")
+    var json = false
+
+    func run() throws { try withContext { await JobsRunner(context: $0).cancel(id: id, json: json) } }
+}
