@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import ResponsesAPI
+import Workbench
 
 /// `openresponses jobs` and `openresponses cancel`: the background responses this console created (the
 /// ledger's stored responses whose request said `background: true`), with their status asked of the
@@ -75,6 +76,59 @@ public struct JobsRunner: Sendable {
             return error.exitStatus
         } catch {
             context.diagnostics.write("error: cannot read the ledger: \(error)\n")
+            return .apiError
+        }
+    }
+
+    /// `attach ID`: a finished job's answer, or a running job's stream resumed after the last event the
+    /// inspector recorded of it (`starting_after`), so only what was not shown is rendered. Ctrl-C detaches:
+    /// the job goes on on the server.
+    public func attach(id: String) async -> ExitStatus {
+        var shown: [ResponseStreamEvent] = []
+        if FileManager.default.fileExists(atPath: context.environment.inspectorPath) {
+            do {
+                let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+                shown = try await store.recordedStreamEvents(responseID: id).compactMap { stored in
+                    try? ResponseStreamEvent(ServerSentEvent(event: nil, data: stored.data, id: nil, retry: nil))
+                }
+            } catch {
+                context.diagnostics.write("note: the inspector could not say what was shown of \(id) (\(error)); its stream is shown from the start\n")
+            }
+        }
+        let after = shown.compactMap(\.sequenceNumber).max()
+        let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: TurnSettings(model: ""))
+        var renderer = TurnRenderer(output: context.output, options: options)
+        // The text already shown counts as shown: the final events add only what follows it.
+        for event in shown { if case .outputTextDelta(let delta) = event.kind { renderer.markShown(delta) } }
+        do throws(any Error) {
+            let response = try await context.client.retrieve(id: id)
+            let status = response.status ?? .completed
+            if ![ResponseStatus.queued, .inProgress].contains(status) {
+                renderer.render(response: response)
+                renderer.finish(response: response)
+                context.diagnostics.write("\(id) is \(status.rawValue).\n")
+                return status == .completed ? .success : .apiError
+            }
+            context.diagnostics.write(
+                "Attached to \(id) (\(status.rawValue))" + (after.map { ", after event \($0)" } ?? "") + "; Ctrl-C detaches, `openresponses cancel \(id)` cancels.\n")
+            var final: Response?
+            for try await event in context.client.resume(id: id, startingAfter: after) {
+                renderer.render(event)
+                if event.isTerminal { final = event.response }
+            }
+            renderer.finish(response: final)
+            if let final, final.status != .completed {
+                context.diagnostics.write("\(id) ended \(final.status?.rawValue ?? "without a status").\n")
+                return .apiError
+            }
+            return .success
+        } catch where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
+            renderer.finishLine()
+            context.diagnostics.write("Detached from \(id); it goes on on the server (openresponses attach \(id) to come back).\n")
+            return .interrupted
+        } catch {
+            renderer.finishLine()
+            context.diagnostics.write("error: cannot attach to \(id): \(error)\n")
             return .apiError
         }
     }

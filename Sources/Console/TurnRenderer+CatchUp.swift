@@ -22,6 +22,13 @@ extension TurnRenderer {
         shownBytes[part, default: 0] += delta.utf8.count
     }
 
+    /// Counts a delta shown before this renderer began (by an earlier process, for `attach`) as shown.
+    mutating func markShown(_ delta: ResponseStreamEvent.TextDelta) {
+        let part = PartKey(item: delta.itemID, part: delta.partIndex)
+        shownBytes[part, default: 0] += delta.delta.utf8.count
+        if options.citations { partTexts["\(part.item):\(part.part)", default: ""] += delta.delta }
+    }
+
     /// Shows the end of `fullText` that the deltas of `part` did not, if any: the deltas are taken to be
     /// a prefix of the final text, as the API sends them; a final text no longer than what was shown adds
     /// nothing.

@@ -100,6 +100,20 @@ extension InspectorStore {
             events: events)
     }
 
+    /// The events the recorded streams of response `responseID` brought (each sequence number once, in
+    /// order): what `attach` has already shown of a background response, and where its stream resumes.
+    public func recordedStreamEvents(responseID: String) async throws -> [StoredEvent] {
+        try await writer.read { db in
+            var bySequence: [Int: StoredEvent] = [:]
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM exchange WHERE response_id = ? AND streamed = 1 ORDER BY id", arguments: [responseID]) {
+                for event in try EventBatch.storedEvents(exchange: id, db: db) {
+                    if let sequence = event.sequenceNumber, bySequence[sequence] == nil { bySequence[sequence] = event }
+                }
+            }
+            return bySequence.keys.sorted().compactMap { bySequence[$0] }
+        }
+    }
+
     /// Marks exchanges left `in_progress` by a process that no longer runs as `interrupted` (their events stay).
     @discardableResult
     public func markInterruptedExchanges() throws -> Int {

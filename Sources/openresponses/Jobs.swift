@@ -21,3 +21,13 @@ struct Cancel: ParsableCommand {
 
     func run() throws { try withContext { await JobsRunner(context: $0).cancel(id: id, json: json) } }
 }
+
+struct Attach: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach",
+        abstract: "Follow a background response: its stream from the last event shown, or a finished one's answer.")
+    @Argument(help: "The response id (resp_...).")
+    var id: String
+
+    func run() throws { try withContext { await JobsRunner(context: $0).attach(id: id) } }
+}

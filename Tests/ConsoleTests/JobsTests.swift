@@ -67,4 +67,52 @@ struct JobsTests {
         #expect(refused.stderr.contains("cannot cancel resp_done") && refused.stderr.contains("Cannot cancel a completed response.")
             && refused.stderr.contains("req_cancel"), "\(refused.stderr)")
     }
+
+    /// A background stream cut off after "gamma " (sequence number 6): `attach` asks for the events after 6
+    /// and prints only the rest; a finished job prints its answer.
+    @Test func attachResumesAfterTheLastRecordedEventAndShowsAFinishedAnswer() async throws {
+        let frames = Fixtures.textStream(id: "resp_bg2", text: "alpha beta gamma delta epsilon")
+        let cut = 7
+        let server = try await LoopbackServer.start { request in
+            switch (request.method, request.path) {
+            case ("POST", "/v1/responses"):
+                return Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
+                             parts: frames[..<cut].map { .bytes(Array($0.utf8)) } + [.dropConnection])
+            case ("GET", "/v1/responses/resp_bg2") where request.uri.contains("stream=true"):
+                return .sse(Array(frames[cut...]))
+            case ("GET", "/v1/responses/resp_bg2"):
+                return .json(#"{"id":"resp_bg2","object":"response","status":"in_progress","model":"test-model","output":[]}"#)
+            case ("GET", "/v1/responses/resp_done"):
+                return .json(#"{"id":"resp_done","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_d","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"All done.","annotations":[]}]}]}"#)
+            default:
+                return .json(#"{"error":{"message":"No response found with id 'resp_nope'."}}"#, status: 404)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let binary = Subprocess.openresponsesBinary
+        func run(_ arguments: [String]) async throws -> Subprocess.Result {
+            try await Subprocess.run(binary, arguments, environment: harness.variables)
+        }
+
+        let started = try await run(["ask", "--model", "m", "--set", "background=true", "count to five"])
+        #expect(started.stdout.hasPrefix("alpha beta gamma"), "\(started.stdout)")
+        #expect(started.status != 0, "the connection dropped mid-stream")
+
+        let attached = try await run(["attach", "resp_bg2"])
+        #expect(attached.status == 0, "\(attached.stderr)")
+        #expect(attached.stdout == "delta epsilon\n", "only what had not been shown")
+        #expect(attached.stderr.contains("Attached to resp_bg2 (in_progress), after event 6"), "\(attached.stderr)")
+        let resumed = try #require(server.requests.last)
+        #expect(resumed.method == "GET" && resumed.uri.contains("starting_after=6") && resumed.uri.contains("stream=true"), "\(resumed.uri)")
+
+        let done = try await run(["attach", "resp_done"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout == "All done.\n")
+        #expect(done.stderr == "resp_done is completed.\n")
+
+        let unknown = try await run(["attach", "resp_nope"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("cannot attach to resp_nope") && unknown.stderr.contains("No response found"))
+    }
 }
