@@ -23,15 +23,17 @@ struct JobsTests {
         }
     }
 
+    /// The built binary with `arguments`, in the harness's environment.
+    static func run(_ arguments: [String], _ harness: ConsoleHarness) async throws -> Subprocess.Result {
+        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+    }
+
     @Test func aBackgroundAskIsListedWithItsStatusAndCancelled() async throws {
         let server = try await LoopbackServer.start(route: Self.route)
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let binary = Subprocess.openresponsesBinary
-        func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(binary, arguments, environment: harness.variables)
-        }
+        func run(_ arguments: [String]) async throws -> Subprocess.Result { try await Self.run(arguments, harness) }
 
         let empty = try await run(["jobs"])
         #expect(empty.status == 0, "\(empty.stderr)")
@@ -91,10 +93,7 @@ struct JobsTests {
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let binary = Subprocess.openresponsesBinary
-        func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(binary, arguments, environment: harness.variables)
-        }
+        func run(_ arguments: [String]) async throws -> Subprocess.Result { try await Self.run(arguments, harness) }
 
         let started = try await run(["ask", "--model", "m", "--set", "background=true", "count to five"])
         #expect(started.stdout.hasPrefix("alpha beta gamma"), "\(started.stdout)")
