@@ -49,6 +49,13 @@ extension ConsoleCommand {
             complete: { position, _, _ in position == 0 ? ["list", "verify", "gc"] : [] },
             run: { repl, input in repl.ledgerCommand(input.words); return .continue }),
         ConsoleCommand(
+            name: "/jobs", help: [("/jobs [--all]", "background responses started here: status now, age, model, first words")],
+            complete: firstWord(["--all"]),
+            run: { repl, input in repl.jobsCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/attach-job", help: [("/attach-job ID", "follow a background response from the last event shown (Ctrl-C detaches), or show its answer")],
+            run: { repl, input in repl.attachJobCommand(input.words); return .continue }),
+        ConsoleCommand(
             name: "/compact", help: [("/compact", "compact the conversation on the server (POST /responses/compact) and go on from the compacted items")],
             run: { repl, _ in repl.compactCommand(); return .continue }),
         ConsoleCommand(

@@ -114,4 +114,32 @@ struct JobsTests {
         let unknown = try await run(["attach", "resp_nope"])
         #expect(unknown.status != 0 && unknown.stderr.contains("cannot attach to resp_nope") && unknown.stderr.contains("No response found"))
     }
+
+    /// The same in the console: `/jobs` lists a background answer, `/attach-job` shows a finished one.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func theConsoleListsAndAttachesJobs() async throws {
+        let server = try await LoopbackServer.start { request in
+            switch (request.method, request.path) {
+            case ("GET", "/v1/responses/resp_bg1"):
+                return .json(#"{"id":"resp_bg1","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_b","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Background answer, finished.","annotations":[]}]}]}"#)
+            default:
+                return Self.route(request)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/set background true")
+        try tmux.type("a long analysis")
+        try await tmux.waitFor("Working on it")
+        try tmux.type("/jobs")
+        try await tmux.waitFor("resp_bg1  completed")
+        try tmux.type("/attach-job resp_bg1")
+        try await tmux.waitFor("Background answer, finished.")
+        try await tmux.waitFor("resp_bg1 is completed.")
+        try tmux.type("/attach-job")
+        try await tmux.waitFor("usage: /attach-job RESPONSE_ID (/jobs lists them)")
+    }
 }
