@@ -108,6 +108,10 @@ public struct AskRunner: Sendable {
             context.output.write(response.json.prettyPrinted() + "\n")
         }
         if let line = outcome.report(.script) { context.diagnostics.write(line + "\n") }
+        if let job = session.detachedJob(outcome) {
+            context.diagnostics.write(
+                "detached from \(job): it goes on on the server (openresponses attach \(job) follows it, openresponses cancel \(job) cancels it)\n")
+        }
         return outcome.exitStatus
     }
 

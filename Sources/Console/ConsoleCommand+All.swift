@@ -53,6 +53,13 @@ extension ConsoleCommand {
             complete: firstWord(["--all"]),
             run: { repl, input in repl.jobsCommand(input.words); return .continue }),
         ConsoleCommand(
+            name: "/bg", help: [("/bg on|off", "create the next responses in the background (Ctrl-C then detaches instead of cancelling)")],
+            complete: firstWord(["on", "off"]),
+            run: { repl, input in repl.backgroundCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/cancel", help: [("/cancel [ID]", "cancel on the server the background response Ctrl-C detached from, or ID")],
+            run: { repl, input in repl.cancelJobCommand(input.words); return .continue }),
+        ConsoleCommand(
             name: "/attach-job", help: [("/attach-job ID", "follow a background response from the last event shown (Ctrl-C detaches), or show its answer")],
             run: { repl, input in repl.attachJobCommand(input.words); return .continue }),
         ConsoleCommand(

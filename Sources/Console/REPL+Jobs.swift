@@ -22,4 +22,25 @@ extension REPL {
         let runner = JobsRunner(context: context)
         _ = bridge.run { await runner.attach(id: id) }
     }
+
+    /// `/cancel [ID]`: cancels on the server the background response Ctrl-C detached from, or ID.
+    func cancelJobCommand(_ words: [String]) {
+        guard words.count <= 1, let id = words.first ?? detachedJob else {
+            context.diagnostics.write("usage: /cancel [RESPONSE_ID] (alone: the background response Ctrl-C detached from; none yet)\n")
+            return
+        }
+        let session = self.session
+        let (line, _) = bridge.run { await session.cancelOnServer(id) }
+        context.diagnostics.write(line + "\n")
+        if id == detachedJob { detachedJob = nil }
+    }
+
+    /// `/bg on|off`: the next responses in the background, or not (the `background` setting).
+    func backgroundCommand(_ words: [String]) {
+        switch words {
+        case ["on"]: setCommand("background true")
+        case ["off"]: setCommand("background false")
+        default: context.diagnostics.write("usage: /bg on|off (now \(settings.value(forKey: "background")?.boolValue == true ? "on" : "off"))\n")
+        }
+    }
 }

@@ -40,6 +40,8 @@ public final class REPL {
     var library: LibraryState
     /// How the last turn ended (`/logprobs` reads its response).
     var lastOutcome: TurnOutcome?
+    /// The background response the last Ctrl-C detached from (`/cancel` cancels it).
+    var detachedJob: String?
 
     static let prompt = "> "
     static let continuationPrompt = "… "
@@ -221,9 +223,10 @@ public final class REPL {
         guard let outcome = result.outcome else { return nil }
         lastOutcome = outcome
         if let line = outcome.report(.console) { context.diagnostics.write(line + "\n") }
-        if outcome.wasCancelled {
-            let (line, _) = bridge.run { await session.cancelOnServer(outcome) }
-            if let line { context.diagnostics.write(line + "\n") }
+        // Ctrl-C leaves a background response running: detached, not cancelled (/cancel cancels it).
+        if let job = session.detachedJob(outcome) {
+            detachedJob = job
+            context.diagnostics.write("[detached from \(job): it goes on on the server · /attach-job \(job) follows it · /cancel cancels it]\n")
         }
         return outcome
     }

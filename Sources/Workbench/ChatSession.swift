@@ -113,18 +113,23 @@ public struct ChatSession: Sendable {
         return outcome
     }
 
-    /// Cancels on the server a background response that a cancelled turn leaves running; nil when there
-    /// is nothing to cancel, else what happened.
-    public func cancelOnServer(_ outcome: TurnOutcome) async -> String? {
+    /// The id of the background response a cancelled turn leaves running on the server (nil when the
+    /// turn was not cancelled or its response is not a background one).
+    public func detachedJob(_ outcome: TurnOutcome) -> String? {
         let requested = outcome.request?.body["background"]?.boolValue == true
         guard outcome.wasCancelled, let response = outcome.response ?? outcome.partialResponse,
             requested || response.json["background"]?.boolValue == true, !response.id.isEmpty
         else { return nil }
+        return response.id
+    }
+
+    /// Cancels background response `id` on the server; says what happened.
+    public func cancelOnServer(_ id: String) async -> String {
         do {
-            _ = try await client.cancel(id: response.id)
-            return "[cancelled \(response.id) on the server]"
+            _ = try await client.cancel(id: id)
+            return "[cancelled \(id) on the server]"
         } catch {
-            return "could not cancel \(response.id) on the server: \(error)"
+            return "could not cancel \(id) on the server: \(error)"
         }
     }
 }

@@ -28,6 +28,9 @@ struct Ask: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Run function handlers and allow MCP calls without asking (needed when stdin is not a terminal).")
     var yes = false
 
+    @Flag(name: .long, help: "Create the response in the background (as --set background=true): Ctrl-C then detaches, and `openresponses attach ID` follows it.")
+    var background = false
+
     @Argument(help: "The prompt.")
     var prompt: [String] = []
 
@@ -39,7 +42,8 @@ struct Ask: ParsableCommand {
         var options = AskOptions(
             prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: flags.model,
             preset: flags.preset, instructions: flags.instructions, stream: flags.stream ?? true, printJSON: json,
-            assignments: flags.assignments, dryRun: dryRun, approveAll: yes, canAsk: stdinIsTerminal)
+            assignments: flags.assignments + (background ? ["background=true"] : []), dryRun: dryRun, approveAll: yes,
+            canAsk: stdinIsTerminal)
         options.estimate = estimate
         let request = options
         try withContext { context in await AskRunner(context: context).run(request) }

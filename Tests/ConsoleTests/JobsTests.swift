@@ -142,4 +142,25 @@ struct JobsTests {
         try tmux.type("/attach-job")
         try await tmux.waitFor("usage: /attach-job RESPONSE_ID (/jobs lists them)")
     }
+
+    /// `ask --background` in a real terminal: Ctrl-C detaches (the job is not cancelled) and says how to
+    /// follow or cancel it.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func ctrlCDetachesAnAskInTheBackground() async throws {
+        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --background 'background work'")
+        try await tmux.waitFor("w3 ", timeout: .seconds(60))
+        try tmux.press("C-c")
+        try await tmux.waitFor("detached from resp_bg: it goes on on the server (openresponses attach resp_bg follows it, openresponses cancel resp_bg cancels it)")
+        let created = try #require(server.requests.first { $0.path == "/v1/responses" })
+        #expect(created.jsonBody?["background"] as? Bool == true)
+        #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" })
+    }
 }

@@ -311,18 +311,25 @@ struct REPLExperienceTests {
         await server.stop()
     }
 
-    @Test func ctrlCOnABackgroundResponseCancelsItOnTheServer() async throws {
+    @Test func ctrlCDetachesFromABackgroundResponseAndCancelCancelsIt() async throws {
         let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         let tmux = try await harness.startConsole()
         defer { tmux.kill() }
-        try tmux.type("/set background true")
+        try tmux.type("/bg on")
         try tmux.type("background work")
         try await tmux.waitFor("w3 ")
         try tmux.press("C-c")
+        try await tmux.waitFor("[detached from resp_bg: it goes on on the server · /attach-job resp_bg follows it · /cancel cancels it]")
+        #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" }, "Ctrl-C does not cancel a background response")
+        try tmux.type("/cancel")
         try await tmux.waitFor("[cancelled resp_bg on the server]")
         #expect(server.requests.contains { $0.method == "POST" && $0.path == "/v1/responses/resp_bg/cancel" })
+        try tmux.type("/cancel")
+        try await tmux.waitFor("usage: /cancel [RESPONSE_ID]")
+        try tmux.type("/bg")
+        try await tmux.waitFor("usage: /bg on|off (now on)")
         try tmux.press("C-d")
         try await tmux.waitFor("\n$ ")
         await server.stop()
