@@ -33,6 +33,7 @@ extension REPL {
         let (line, _) = bridge.run { await session.cancelOnServer(id) }
         context.diagnostics.write(line + "\n")
         if id == detachedJob { detachedJob = nil }
+        jobWatcher.unwatch(id)
     }
 
     /// `/bg on|off`: the next responses in the background, or not (the `background` setting).

@@ -42,6 +42,8 @@ public final class REPL {
     var lastOutcome: TurnOutcome?
     /// The background response the last Ctrl-C detached from (`/cancel` cancels it).
     var detachedJob: String?
+    /// The detached background responses, watched until they end (announced at the next prompt).
+    let jobWatcher = JobWatcher()
 
     static let prompt = "> "
     static let continuationPrompt = "… "
@@ -84,6 +86,7 @@ public final class REPL {
                     + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
         while true {
+            for notice in jobWatcher.takeNotices() { context.diagnostics.write(notice + "\n") }
             switch editor.readLine(prompt: Self.prompt) {
             case .endOfInput:
                 if editor.isInteractive { context.output.write("\n") }
@@ -226,6 +229,7 @@ public final class REPL {
         // Ctrl-C leaves a background response running: detached, not cancelled (/cancel cancels it).
         if let job = session.detachedJob(outcome) {
             detachedJob = job
+            jobWatcher.watch(job, client: context.client)
             context.diagnostics.write("[detached from \(job): it goes on on the server · /attach-job \(job) follows it · /cancel cancels it]\n")
         }
         return outcome

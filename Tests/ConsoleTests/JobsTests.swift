@@ -163,4 +163,33 @@ struct JobsTests {
         #expect(created.jsonBody?["background"] as? Bool == true)
         #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" })
     }
+
+    /// A job detached with Ctrl-C that ends while the console waits is announced at the next prompt (the
+    /// watcher asks the server every 5 s, off the main thread).
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func aDetachedJobThatEndsIsAnnouncedAtTheNextPrompt() async throws {
+        let slow = Fixtures.textStream(id: "resp_bgn", text: (1...200).map { "w\($0)" }.joined(separator: " "))
+        let server = try await LoopbackServer.start { request in
+            switch (request.method, request.path) {
+            case ("POST", "/v1/responses"): return .sse(slow, pause: .milliseconds(100))
+            case ("GET", "/v1/responses/resp_bgn"):
+                return .json(#"{"id":"resp_bgn","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_n","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Finished the analysis.","annotations":[]}]}]}"#)
+            default: return Self.route(request)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/bg on")
+        try tmux.type("a long job")
+        try await tmux.waitFor("w3 ")
+        try tmux.press("C-c")
+        try await tmux.waitFor("[detached from resp_bgn")
+        try await Task.sleep(for: .seconds(6))
+        try tmux.type("/help")
+        try await tmux.waitFor("[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]")
+        #expect(server.requests.contains { $0.method == "GET" && $0.path == "/v1/responses/resp_bgn" }, "the watcher asked the server")
+    }
 }
