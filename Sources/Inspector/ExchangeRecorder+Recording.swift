@@ -97,7 +97,10 @@ extension ExchangeRecorder {
                         pending.body = ExchangeRecorder.databaseValue(redactor.redact(body))
                     case .flush:
                         flushScheduled = false
-                    case .finish(let outcome):
+                    case .finish(var outcome):
+                        // A stream resumed from a stored response (`GET /responses/ID?stream=true...`) is that
+                        // response's even when it broke off before saying so: linked to it by its id.
+                        if outcome.responseID == nil { outcome.responseID = Self.storedResponseID(method: request.method, url: request.url) }
                         pending.outcome = outcome
                     }
                     // What arrived is written with what comes within the next 200 ms (or 1 MB of events, or
@@ -248,6 +251,13 @@ extension ExchangeRecorder {
                 }
                 if let packed { batch.recycle(packed) }
             }
+        }
+
+        /// The id in `GET …/responses/ID` (and its query), nil for any other request.
+        static func storedResponseID(method: String, url: String) -> String? {
+            guard method == "GET", let path = url.split(separator: "?").first, let range = path.range(of: "/responses/") else { return nil }
+            let id = path[range.upperBound...]
+            return id.hasPrefix("resp_") && !id.contains("/") ? String(id) : nil
         }
 
         static func encode(_ error: ResponsesAPIError) -> String {

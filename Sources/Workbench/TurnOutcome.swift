@@ -12,6 +12,8 @@ public struct TurnOutcome: Sendable {
     public var partialResponse: Response? = nil
     /// The request that produced it (the last one, for a turn of several tool rounds).
     public var request: CreateResponseRequest? = nil
+    /// The `sequence_number` of the last event the stream brought (where a broken stream resumes).
+    public var lastSequenceNumber: Int? = nil
 
     public init(
         response: Response?, text: String, error: ResponsesAPIError?, partialResponse: Response? = nil,

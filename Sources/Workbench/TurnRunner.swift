@@ -25,8 +25,33 @@ public struct TurnRunner: Sendable {
             }
         }
         var outcome = await consume(client.streamBatches(request, context: context, repeatedText: repeatedText), renderer: &renderer)
+        // A stored background response's stream that broke off is resumed from its last event, a few times:
+        // the response goes on on the server, and each attempt is an exchange of its own with its id.
+        var attempts = 0
+        while attempts < Self.resumeAttempts, let (id, last) = Self.resumePoint(outcome, request: request) {
+            attempts += 1
+            let path = "/responses/\(id)?stream=true&starting_after=\(last)"
+            var resumed = await consume(
+                client.eventBatches(method: "GET", path: path, body: nil, context: context, repeatedText: repeatedText), renderer: &renderer)
+            resumed.partialResponse = resumed.partialResponse ?? outcome.partialResponse ?? outcome.response
+            resumed.lastSequenceNumber = resumed.lastSequenceNumber ?? last
+            outcome = resumed
+        }
         outcome.request = request
         return outcome
+    }
+
+    /// How many times a broken background stream is resumed before the turn fails.
+    public static let resumeAttempts = 3
+
+    /// The response id and last sequence number to resume a broken stream from: only a background response
+    /// the server stores, only when the stream broke off (a network failure or a truncated stream).
+    static func resumePoint(_ outcome: TurnOutcome, request: CreateResponseRequest) -> (id: String, last: Int)? {
+        guard let error = outcome.error, [.network, .truncatedStream].contains(error.code),
+            request.body["background"]?.boolValue == true, request.body["store"]?.boolValue != false,
+            let id = (outcome.response ?? outcome.partialResponse)?.id, !id.isEmpty, let last = outcome.lastSequenceNumber
+        else { return nil }
+        return (id, last)
     }
 
     /// Sends a recorded request's exact body again (`inspect replay`) and renders its event stream.
@@ -42,9 +67,16 @@ public struct TurnRunner: Sendable {
     ) async -> TurnOutcome {
         var final: Response?
         var latest: Response?
+        var last: Int?
+        func ended(_ outcome: TurnOutcome) -> TurnOutcome {
+            var outcome = outcome
+            outcome.lastSequenceNumber = last
+            return outcome
+        }
         do {
             for try await batch in batches {
                 for event in batch {
+                    if let sequence = event.sequenceNumber { last = sequence }
                     renderer.render(event)
                     if let response = event.finalResponse {
                         final = response
@@ -56,19 +88,19 @@ public struct TurnRunner: Sendable {
             }
             if final == nil {
                 // The iteration ended without a terminal event: the task was cancelled.
-                return TurnOutcome(
+                return ended(TurnOutcome(
                     response: nil, text: renderer.text, error: ResponsesAPIError(code: .cancelled, message: "cancelled"),
-                    partialResponse: latest)
+                    partialResponse: latest))
             }
-            return TurnOutcome(response: final, text: renderer.text, error: nil, partialResponse: latest)
+            return ended(TurnOutcome(response: final, text: renderer.text, error: nil, partialResponse: latest))
         } catch let error as ResponsesAPIError {
-            return TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
+            return ended(TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest))
         } catch {
             let wrapped: ResponsesAPIError =
                 error is CancellationError
                 ? ResponsesAPIError(code: .cancelled, message: "cancelled", underlying: error)
                 : ResponsesAPIError(code: .network, message: "\(error)", underlying: error)
-            return TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest)
+            return ended(TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest))
         }
     }
 }

@@ -75,12 +75,15 @@ struct JobsTests {
     @Test func attachResumesAfterTheLastRecordedEventAndShowsAFinishedAnswer() async throws {
         let frames = Fixtures.textStream(id: "resp_bg2", text: "alpha beta gamma delta epsilon")
         let cut = 7
+        let streams = Counter()
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/responses"):
                 return Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
                              parts: frames[..<cut].map { .bytes(Array($0.utf8)) } + [.dropConnection])
             case ("GET", "/v1/responses/resp_bg2") where request.uri.contains("stream=true"):
+                // The ask's own attempt to resume fails (so the job stays unseen); attach's succeeds.
+                if streams.next() == 1 { return .json(#"{"error":{"message":"not yet"}}"#, status: 400) }
                 return .sse(Array(frames[cut...]))
             case ("GET", "/v1/responses/resp_bg2"):
                 return .json(#"{"id":"resp_bg2","object":"response","status":"in_progress","model":"test-model","output":[]}"#)
