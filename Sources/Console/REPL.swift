@@ -42,6 +42,8 @@ public final class REPL {
     var lastOutcome: TurnOutcome?
     /// The background response the last Ctrl-C detached from (`/cancel` cancels it).
     var detachedJob: String?
+    /// The last turn was just detached: a Ctrl-C at the next prompt cancels its job.
+    var justDetached = false
     /// The detached background responses, watched until they end (announced at the next prompt).
     let jobWatcher = JobWatcher()
 
@@ -92,6 +94,12 @@ public final class REPL {
                 if editor.isInteractive { context.output.write("\n") }
                 return .success
             case .interrupted:
+                // A second Ctrl-C right after one detached a background turn cancels it on the server.
+                if let job = detachedJob, justDetached {
+                    justDetached = false
+                    cancelJobCommand([job])
+                    continue
+                }
                 if editor.lastInterruptWasOnEmptyLine {
                     if armedToQuit { return .success }
                     armedToQuit = true
@@ -102,6 +110,7 @@ public final class REPL {
                 continue
             case .line(let first):
                 armedToQuit = false
+                justDetached = false
                 guard let line = readContinuation(of: first) else { continue }
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 if text.isEmpty { continue }
@@ -229,8 +238,9 @@ public final class REPL {
         // Ctrl-C leaves a background response running: detached, not cancelled (/cancel cancels it).
         if let job = session.detachedJob(outcome) {
             detachedJob = job
+            justDetached = true
             jobWatcher.watch(job, client: context.client)
-            context.diagnostics.write("[detached from \(job): it goes on on the server · /attach-job \(job) follows it · /cancel cancels it]\n")
+            context.diagnostics.write("[detached from \(job): it goes on on the server · /attach-job \(job) follows it · Ctrl-C again or /cancel cancels it]\n")
         }
         return outcome
     }
