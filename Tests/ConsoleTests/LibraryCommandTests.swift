@@ -91,13 +91,16 @@ struct LibraryCommandTests {
         let raw = home.appendingPathComponent("terminal.raw")
         try tmux.recordOutput(to: raw)
         try tmux.type("OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary) library add '\(folder.path)'")
-        // The progress line, drawn in place on the terminal, with the rate and the time left.
-        try await Deadline.poll("the progress line after the third file") {
-            let progressLine = /\r\x1B\[K\[(?:[3-9]|[1-9]\d+)\/150\] \d+ pages, \d+ chunks · [\d.]+ files\/s · \d+ s left/
-            return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self).contains(progressLine)
-        }
+        // Ctrl-C once the third file is on the screen (a capture sees that at once; the recording of the
+        // terminal can lag behind it, so the progress line is looked for in it afterwards).
+        _ = try await tmux.waitFor(timeout: .seconds(60), "the third file's line") { $0.contains("[3/150] added") }
         try tmux.press("C-c")
         let screen = try await tmux.waitFor("; kept what was done:", timeout: .seconds(60))
+        // The progress line, drawn in place on the terminal, with the rate and the time left.
+        try await Deadline.poll("the progress line in the terminal's recording") {
+            let progressLine = /\r\x1B\[K\[(?:[1-9]|[1-9]\d+)\/150\] \d+ pages, \d+ chunks · [\d.]+ files\/s · \d+ s left/
+            return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self).contains(progressLine)
+        }
         try tmux.type("echo status=$?")
         try await tmux.waitFor("status=130")
         let kept = try #require(screen.firstMatch(of: /Interrupted after (\d+) of 150 files/).flatMap { Int($0.1) })
