@@ -18,12 +18,16 @@ public struct ExchangeQuery: Sendable, Hashable {
     public var client: String?
     /// Words that must all occur in the input, the output or the event texts (full-text search).
     public var search: String?
+    /// The response the exchanges carry: the request that created it, its resumed streams, retrievals.
+    public var responseID: String?
     public var limit: Int
 
     public init(
         since: Date? = nil, before: Date? = nil, model: String? = nil, status: String? = nil, preset: String? = nil,
-        search: String? = nil, limit: Int = 50, provider: String? = nil, source: String? = nil, client: String? = nil
+        search: String? = nil, limit: Int = 50, provider: String? = nil, source: String? = nil, client: String? = nil,
+        responseID: String? = nil
     ) {
+        self.responseID = responseID
         self.provider = provider
         self.source = source
         self.client = client
@@ -76,6 +80,10 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let client {
             clauses.append("client LIKE ? ESCAPE '\\'")
             _ = arguments.append(contentsOf: ["%" + Self.likePrefix(client) + "%"])
+        }
+        if let responseID {
+            clauses.append("response_id = ?")
+            _ = arguments.append(contentsOf: [responseID])
         }
         if let search, let match = Self.ftsQuery(search) {
             clauses.append("id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?)")

@@ -28,6 +28,8 @@ struct Inspect: ParsableCommand {
         var client: String?
         @Option(name: .long, help: "Only exchanges whose input, output or event texts contain all these words.")
         var search: String?
+        @Option(name: .long, help: "Only the exchanges of this response: the request that created it, its resumed streams, retrievals.")
+        var response: String?
         @Option(name: .long, help: "How many to list.")
         var limit = 50
         @Flag(name: .long, help: "Print JSON.")
@@ -42,7 +44,7 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let query = ExchangeQuery(
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
-                search: search, limit: limit, provider: provider, source: source?.rawValue, client: client)
+                search: search, limit: limit, provider: provider, source: source?.rawValue, client: client, responseID: response)
             try inspect { await $0.list(query, json: json) }
         }
     }

@@ -51,6 +51,12 @@ struct BackgroundResumeTests {
         let rows = try await store.recentExchanges()
         #expect(rows.count == 3, "the create and two resumes, each recorded")
         #expect(rows.allSatisfy { $0.responseId == "resp_bg3" }, "linked by the response's id")
+        // `inspect list --response` shows the attempts together.
+        let listed = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["inspect", "list", "--response", "resp_bg3", "--json"], environment: harness.variables)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let attempts = try #require(try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue)
+        #expect(attempts.compactMap { $0["url"]?.stringValue }.sorted { $0.count < $1.count }.map { $0.hasSuffix("/v1/responses") || $0.contains("starting_after=") } == [true, true, true], "\(attempts.compactMap { $0["url"]?.stringValue })")
     }
 
     @Test func resumingStopsAfterItsAttemptsAndAForegroundStreamIsNotResumed() async throws {
