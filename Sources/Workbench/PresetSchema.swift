@@ -83,6 +83,13 @@ public enum PresetSchema {
         ]))),
         ("top_logprobs", .setting("top_logprobs")),
         ("stream_options", .object(ObjectSpec([("include_obfuscation", .setting("stream_options.include_obfuscation"))]))),
+        ("moderation", .object(ObjectSpec([
+            ("model", .setting("moderation.model")),
+            ("policy", .object(ObjectSpec([
+                ("input", .object(ObjectSpec([("mode", .setting("moderation.policy.input"))], required: ["mode"]))),
+                ("output", .object(ObjectSpec([("mode", .setting("moderation.policy.output"))], required: ["mode"]))),
+            ]))),
+        ], required: ["model"]))),
         ("context_management", .list(.tagged(TaggedSpec(noun: "context management entry", [
             ("compaction", ObjectSpec([("compact_threshold", .setting("context_management.compact_threshold"))])),
         ])))),

@@ -66,6 +66,9 @@ public struct TurnSettings: Sendable, Hashable {
             setVectorStores(value?.arrayValue?.compactMap(\.stringValue))
         case "context_management.compact_threshold":
             template["context_management"] = value.map { .array([["type": "compaction", "compact_threshold": $0]]) }
+        case "moderation.policy.input", "moderation.policy.output":
+            let side = String(key.dropFirst("moderation.policy.".count))
+            template = PayloadBuilder.setting(["moderation", "policy", side], to: value.map { .object(["mode": $0]) }, in: template)
         default:
             guard let field = descriptor.apiField else { return }
             let path = field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
@@ -82,6 +85,8 @@ public struct TurnSettings: Sendable, Hashable {
         case "file_search.vector_store_ids": return fileSearchTool?["vector_store_ids"]
         case "context_management.compact_threshold":
             return template["context_management"]?.arrayValue?.first { $0["type"]?.stringValue == "compaction" }?["compact_threshold"]
+        case "moderation.policy.input", "moderation.policy.output":
+            return template["moderation"]?["policy"]?[String(key.dropFirst("moderation.policy.".count))]?["mode"]
         default:
             var value: JSONValue? = .object(template)
             for part in key.split(separator: ".") { value = value?[String(part)] }

@@ -197,6 +197,7 @@ struct PresetTests {
             stream_options: {include_obfuscation: false}
             context_management:
               - {type: compaction, compact_threshold: 200000}
+            moderation: {model: omni-moderation-latest, policy: {input: {mode: block}, output: {mode: score}}}
             """, to: shipped.appendingPathComponent("newest.yaml"))
         let library = PresetLibrary(environment: environment)
         var stack = SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("newest"))
@@ -206,6 +207,8 @@ struct PresetTests {
         #expect(body["stream_options"] == ["include_obfuscation": false])
         #expect(body["context_management"] == [["type": "compaction", "compact_threshold": 200000]])
         #expect(stack.effective.value(forKey: "context_management.compact_threshold") == 200000)
+        #expect(body["moderation"] == ["model": "omni-moderation-latest", "policy": ["input": ["mode": "block"], "output": ["mode": "score"]]])
+        #expect(stack.effective.value(forKey: "moderation.policy.input") == "block")
         // /set replaces the threshold; /unset takes automatic compaction off.
         stack.session.assign("context_management.compact_threshold", .integer(50000))
         #expect(PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"]

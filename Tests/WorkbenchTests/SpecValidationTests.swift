@@ -19,7 +19,10 @@ struct SpecValidationTests {
         for setting in SettingsRegistry.all where setting.apiField != nil {
             let key = setting.key.hasSuffix(".*") ? String(setting.key.dropLast()) + "example" : setting.key
             for value in SpecValidation.samples(for: setting) {
-                bodies.append(try body(["\(key)=\(value)"] + (key.hasPrefix("prompt.") && key != "prompt.id" ? ["prompt.id=pmpt_123"] : [])))
+                // A setting the API takes only beside another gets that one too.
+                let companion = key.hasPrefix("prompt.") && key != "prompt.id" ? ["prompt.id=pmpt_123"]
+                    : key.hasPrefix("moderation.policy.") ? ["moderation.model=omni-moderation-latest"] : []
+                bodies.append(try body(["\(key)=\(value)"] + companion))
             }
         }
         let problems = try await SpecValidation.validate(bodies)
