@@ -7,7 +7,7 @@ extension EventBatch {
     /// size; here each blob is read once and sliced.
     static func storedEvents(exchange id: Int64, db: Database) throws -> [StoredEvent] {
         var events: [StoredEvent] = []
-        var cuts: [(event: Int, cut: Repeat)] = []
+        var cuts: [(event: Int, cut: RepeatedSpan)] = []
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT first_idx, meta, types, repeats, data FROM event_batch WHERE exchange_id = ? ORDER BY first_idx"),
             arguments: [id])

@@ -7,21 +7,13 @@ import ResponsesAPI
 /// deltas when the event is read, checked against the length and fingerprint the client measured, so what
 /// is read is the exact bytes that arrived.
 extension EventBatch {
-    /// A text cut out of an event: `count` raw bytes that go at `at` in the stored bytes.
-    struct Repeat: Sendable, Hashable {
-        var at: Int
-        var count: Int
-        var source: RepeatedTextSource
-        var fingerprint: LongStrings.Fingerprint
-    }
-
     /// The batch's cuts as the `repeats` column holds them, nil when there are none.
     func repeatsJSON() -> [UInt8]? {
         var rows: [JSONValue] = []
         for (position, entry) in entries.enumerated() {
             for cut in entry.repeats {
                 rows.append(.array([
-                    .integer(position), .integer(cut.at), .integer(cut.count),
+                    .integer(position), .integer(cut.start), .integer(cut.count),
                     .string(Self.hex(cut.fingerprint.first)), .string(Self.hex(cut.fingerprint.second)),
                     .string(cut.source.deltaType), .integer(cut.source.outputIndex), .string(cut.source.partField),
                     .integer(cut.source.partIndex),
@@ -37,7 +29,7 @@ extension EventBatch {
     }
 
     /// The cuts of a stored batch (`repeats` column), by the position of their event in the batch.
-    static func repeats(fromColumn text: String?, batch firstIndex: Int, exchange id: Int64) throws -> [(position: Int, cut: Repeat)] {
+    static func repeats(fromColumn text: String?, batch firstIndex: Int, exchange id: Int64) throws -> [(position: Int, cut: RepeatedSpan)] {
         guard let text else { return [] }
         guard case .array(let rows)? = try? JSONValue.parse(Array(text.utf8)) else {
             throw RepeatError(exchange: id, event: firstIndex, reason: "the batch's list of repeated texts is not a JSON array")
@@ -53,13 +45,13 @@ extension EventBatch {
             }
             let source = RepeatedTextSource(deltaType: type, outputIndex: output, partField: partField, partIndex: part)
             let fingerprint = LongStrings.Fingerprint(length: count, first: first, second: second)
-            return (position, Repeat(at: at, count: count, source: source, fingerprint: fingerprint))
+            return (position, RepeatedSpan(start: at, count: count, source: source, fingerprint: fingerprint))
         }
     }
 
     /// Puts the cut texts back into the events of one exchange (sorted by index): each from the raw `delta`
     /// strings of its source's delta events before it, checked against the length and fingerprint.
-    static func restore(_ cuts: [(event: Int, cut: Repeat)], in events: inout [StoredEvent], exchange id: Int64) throws {
+    static func restore(_ cuts: [(event: Int, cut: RepeatedSpan)], in events: inout [StoredEvent], exchange id: Int64) throws {
         guard !cuts.isEmpty else { return }
         var texts: [RepeatedTextSource: [(index: Int, range: Range<Int>)]] = [:]
         for source in Set(cuts.map(\.cut.source)) {
@@ -69,7 +61,7 @@ extension EventBatch {
             }
         }
         // Later cuts first, so an earlier cut's offset still holds when it is put back.
-        for (eventIndex, cut) in cuts.sorted(by: { ($0.event, $0.cut.at) > ($1.event, $1.cut.at) }) {
+        for (eventIndex, cut) in cuts.sorted(by: { ($0.event, $0.cut.start) > ($1.event, $1.cut.start) }) {
             guard let position = events.firstIndex(where: { $0.index == eventIndex }) else {
                 throw RepeatError(exchange: id, event: eventIndex, reason: "the event is missing")
             }
@@ -80,12 +72,12 @@ extension EventBatch {
             }
             var hasher = FingerprintHasher()
             hasher.update(text)
-            guard text.count == cut.count, hasher.finalize() == cut.fingerprint, cut.at <= events[position].data.count else {
+            guard text.count == cut.count, hasher.finalize() == cut.fingerprint, cut.start <= events[position].data.count else {
                 throw RepeatError(
                     exchange: id, event: eventIndex,
                     reason: "its repeated text (\(cut.count) bytes of \(cut.source.deltaType), output \(cut.source.outputIndex)) does not match the \(text.count) bytes its stored deltas hold")
             }
-            events[position].data.insert(contentsOf: text, at: cut.at)
+            events[position].data.insert(contentsOf: text, at: cut.start)
         }
     }
 

@@ -16,8 +16,9 @@ struct EventBatch {
         var type: String
         var start: Int
         var length: Int
-        /// The texts cut out of a final event's recorded bytes (`RecordedEvents.Entry.repeats`).
-        var repeats: [Repeat] = []
+        /// The texts cut out of a final event's recorded bytes, each `start` where it goes back
+        /// (`RecordedEvents.Entry.repeats`).
+        var repeats: [RepeatedSpan] = []
     }
 
     /// A batch ready for its row: exact (redacted) bytes and the index the `event` view reads.
@@ -69,7 +70,7 @@ struct EventBatch {
         Entry(
             index: event.index, sequenceNumber: event.sequenceNumber,
             micros: Int((event.offset.milliseconds * 1000).rounded()), type: event.type, start: start, length: event.count,
-            repeats: event.repeats.map { Repeat(at: $0.start, count: $0.count, source: $0.source, fingerprint: $0.fingerprint) })
+            repeats: event.repeats)
     }
 
     /// The events of a read in order, as runs that share the read's buffer and events with bytes of their own.

@@ -80,13 +80,8 @@ public struct Redactor: Sendable {
     /// True when any secret occurs in `bytes`: one pass per secret over a whole batch of events.
     public func occurs(in bytes: UnsafeRawBufferPointer) -> Bool {
         secrets.contains { secret in
-            secret.withUnsafeBytes { Self.find($0, in: bytes, from: 0) != nil }
+            secret.withUnsafeBytes { ByteSearch.find($0, in: bytes) != nil }
         }
-    }
-
-    /// Offset of the first occurrence of `needle` in `haystack` at or after `start`.
-    private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        ByteSearch.find(needle, in: haystack, from: start)
     }
 
     private static let placeholderBytes = Array(placeholder.utf8)
@@ -98,7 +93,7 @@ public struct Redactor: Sendable {
                 var output: [UInt8]? = nil
                 var start = 0
                 while start <= hay.count - nee.count,
-                    let position = Self.find(nee, in: hay, from: start)
+                    let position = ByteSearch.find(nee, in: hay, from: start)
                 {
                     if output == nil { output = []; output!.reserveCapacity(hay.count) }
                     output!.append(contentsOf: hay[start..<position])

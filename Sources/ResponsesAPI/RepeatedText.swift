@@ -38,17 +38,9 @@ public struct RepeatedTextSource: Sendable, Hashable {
     /// The source of a text delta event, nil for any other kind (tool-call arguments, inputs and code are
     /// left out: a turn runs its tools from the final items, so those are always decoded and stored whole).
     static func of(_ kind: ResponseStreamEvent.Kind) -> RepeatedTextSource? {
-        switch kind {
-        case .outputTextDelta(let delta):
-            RepeatedTextSource(deltaType: "response.output_text.delta", outputIndex: delta.outputIndex, partField: "content_index", partIndex: delta.partIndex)
-        case .refusalDelta(let delta):
-            RepeatedTextSource(deltaType: "response.refusal.delta", outputIndex: delta.outputIndex, partField: "content_index", partIndex: delta.partIndex)
-        case .reasoningSummaryTextDelta(let delta):
-            RepeatedTextSource(deltaType: "response.reasoning_summary_text.delta", outputIndex: delta.outputIndex, partField: "summary_index", partIndex: delta.partIndex)
-        case .reasoningTextDelta(let delta):
-            RepeatedTextSource(deltaType: "response.reasoning_text.delta", outputIndex: delta.outputIndex, partField: "content_index", partIndex: delta.partIndex)
-        default: nil
-        }
+        guard let (tag, delta) = DeltaTexts.textDelta(kind) else { return nil }
+        let (deltaType, partField) = DeltaTexts.kinds[Int(tag)]
+        return RepeatedTextSource(deltaType: deltaType, outputIndex: delta.outputIndex, partField: partField, partIndex: delta.partIndex)
     }
 
     /// Where the raw bytes of this source's `delta` string are in a delta event's JSON (quotes excluded),
@@ -77,11 +69,34 @@ public struct RepeatedSpan: Sendable, Hashable {
     }
 }
 
-/// The texts a stream's deltas have brought so far, as their raw JSON bytes' length and fingerprint.
+/// The texts a stream's deltas have brought so far, as their raw JSON bytes' length and fingerprint, and
+/// what a stream does with them around each event: `arm` the long-string matcher before parsing, `settle`
+/// after (the event cut of its repeats, and its delta added to its text). The client's pipeline and the
+/// proxy's tap both go through these two.
 struct DeltaTexts {
-    /// A text by its delta kind (`RepeatedTextSource.of`'s order) and indices: cheap to hash per delta.
+    /// A final event's bytes without the texts it repeats, and where each goes back.
+    typealias Cut = (bytes: [UInt8], repeats: [RepeatedSpan])
+
+    /// The delta kinds whose texts the final events repeat, by tag: their event type and part field.
+    static let kinds: [(deltaType: String, partField: String)] = [
+        ("response.output_text.delta", "content_index"), ("response.refusal.delta", "content_index"),
+        ("response.reasoning_summary_text.delta", "summary_index"), ("response.reasoning_text.delta", "content_index"),
+    ]
+
+    /// A text delta event's tag (its position in `kinds`) and delta, nil for any other kind.
+    static func textDelta(_ kind: ResponseStreamEvent.Kind) -> (tag: UInt8, delta: ResponseStreamEvent.TextDelta)? {
+        switch kind {
+        case .outputTextDelta(let delta): (0, delta)
+        case .refusalDelta(let delta): (1, delta)
+        case .reasoningSummaryTextDelta(let delta): (2, delta)
+        case .reasoningTextDelta(let delta): (3, delta)
+        default: nil
+        }
+    }
+
+    /// A text by its tag and indices: cheap to hash per delta.
     private struct Key: Hashable {
-        var kind: UInt8
+        var tag: UInt8
         var output: Int
         var part: Int
     }
@@ -91,20 +106,34 @@ struct DeltaTexts {
     /// could not be put back from them.
     private var withSecrets: Set<RepeatedTextSource> = []
 
-    var isEmpty: Bool { texts.isEmpty }
+    /// Before an event is parsed: a long one's strings are matched against the texts so far.
+    func arm(_ longStrings: LongStrings, for data: [UInt8]) {
+        longStrings.spans = []
+        longStrings.candidates = data.count > longStrings.threshold && !texts.isEmpty
+            ? texts.values.map { ($0.source, $0.hasher.finalize()) } : []
+    }
+
+    /// After an event is parsed: its bytes without the texts it repeats (nil when it repeats none), the
+    /// same when the recording may take them so (nil: record it whole, because the API key occurs in it or
+    /// in one of the texts' deltas, which the inspector redacts), and its own delta added to its text.
+    mutating func settle(
+        _ kind: ResponseStreamEvent.Kind?, data: [UInt8], longStrings: LongStrings, secrets: ByteSearch.Needles
+    ) -> (cut: Cut?, recordable: Cut?) {
+        let spans = longStrings.spans
+        longStrings.candidates = []
+        longStrings.spans = []
+        let cut = spans.isEmpty ? nil : Self.cut(spans, from: data)
+        // A key cut in two by the deltas shows whole in the final event, so the event is looked through too.
+        let recordable = cut != nil && spans.allSatisfy({ !withSecrets.contains($0.source) })
+            && !data.withUnsafeBytes({ secrets.occur(in: $0) }) ? cut : nil
+        if let kind { data.withUnsafeBufferPointer { observe(kind, data: $0, secrets: secrets) } }
+        return (cut, recordable)
+    }
 
     /// Adds a delta event's raw `delta` bytes to its text's fingerprint.
-    mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
-        let tag: UInt8, delta: ResponseStreamEvent.TextDelta
-        switch kind {
-        case .outputTextDelta(let text): (tag, delta) = (0, text)
-        case .refusalDelta(let text): (tag, delta) = (1, text)
-        case .reasoningSummaryTextDelta(let text): (tag, delta) = (2, text)
-        case .reasoningTextDelta(let text): (tag, delta) = (3, text)
-        default: return
-        }
-        guard let range = JSONParser.topLevelFields(data)?.delta else { return }
-        let key = Key(kind: tag, output: delta.outputIndex, part: delta.partIndex)
+    private mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
+        guard let (tag, delta) = Self.textDelta(kind), let range = JSONParser.topLevelFields(data)?.delta else { return }
+        let key = Key(tag: tag, output: delta.outputIndex, part: delta.partIndex)
         if texts[key] == nil, let source = RepeatedTextSource.of(kind) { texts[key] = (source, FingerprintHasher()) }
         texts[key]?.hasher.update(UnsafeBufferPointer(rebasing: data[range]))
         if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)), let source = texts[key]?.source {
@@ -112,16 +141,9 @@ struct DeltaTexts {
         }
     }
 
-    /// True when a final event may be recorded without the texts it repeats: the API key occurs neither in
-    /// it (a key cut in two by the deltas shows there whole) nor in one of the texts' deltas (which the
-    /// inspector redacts, so the text could not be put back from them).
-    func mayCut(_ spans: [RepeatedSpan], from data: [UInt8], secrets: ByteSearch.Needles) -> Bool {
-        spans.allSatisfy { !withSecrets.contains($0.source) } && !data.withUnsafeBytes { secrets.occur(in: $0) }
-    }
-
     /// A final event's bytes without the texts it repeats (each string left empty, so still JSON), and
     /// where each text goes back (`RepeatedSpan.start` in the cut bytes).
-    static func cut(_ spans: [RepeatedSpan], from data: [UInt8]) -> (bytes: [UInt8], repeats: [RepeatedSpan])? {
+    static func cut(_ spans: [RepeatedSpan], from data: [UInt8]) -> Cut? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count - spans.reduce(0) { $0 + $1.count })
         var repeats: [RepeatedSpan] = []
@@ -136,10 +158,5 @@ struct DeltaTexts {
         }
         bytes.append(contentsOf: data[from...])
         return (bytes, repeats)
-    }
-
-    /// The texts as a final event's long strings are matched against.
-    var candidates: [(source: RepeatedTextSource, fingerprint: LongStrings.Fingerprint)] {
-        texts.values.map { ($0.source, $0.hasher.finalize()) }
     }
 }

@@ -18,10 +18,20 @@ extension ResponsesClient {
         id: String, startingAfter: Int? = nil, context: ExchangeContext = ExchangeContext(),
         onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
+        eventStream(method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context, onHead: onHead)
+    }
+
+    /// `resume` as the batches of each network read (`streamBatches`), for a turn that goes on rendering.
+    public func resumeBatches(
+        id: String, startingAfter: Int?, context: ExchangeContext = ExchangeContext(), repeatedText: RepeatedText = .decoded
+    ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
+        eventBatches(method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context, repeatedText: repeatedText)
+    }
+
+    static func resumePath(id: String, startingAfter: Int?) -> String {
         var query = [("stream", "true")]
         if let startingAfter { query.append(("starting_after", String(startingAfter))) }
-        return eventStream(
-            method: "GET", path: Self.path("/responses", id, query: query), body: nil, context: context, onHead: onHead)
+        return path("/responses", id, query: query)
     }
 
     /// `DELETE /responses/{id}`.

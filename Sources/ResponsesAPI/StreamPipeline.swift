@@ -22,8 +22,8 @@ struct StreamPipeline {
     private let repeatedText: RepeatedText
     private var deltaTexts = DeltaTexts()
     private var tracksRepeats: Bool { repeatedText == .omitted || exchange.recording != nil }
-    /// The API key as bytes: a final event in which it occurs, or whose deltas hold it, goes to the
-    /// recording whole, for the inspector to redact.
+    /// The API key as bytes, when there is a recording: a final event in which it occurs, or whose deltas
+    /// hold it, goes to the recording whole, for the inspector to redact.
     private let secrets: ByteSearch.Needles
     /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
     private var textBytes = 0
@@ -34,7 +34,8 @@ struct StreamPipeline {
         self.sink = sink
         self.repeatedText = repeatedText
         longStrings.omitsRepeats = repeatedText == .omitted
-        secrets = ByteSearch.Needles(ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
+        secrets = ByteSearch.Needles(
+            exchange.recording == nil ? [] : ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
     }
 
     var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
@@ -66,12 +67,7 @@ struct StreamPipeline {
         let offset = exchange.elapsed
         var event: ResponseStreamEvent
         let omittedBefore = longStrings.omitted
-        let long = sse.data.count > longStrings.threshold && !deltaTexts.isEmpty && tracksRepeats
-        if long { longStrings.candidates = deltaTexts.candidates }
-        defer {
-            longStrings.candidates = []
-            longStrings.spans = []
-        }
+        if tracksRepeats { deltaTexts.arm(longStrings, for: sse.data) }
         do {
             event = try ResponseStreamEvent(sse, longStrings: longStrings)
             event.omitsRepeatedText = longStrings.omitted > omittedBefore
@@ -86,22 +82,18 @@ struct StreamPipeline {
         }
         // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
         // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
-        let cut = longStrings.spans.isEmpty ? nil : DeltaTexts.cut(longStrings.spans, from: sse.data)
-        if event.omitsRepeatedText, let cut { event.data = cut.bytes }
+        let settled = tracksRepeats ? deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets) : (cut: nil, recordable: nil)
+        if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
         if exchange.recording != nil {
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-                data: sse.data, text: event.carriedText,
-                cut: cut != nil && deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) ? cut : nil)
+                data: sse.data, text: event.carriedText, cut: settled.recordable)
         }
         tracker.observe(event, at: offset)
         if case .outputTextDelta(let delta) = event.kind {
             // The final events repeat this text as one JSON line each: escapes make it a little longer.
             textBytes += delta.delta.utf8.count
             decoderHint = textBytes + textBytes / 16 + 4096
-        }
-        if tracksRepeats {
-            sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: exchange.recording == nil ? ByteSearch.Needles([]) : secrets) }
         }
         switch sink {
         case .events(let continuation):

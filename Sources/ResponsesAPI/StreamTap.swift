@@ -73,23 +73,17 @@ public struct StreamTap {
     }
 
     private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
-        if sse.data.count > longStrings.threshold, !deltaTexts.isEmpty { longStrings.candidates = deltaTexts.candidates }
-        defer {
-            longStrings.candidates = []
-            longStrings.spans = []
-        }
+        deltaTexts.arm(longStrings, for: sse.data)
         guard let event = try? ResponseStreamEvent(sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came.
             recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
             tracker.eventCount += 1
             return
         }
-        let cut = longStrings.spans.isEmpty ? nil : DeltaTexts.cut(longStrings.spans, from: sse.data)
+        let settled = deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets)
         recorded.append(
             index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-            data: sse.data, text: event.carriedText,
-            cut: cut != nil && deltaTexts.mayCut(longStrings.spans, from: sse.data, secrets: secrets) ? cut : nil)
-        sse.data.withUnsafeBufferPointer { deltaTexts.observe(event.kind, data: $0, secrets: secrets) }
+            data: sse.data, text: event.carriedText, cut: settled.recordable)
         tracker.observe(event, at: offset)
         if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
         if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }

@@ -30,9 +30,8 @@ public struct TurnRunner: Sendable {
         var attempts = 0
         while attempts < Self.resumeAttempts, let (id, last) = Self.resumePoint(outcome, request: request) {
             attempts += 1
-            let path = "/responses/\(id)?stream=true&starting_after=\(last)"
             var resumed = await consume(
-                client.eventBatches(method: "GET", path: path, body: nil, context: context, repeatedText: repeatedText), renderer: &renderer)
+                client.resumeBatches(id: id, startingAfter: last, context: context, repeatedText: repeatedText), renderer: &renderer)
             resumed.partialResponse = resumed.partialResponse ?? outcome.partialResponse ?? outcome.response
             resumed.lastSequenceNumber = resumed.lastSequenceNumber ?? last
             outcome = resumed
@@ -68,11 +67,7 @@ public struct TurnRunner: Sendable {
         var final: Response?
         var latest: Response?
         var last: Int?
-        func ended(_ outcome: TurnOutcome) -> TurnOutcome {
-            var outcome = outcome
-            outcome.lastSequenceNumber = last
-            return outcome
-        }
+        var outcome: TurnOutcome
         do {
             for try await batch in batches {
                 for event in batch {
@@ -86,21 +81,19 @@ public struct TurnRunner: Sendable {
                 }
                 renderer.flush()
             }
-            if final == nil {
-                // The iteration ended without a terminal event: the task was cancelled.
-                return ended(TurnOutcome(
-                    response: nil, text: renderer.text, error: ResponsesAPIError(code: .cancelled, message: "cancelled"),
-                    partialResponse: latest))
-            }
-            return ended(TurnOutcome(response: final, text: renderer.text, error: nil, partialResponse: latest))
+            // Without a terminal event the iteration ended because the task was cancelled.
+            let error = final == nil ? ResponsesAPIError(code: .cancelled, message: "cancelled") : nil
+            outcome = TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
         } catch let error as ResponsesAPIError {
-            return ended(TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest))
+            outcome = TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
         } catch {
             let wrapped: ResponsesAPIError =
                 error is CancellationError
                 ? ResponsesAPIError(code: .cancelled, message: "cancelled", underlying: error)
                 : ResponsesAPIError(code: .network, message: "\(error)", underlying: error)
-            return ended(TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest))
+            outcome = TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest)
         }
+        outcome.lastSequenceNumber = last
+        return outcome
     }
 }
