@@ -18,46 +18,21 @@ extension JSONParser {
     /// The bytes of a top-level string member `"key": "..."` with the comma that separates it from its
     /// neighbour (the one after it, or before it when it is last), or nil.
     static func memberRange(of key: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        var parser = JSONParser(bytes: buffer)
-        do throws(JSONParseError) {
-            parser.skipWhitespace()
-            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else { return nil }
-            parser.index += 1
-            var previousEnd: Int?  // where the previous member's value ended
-            while true {
-                parser.skipWhitespace()
-                guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "\"") else { return nil }
-                let memberStart = parser.index
-                try parser.skipString()
-                let name = UnsafeBufferPointer(rebasing: buffer[(memberStart + 1)..<(parser.index - 1)])
-                parser.skipWhitespace()
-                guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: ":") else { return nil }
-                parser.index += 1
-                parser.skipWhitespace()
-                let isKey = name.count == key.utf8CodeUnitCount && name.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-                let isString = parser.index < buffer.count && buffer[parser.index] == UInt8(ascii: "\"")
-                try parser.skipValue(depth: 1)
-                let valueEnd = parser.index
-                parser.skipWhitespace()
-                guard parser.index < buffer.count else { return nil }
-                let separator = buffer[parser.index]
-                if isKey, isString {
-                    if separator == UInt8(ascii: ",") { return memberStart..<(parser.index + 1) }
-                    // The last member: the comma before it goes instead.
-                    guard separator == UInt8(ascii: "}") else { return nil }
-                    guard let previousEnd else { return memberStart..<valueEnd }
-                    return previousEnd..<valueEnd
-                }
-                switch separator {
-                case UInt8(ascii: ","):
-                    previousEnd = valueEnd
-                    parser.index += 1
-                case UInt8(ascii: "}"): return nil
-                default: return nil
-                }
+        var found: Range<Int>?
+        var previousEnd: Int?  // where the previous member's value ended
+        _ = walkMembers(buffer) { member in
+            guard member.keyIs(key), buffer[member.value.lowerBound] == UInt8(ascii: "\"") else {
+                previousEnd = member.value.upperBound
+                return true
             }
-        } catch {
-            return nil
+            if buffer[member.separator] == UInt8(ascii: ",") {
+                found = member.start..<(member.separator + 1)
+            } else {
+                // The last member: the comma before it goes instead.
+                found = (previousEnd ?? member.start)..<member.value.upperBound
+            }
+            return false
         }
+        return found
     }
 }
