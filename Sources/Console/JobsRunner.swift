@@ -46,8 +46,8 @@ public struct JobsRunner: Sendable {
             let here = context.configuration.baseURL
             let now = context.environment.now()
             for entry in entries {
-                guard let exchangeID = entry.exchangeId, let detail = try await store.exchange(id: exchangeID),
-                    let request = try? JSONValue.parse(detail.requestBody), request["background"]?.boolValue == true
+                guard let exchangeID = entry.exchangeId, let (summary, body) = try await store.request(ofExchange: exchangeID),
+                    let request = try? JSONValue.parse(body), request["background"]?.boolValue == true
                 else { continue }
                 var status = "on \(entry.baseUrl)"
                 if entry.baseUrl == here {
@@ -62,7 +62,7 @@ public struct JobsRunner: Sendable {
                 let running = ["queued", "in_progress"].contains(status)
                 guard all || running || now.timeIntervalSince(entry.createdAt) < 24 * 3600 else { continue }
                 jobs.append(Job(
-                    id: entry.objectId, createdAt: entry.createdAt, model: detail.summary.model, preset: entry.preset ?? detail.summary.preset,
+                    id: entry.objectId, createdAt: entry.createdAt, model: summary.model, preset: entry.preset ?? summary.preset,
                     input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl))
             }
             if json {

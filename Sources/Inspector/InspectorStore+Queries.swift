@@ -78,6 +78,18 @@ extension InspectorStore {
         try await writer.read { db in try Self.detail(id: id, db: db) }
     }
 
+    /// One exchange's summary and exact request body, without its events (nil when there is no such id):
+    /// what a list of requests needs, at the cost of one row however long the answer was.
+    public func request(ofExchange id: Int64) async throws -> (summary: ExchangeSummary, body: [UInt8])? {
+        try await writer.read { db in
+            guard let summary = try ExchangeSummary.fetchOne(
+                db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?"), arguments: [id])
+            else { return nil }
+            let body = try Row.fetchOne(db.cachedStatement(sql: "SELECT request_body FROM exchange WHERE id = ?"), arguments: [id])
+            return (summary, body.flatMap { Self.bytes($0["request_body"]) } ?? [])
+        }
+    }
+
     /// One exchange read inside a read transaction, with cached statements (`forEachExchange` reads
     /// hundreds in one).
     static func detail(id: Int64, db: Database) throws -> ExchangeDetail? {
