@@ -22,12 +22,13 @@ public struct JobsRunner: Sendable {
         var input: String
         var status: String
         var server: String
+        var provider: String
 
         var json: JSONValue {
             [
                 "id": .string(id), "status": .string(status), "created_at": .string(InspectorStore.timestamp(createdAt)),
                 "model": model.map(JSONValue.string) ?? .null, "preset": preset.map(JSONValue.string) ?? .null,
-                "input": .string(input), "server": .string(server),
+                "input": .string(input), "server": .string(server), "provider": .string(provider),
             ]
         }
     }
@@ -39,20 +40,26 @@ public struct JobsRunner: Sendable {
             context.output.write(json ? "[]\n" : Self.table([], now: context.environment.now(), all: all))
             return .success
         }
+        // Contexts for the other providers' jobs, made on first use and shut down at the end.
+        var contexts: [String: ConsoleContext] = [:]
+        let exit: ExitStatus
         do {
             let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
             let entries = try await store.ledger(type: LedgerEntry.Kind.response.rawValue)
             var jobs: [Job] = []
-            let here = context.configuration.baseURL
             let now = context.environment.now()
             for entry in entries {
                 guard let exchangeID = entry.exchangeId, let (summary, body) = try await store.request(ofExchange: exchangeID),
                     let request = try? JSONValue.parse(body), request["background"]?.boolValue == true
                 else { continue }
-                var status = "on \(entry.baseUrl)"
-                if entry.baseUrl == here {
+                // Asked of the server the job was created on, with that provider's key.
+                var status: String
+                switch client(for: entry, contexts: &contexts) {
+                case .unusable(let reason):
+                    status = reason
+                case .client(let client):
                     do {
-                        status = try await context.client.retrieve(id: entry.objectId).status?.rawValue ?? "unknown"
+                        status = try await client.retrieve(id: entry.objectId).status?.rawValue ?? "unknown"
                     } catch where error.status == 404 {
                         status = "gone"
                     } catch {
@@ -63,27 +70,35 @@ public struct JobsRunner: Sendable {
                 guard all || running || now.timeIntervalSince(entry.createdAt) < 24 * 3600 else { continue }
                 jobs.append(Job(
                     id: entry.objectId, createdAt: entry.createdAt, model: summary.model, preset: entry.preset ?? summary.preset,
-                    input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl))
+                    input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl,
+                    provider: entry.provider ?? ProviderCatalog.defaultName))
             }
             if json {
                 context.output.write(JSONValue.array(jobs.map(\.json)).prettyPrinted() + "\n")
             } else {
                 context.output.write(Self.table(jobs.reversed(), now: now, all: all))
             }
-            return .success
+            exit = .success
         } catch let error as ConsoleError {
             context.diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            exit = error.exitStatus
         } catch {
             context.diagnostics.write("error: cannot read the ledger: \(error)\n")
-            return .apiError
+            exit = .apiError
         }
+        for other in contexts.values { await other.shutdown() }
+        return exit
     }
 
     /// `attach ID`: a finished job's answer, or a running job's stream resumed after the last event the
     /// inspector recorded of it (`starting_after`), so only what was not shown is rendered. Ctrl-C detaches:
     /// the job goes on on the server.
-    public func attach(id: String) async -> ExitStatus {
+    /// Unless `pinned` (`--provider` given), the job's own provider, as the ledger names it, is asked.
+    public func attach(id: String, pinned: Bool = false) async -> ExitStatus {
+        await onJobServer(id, pinned: pinned) { await $0.attachHere(id: id) }
+    }
+
+    func attachHere(id: String) async -> ExitStatus {
         var shown: [ResponseStreamEvent] = []
         if FileManager.default.fileExists(atPath: context.environment.inspectorPath) {
             do {
@@ -134,7 +149,11 @@ public struct JobsRunner: Sendable {
     }
 
     /// `POST /responses/{id}/cancel`.
-    public func cancel(id: String, json: Bool) async -> ExitStatus {
+    public func cancel(id: String, json: Bool, pinned: Bool = false) async -> ExitStatus {
+        await onJobServer(id, pinned: pinned) { await $0.cancelHere(id: id, json: json) }
+    }
+
+    func cancelHere(id: String, json: Bool) async -> ExitStatus {
         do {
             let response = try await context.client.cancel(id: id)
             if json {
@@ -154,9 +173,12 @@ public struct JobsRunner: Sendable {
             return all ? "No background jobs: ask --set background=true, or /set background true in the console, starts one.\n"
                 : "No background job running or started in the last 24 hours (jobs --all lists every one).\n"
         }
-        var rows = [["ID", "STATUS", "AGE", "MODEL", "PRESET", "INPUT"]]
+        // The provider column only when a job went to a named provider.
+        let named = jobs.contains { $0.provider != ProviderCatalog.defaultName }
+        var rows = [["ID", "STATUS", "AGE", "MODEL", "PRESET"] + (named ? ["PROVIDER"] : []) + ["INPUT"]]
         for job in jobs {
-            rows.append([job.id, job.status, age(now.timeIntervalSince(job.createdAt)), job.model ?? "-", job.preset ?? "-", job.input])
+            rows.append([job.id, job.status, age(now.timeIntervalSince(job.createdAt)), job.model ?? "-", job.preset ?? "-"]
+                + (named ? [job.provider] : []) + [job.input])
         }
         return InspectorPresenter.render(rows)
     }

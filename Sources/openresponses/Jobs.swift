@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Console
 
 struct Jobs: ParsableCommand {
@@ -19,7 +20,14 @@ struct Cancel: ParsableCommand {
     @Flag(name: .long, help: "Print the cancelled response as JSON.")
     var json = false
 
-    func run() throws { try withContext { await JobsRunner(context: $0).cancel(id: id, json: json) } }
+    @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
+    var provider: String?
+
+    func run() throws {
+        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+        let pinned = provider != nil
+        try withContext { await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned) }
+    }
 }
 
 struct Attach: ParsableCommand {
@@ -29,5 +37,12 @@ struct Attach: ParsableCommand {
     @Argument(help: "The response id (resp_...).")
     var id: String
 
-    func run() throws { try withContext { await JobsRunner(context: $0).attach(id: id) } }
+    @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
+    var provider: String?
+
+    func run() throws {
+        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+        let pinned = provider != nil
+        try withContext { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
+    }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import Workbench
+
+/// Which server a job lives on. A background response exists on the server that created it, so `jobs`,
+/// `attach` and `cancel` ask that server with its own key: the ledger names the provider each job was sent
+/// to, and a job of another provider than the command's is reached through a context made for it.
+extension JobsRunner {
+    /// Where a listed job can be asked about: a client, or why none (said in its status column).
+    enum JobServer {
+        case client(ResponsesClient)
+        case unusable(String)
+    }
+
+    /// The provider this command's context talks to.
+    var providerName: String { context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
+
+    /// A context for `provider` with this command's output and inspector; nil when it cannot be made (the
+    /// provider left config.yaml, or its key is missing), with the reason.
+    func context(forProvider provider: String) -> Result<ConsoleContext, ConsoleError> {
+        var variables = context.environment.variables
+        variables["OPENRESPONSES_PROVIDER"] = provider
+        let environment = AppEnvironment(variables: variables, now: context.environment.now)
+        do {
+            return .success(try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The ledger's entry for response `id`, when the inspector has one.
+    func ledgerEntry(for id: String) async -> LedgerEntry? {
+        guard FileManager.default.fileExists(atPath: context.environment.inspectorPath),
+            let store = try? ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+        else { return nil }
+        return try? await store.ledger(type: LedgerEntry.Kind.response.rawValue, includingDeleted: true).last { $0.objectId == id }
+    }
+
+    /// Runs `body` against the server job `id` lives on: this context's unless `pinned` is false and the
+    /// ledger says the job went to another provider, whose context is made (and shut down afterwards).
+    /// The job's provider is said on diagnostics when it is not this command's.
+    func onJobServer(_ id: String, pinned: Bool, _ body: (JobsRunner) async -> ExitStatus) async -> ExitStatus {
+        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider, provider != providerName else {
+            return await body(self)
+        }
+        switch context(forProvider: provider) {
+        case .success(let other):
+            context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
+            let status = await body(JobsRunner(context: other))
+            await other.shutdown()
+            return status
+        case .failure(let error):
+            context.diagnostics.write("error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
+            return error.exitStatus
+        }
+    }
+
+    /// The client that can ask about `entry`, from `contexts` (made on first use, by provider name), or why
+    /// there is none: the job's provider is unusable, or the server at its URL is not the provider's now.
+    func client(for entry: LedgerEntry, contexts: inout [String: ConsoleContext]) -> JobServer {
+        let provider = entry.provider ?? ProviderCatalog.defaultName
+        let jobContext: ConsoleContext
+        if provider == providerName {
+            jobContext = context
+        } else if let made = contexts[provider] {
+            jobContext = made
+        } else {
+            switch context(forProvider: provider) {
+            case .success(let made):
+                contexts[provider] = made
+                jobContext = made
+            case .failure(let error):
+                return .unusable("on \(provider): \(error.message)")
+            }
+        }
+        guard jobContext.configuration.baseURL == entry.baseUrl else { return .unusable("on \(entry.baseUrl)") }
+        return .client(jobContext.client)
+    }
+}
