@@ -153,6 +153,11 @@ let package = Package(
             path: "Benchmarks/RetrievalBenchmark"
         ),
         .executableTarget(
+            name: "openresponses-markdown-bench",
+            dependencies: ["Console"],
+            path: "Benchmarks/MarkdownBenchmark"
+        ),
+        .executableTarget(
             name: "openresponses-loopback",
             dependencies: ["TestSupport"],
             path: "Benchmarks/LoopbackServe"

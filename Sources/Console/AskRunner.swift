@@ -18,6 +18,8 @@ public struct AskOptions: Sendable {
     var dryRun: Bool
     /// `--estimate`: count the request's input tokens and estimate their cost; create nothing.
     public var estimate = false
+    /// `--render`: the answer's Markdown rendered even when stdout is not a terminal.
+    public var render = false
     /// `--yes`: run function handlers and allow MCP calls without asking.
     var approveAll: Bool
     /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
@@ -96,6 +98,10 @@ public struct AskRunner: Sendable {
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
         let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
         var renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
+        if options.render, !options.printJSON {
+            renderOptions = RenderOptions.rendered(fd: 1, environment: context.environment, settings: settings)
+            if !onTerminal { renderOptions.showExtras = false }
+        }
         renderOptions.keepsText = false
         var renderer = TurnRenderer(output: sink, options: renderOptions)
         // stdout is the answer alone: tool activity goes to stderr with the notes.

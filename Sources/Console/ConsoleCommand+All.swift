@@ -57,6 +57,10 @@ extension ConsoleCommand {
             complete: firstWord(["on", "off"]),
             run: { repl, input in repl.backgroundCommand(input.words); return .continue }),
         ConsoleCommand(
+            name: "/markdown", help: [("/markdown on|off", "render answers' Markdown (headings, lists, tables, highlighted code), or show the raw text (console.markdown)")],
+            complete: firstWord(["on", "off"]),
+            run: { repl, input in repl.markdownCommand(input.words); return .continue }),
+        ConsoleCommand(
             name: "/cancel", help: [("/cancel [ID]", "cancel on the server the background response Ctrl-C detached from, or ID")],
             run: { repl, input in repl.cancelJobCommand(input.words); return .continue }),
         ConsoleCommand(

@@ -44,4 +44,13 @@ extension REPL {
         default: context.diagnostics.write("usage: /bg on|off (now \(settings.value(forKey: "background")?.boolValue == true ? "on" : "off"))\n")
         }
     }
+
+    /// `/markdown on|off`: answers rendered as Markdown, or their raw text (the `console.markdown` setting).
+    func markdownCommand(_ words: [String]) {
+        switch words {
+        case ["on"]: setCommand("console.markdown true")
+        case ["off"]: setCommand("console.markdown false")
+        default: context.diagnostics.write("usage: /markdown on|off (now \(settings.markdown ? "on" : "off"))\n")
+        }
+    }
 }

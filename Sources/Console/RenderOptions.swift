@@ -18,6 +18,10 @@ struct RenderOptions: Sendable {
     var imagesDirectory: URL?
     /// Keep the answer's text in the renderer (`TurnOutcome.text`); `ask` does not need it.
     var keepsText = true
+    /// Render the answer's Markdown (`console.markdown`, on for a terminal; `ask --render`).
+    var markdown = false
+    /// Links as OSC 8 hyperlinks, where the terminal is known to take them.
+    var hyperlinks = false
 
     init(
         colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true, showExtras: Bool = false,
@@ -44,9 +48,39 @@ struct RenderOptions: Sendable {
         }
         var size = winsize()
         let columns = ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : Int(environment["COLUMNS"] ?? "") ?? 80
-        return RenderOptions(
+        var options = RenderOptions(
             colors: environment.variables["NO_COLOR"] == nil && environment["TERM"] != "dumb", width: max(20, columns),
             showReasoning: settings.showReasoning, showUsage: settings.showUsage, showExtras: true, citations: true,
             imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))
+        options.markdown = settings.markdown
+        options.hyperlinks = options.colors && supportsHyperlinks(environment)
+        return options
+    }
+
+    /// `ask --render`: Markdown rendered whatever the output is, at the terminal's width (else `COLUMNS`,
+    /// else 80), in colour unless `NO_COLOR`.
+    static func rendered(fd: Int32, environment: AppEnvironment, settings: TurnSettings) -> RenderOptions {
+        var options = forTerminal(fd: fd, environment: environment, settings: settings)
+        guard isatty(fd) != 1 else {
+            options.markdown = true
+            return options
+        }
+        options.markdown = true
+        options.colors = environment.variables["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        options.width = max(20, Int(environment["COLUMNS"] ?? "") ?? 80)
+        options.hyperlinks = options.colors && supportsHyperlinks(environment)
+        return options
+    }
+
+    /// Terminals known to show OSC 8 hyperlinks (`OPENRESPONSES_HYPERLINKS=1|0` decides otherwise). Inside
+    /// tmux or screen the outer terminal is unknown, so links are shown with their URL.
+    static func supportsHyperlinks(_ environment: AppEnvironment) -> Bool {
+        if let forced = environment["OPENRESPONSES_HYPERLINKS"] { return forced == "1" }
+        if environment["TMUX"] != nil || environment["TERM"]?.hasPrefix("screen") == true { return false }
+        let programs: Set<String> = ["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper", "Tabby", "rio"]
+        if let program = environment["TERM_PROGRAM"], programs.contains(program) { return true }
+        if let vte = environment["VTE_VERSION"].flatMap(Int.init), vte >= 5000 { return true }
+        if environment["KITTY_WINDOW_ID"] != nil || environment["WT_SESSION"] != nil || environment["KONSOLE_VERSION"] != nil { return true }
+        return ["xterm-kitty", "foot", "alacritty", "xterm-ghostty", "wezterm"].contains(environment["TERM"] ?? "")
     }
 }

@@ -14,6 +14,8 @@ struct TurnRenderer: Sendable {
     private(set) var savedImages: [String] = []
 
     private var writer: WrappingWriter
+    /// The answer's Markdown renderer, when `options.markdown`: text in the answer's lane goes through it.
+    private var markdown: MarkdownRenderer?
     /// Text not yet written to `output`: written by `flush` (the runner calls it after each network
     /// read's events), so a fast stream costs one write per read, not one per delta.
     private var buffer = ""
@@ -46,6 +48,9 @@ struct TurnRenderer: Sendable {
         self.output = output
         self.options = options
         self.writer = WrappingWriter(width: options.width)
+        if options.markdown {
+            self.markdown = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
+        }
     }
 
     mutating func render(_ event: ResponseStreamEvent) {
@@ -146,6 +151,7 @@ struct TurnRenderer: Sendable {
 
     /// Ends the current line if text was written without a final newline.
     mutating func finishLine() {
+        endMarkdown()
         writer.flush(into: &buffer)
         writer.endLine(into: &buffer)
         lane = .none
@@ -180,6 +186,7 @@ struct TurnRenderer: Sendable {
     /// Starts `new` on a fresh line (with a blank line between reasoning and the answer).
     mutating func enter(_ new: Lane) {
         guard new != lane else { return }
+        endMarkdown()
         writer.flush(into: &buffer)
         if writer.column > 0 { writer.endLine(into: &buffer) }
         if lane == .reasoning, new == .text { emit("\n") }
@@ -244,8 +251,17 @@ struct TurnRenderer: Sendable {
         return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 
+    /// Leaving the answer's text: what the Markdown renderer holds (the last line, an open table or code
+    /// block) is written, and it starts afresh for the next text.
+    mutating func endMarkdown() {
+        guard lane == .text, markdown != nil else { return }
+        buffer += markdown!.finish()
+    }
+
     mutating func write(_ text: String, wrap: Bool) {
-        if wrap { writer.write(text, into: &buffer) } else { writer.writeUnwrapped(text, into: &buffer) }
+        if lane == .text, markdown != nil {
+            buffer += markdown!.feed(text)
+        } else if wrap { writer.write(text, into: &buffer) } else { writer.writeUnwrapped(text, into: &buffer) }
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 

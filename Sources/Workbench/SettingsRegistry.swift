@@ -57,6 +57,8 @@ public enum SettingsRegistry {
         .init("console.stream", .boolean, help: "Stream answers as they arrive (false sends stream: false)."),
         .init("console.show_reasoning", .boolean, help: "Show reasoning summaries as they stream."),
         .init("console.show_usage", .boolean, help: "Show the usage line after each answer."),
+        .init("console.markdown", .boolean,
+              help: "Render answers' Markdown on a terminal: headings, lists, tables, highlighted code (off: the raw text, wrapped)."),
         .init("console.inline_attachments_kb", .integer(minimum: 0, maximum: nil),
               help: "Attachments up to this size (KB) go inline as base64; bigger ones are uploaded first (default 8192)."),
         .init("library.chunk_size", .integer(minimum: 50, maximum: nil),

@@ -41,6 +41,8 @@ public struct TurnSettings: Sendable, Hashable {
 
     public var showReasoning: Bool { console["show_reasoning"]?.boolValue ?? true }
     public var showUsage: Bool { console["show_usage"]?.boolValue ?? true }
+    /// Render answers' Markdown on a terminal (`console.markdown`).
+    public var markdown: Bool { console["markdown"]?.boolValue ?? true }
 
     /// Applies one `KEY=VALUE` assignment (validated against the registry).
     public mutating func apply(_ assignment: String) throws(SettingError) {

@@ -31,6 +31,9 @@ struct Ask: ParsableCommand {
     @Flag(name: .long, help: "Create the response in the background (as --set background=true): Ctrl-C then detaches, and `openresponses attach ID` follows it.")
     var background = false
 
+    @Flag(name: .long, help: "Render the answer's Markdown (headings, lists, tables, highlighted code) even when stdout is not a terminal; NO_COLOR keeps the layout without colour.")
+    var render = false
+
     @Argument(help: "The prompt.")
     var prompt: [String] = []
 
@@ -45,6 +48,7 @@ struct Ask: ParsableCommand {
             assignments: flags.assignments + (background ? ["background=true"] : []), dryRun: dryRun, approveAll: yes,
             canAsk: stdinIsTerminal)
         options.estimate = estimate
+        options.render = render
         let request = options
         try withContext { context in await AskRunner(context: context).run(request) }
     }

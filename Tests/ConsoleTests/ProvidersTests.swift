@@ -48,6 +48,7 @@ struct ProvidersTests {
         #expect(a.stdout.contains("from A"))
         let b = try await run(["ask", "--provider", "beta", "hello"], environment: environment)
         #expect(b.stdout.contains("from B"), "\(b.stderr)")
+        #expect(!(a.stderr + b.stderr).contains("secret-0000"), "no key in what the command says (its log included)")
         let toA = try #require(first.requests.last)
         let toB = try #require(second.requests.last)
         #expect(toA.header("authorization") == "Bearer sk-alpha-secret-0000")

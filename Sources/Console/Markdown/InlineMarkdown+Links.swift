@@ -1,0 +1,124 @@
+/// Links, images, `<...>` (autolinks and `<br>`), bare URLs, and byte classes.
+extension InlineMarkdown {
+    /// `[text](url)` or `![alt](url)` at `index`: the index after it, or nil when it is not one (a `[`
+    /// with no `]` on the line, or a `](` with no `)`, leaves the parse unresolved).
+    mutating func link(at index: Int, end: Int, style: TextStyle, flush: (inout InlineMarkdown) -> Void) -> Int? {
+        let image = bytes[index] == UInt8(ascii: "!")
+        let open = image ? index + 1 : index
+        guard open < end, bytes[open] == UInt8(ascii: "[") else { return nil }
+        var depth = 0
+        var j = open
+        var close: Int?
+        while j < end {
+            switch bytes[j] {
+            case UInt8(ascii: "\\"): j += 1
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { close = j }
+            default: break
+            }
+            if close != nil { break }
+            j += 1
+        }
+        guard let close else {
+            unresolved = true
+            return nil
+        }
+        // `[1]` and `[text]` not followed by `(`: literal.
+        guard close + 1 < end, bytes[close + 1] == UInt8(ascii: "(") else { return nil }
+        var k = close + 2
+        var parens = 1
+        while k < end {
+            if bytes[k] == UInt8(ascii: "(") { parens += 1 }
+            if bytes[k] == UInt8(ascii: ")") {
+                parens -= 1
+                if parens == 0 { break }
+            }
+            if Self.isSpace(bytes[k]) && parens == 1 && k == close + 2 { break }
+            k += 1
+        }
+        guard k < end, bytes[k] == UInt8(ascii: ")") else {
+            unresolved = true
+            return nil
+        }
+        // The target, without a title (`(url "title")`) or angle brackets.
+        var target = String(decoding: bytes[(close + 2)..<k], as: UTF8.self)
+        if let space = target.firstIndex(of: " ") { target = String(target[..<space]) }
+        if target.hasPrefix("<"), target.hasSuffix(">") { target = String(target.dropFirst().dropLast()) }
+        flush(&self)
+        var inner = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
+        inner.parse((open + 1)..<close, style: style)
+        if inner.unresolved { unresolved = true }
+        var text = inner.runs
+        if image { text.insert(StyledRun("[image: ", style), at: 0); text.append(StyledRun("]", style)) }
+        linkRuns(text, url: target, style: style)
+        return k + 1
+    }
+
+    /// `<br>` (a line break), `<https://...>` (an autolink), at `index`; nil for anything else (other HTML
+    /// stays as written). A `<` with no `>` on the line leaves the parse unresolved.
+    mutating func angle(at index: Int, end: Int, style: TextStyle, flush: (inout InlineMarkdown) -> Void) -> Int? {
+        var j = index + 1
+        while j < end, bytes[j] != UInt8(ascii: ">") {
+            if bytes[j] == UInt8(ascii: "<") { return nil }
+            j += 1
+        }
+        guard j < end else {
+            unresolved = true
+            return nil
+        }
+        let inside = String(decoding: bytes[(index + 1)..<j], as: UTF8.self)
+        let tag = inside.lowercased().filter { $0 != " " }
+        if tag == "br" || tag == "br/" {
+            flush(&self)
+            runs.append(StyledRun("\n", style))
+            return j + 1
+        }
+        if !inside.contains(" "), inside.contains("://") || inside.hasPrefix("mailto:") {
+            flush(&self)
+            linkRuns([StyledRun(inside, style)], url: inside, style: style)
+            return j + 1
+        }
+        return nil
+    }
+
+    /// The end of a bare `http://` or `https://` URL at `index` (GFM's extended autolinks): up to
+    /// whitespace or `<`, without trailing punctuation or an unbalanced `)`.
+    func bareURL(at index: Int, end: Int) -> Int? {
+        let https = Array("https://".utf8), http = Array("http://".utf8)
+        func starts(_ prefix: [UInt8]) -> Bool {
+            index + prefix.count < end && Array(bytes[index..<(index + prefix.count)]) == prefix
+        }
+        let prefix = starts(https) ? https.count : starts(http) ? http.count : 0
+        guard prefix > 0 else { return nil }
+        var j = index + prefix
+        while j < end, !Self.isSpace(bytes[j]), bytes[j] != UInt8(ascii: "<") { j += 1 }
+        while j > index + prefix {
+            let last = bytes[j - 1]
+            if Array(".,:;!?\"'*_~".utf8).contains(last) {
+                j -= 1
+            } else if last == UInt8(ascii: ")") {
+                let opened = bytes[index..<j].filter { $0 == UInt8(ascii: "(") }.count
+                let closed = bytes[index..<j].filter { $0 == UInt8(ascii: ")") }.count
+                if closed > opened { j -= 1 } else { break }
+            } else {
+                break
+            }
+        }
+        return j > index + prefix ? j : nil
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+
+    /// ASCII letters and digits, and every non-ASCII byte (letters of other scripts are word characters).
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte >= 0x80
+    }
+
+    static func isPunctuation(_ byte: UInt8) -> Bool {
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+    }
+}

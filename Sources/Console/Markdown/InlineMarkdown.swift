@@ -1,0 +1,213 @@
+/// Parses one line's inline Markdown (emphasis, strikethrough, code spans, links, images, autolinks,
+/// `<br>`, backslash escapes) into styled runs. Works on UTF-8 bytes: every marker is ASCII.
+///
+/// A marker that could open something (`*`, `_`, `~~`, a backtick run, `[`, `<`) and finds no closer on
+/// the line is literal text, and marks the parse `unresolved`: a streamed line is only shown up to a point
+/// where nothing is unresolved, so what is shown early is what the whole line renders to.
+struct InlineMarkdown {
+    let bytes: [UInt8]
+    let colors: Bool
+    let hyperlinks: Bool
+    var runs: [StyledRun] = []
+    /// Some opener found no closer.
+    var unresolved = false
+
+    init(_ bytes: [UInt8], colors: Bool, hyperlinks: Bool) {
+        self.bytes = bytes
+        self.colors = colors
+        self.hyperlinks = hyperlinks
+    }
+
+    /// The runs of `bytes[range]`.
+    static func runs(_ bytes: [UInt8], _ range: Range<Int>, style: TextStyle = .plain, colors: Bool, hyperlinks: Bool)
+        -> (runs: [StyledRun], unresolved: Bool)
+    {
+        var parser = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
+        parser.parse(range, style: style)
+        return (parser.runs, parser.unresolved)
+    }
+
+    mutating func parse(_ range: Range<Int>, style: TextStyle) {
+        var i = range.lowerBound
+        var textStart = i
+        let end = range.upperBound
+        func flushText(_ upTo: Int, _ parser: inout InlineMarkdown) {
+            if upTo > textStart { parser.append(parser.bytes[textStart..<upTo], style) }
+        }
+        while i < end {
+            let byte = bytes[i]
+            switch byte {
+            case UInt8(ascii: "\\") where i + 1 < end && Self.isPunctuation(bytes[i + 1]):
+                flushText(i, &self)
+                append(bytes[(i + 1)..<(i + 2)], style)
+                i += 2
+                textStart = i
+            case UInt8(ascii: "`"):
+                let n = run(of: byte, at: i, end: end)
+                if let close = closingBackticks(n, from: i + n, end: end) {
+                    flushText(i, &self)
+                    codeSpan(i + n, close, style: style)
+                    i = close + n
+                    textStart = i
+                } else {
+                    unresolved = true
+                    i += n
+                }
+            case UInt8(ascii: "*"), UInt8(ascii: "_"):
+                let n = run(of: byte, at: i, end: end)
+                let width = min(n, 3)
+                if opens(byte, at: i, count: n, end: end), let close = closer(byte, width, from: i + n, end: end) {
+                    flushText(i, &self)
+                    // Extra markers of a longer run stay literal before the emphasis.
+                    if n > width { append(bytes[i..<(i + n - width)], style) }
+                    var inner = style
+                    if width != 2 { inner.italic = true }
+                    if width >= 2 { inner.bold = true }
+                    parse((i + n)..<close, style: inner)
+                    i = close + width
+                    textStart = i
+                } else {
+                    if opens(byte, at: i, count: n, end: end) { unresolved = true }
+                    i += n
+                }
+            case UInt8(ascii: "~"):
+                let n = run(of: byte, at: i, end: end)
+                if n == 2, i + 2 < end, !Self.isSpace(bytes[i + 2]) {
+                    if let close = closer(byte, 2, from: i + 2, end: end) {
+                        flushText(i, &self)
+                        var inner = style
+                        inner.strike = true
+                        if !colors { append(bytes[i..<(i + 2)], style) }
+                        parse((i + 2)..<close, style: inner)
+                        if !colors { append(bytes[close..<(close + 2)], style) }
+                        i = close + 2
+                        textStart = i
+                        continue
+                    }
+                    unresolved = true
+                }
+                i += n
+            case UInt8(ascii: "["), UInt8(ascii: "!"):
+                if let next = link(at: i, end: end, style: style, flush: { flushText(i, &$0) }) {
+                    i = next
+                    textStart = i
+                } else {
+                    i += 1
+                }
+            case UInt8(ascii: "<") where i + 1 < end && Self.isLetter(bytes[i + 1]):
+                if let next = angle(at: i, end: end, style: style, flush: { flushText(i, &$0) }) {
+                    i = next
+                    textStart = i
+                } else {
+                    i += 1
+                }
+            case UInt8(ascii: "h") where (i == range.lowerBound || Self.isSpace(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "(")):
+                if let urlEnd = bareURL(at: i, end: end) {
+                    flushText(i, &self)
+                    let url = String(decoding: bytes[i..<urlEnd], as: UTF8.self)
+                    linkRuns([StyledRun(url, style)], url: url, style: style)
+                    i = urlEnd
+                    textStart = i
+                } else {
+                    i += 1
+                }
+            default:
+                i += 1
+            }
+        }
+        flushText(end, &self)
+    }
+
+    // MARK: Pieces
+
+    mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
+        let text = bytes.text(slice.startIndex..<slice.endIndex)
+        if let last = runs.last, last.style == style {
+            runs[runs.count - 1].text += text
+        } else {
+            runs.append(StyledRun(text, style))
+        }
+    }
+
+    mutating func codeSpan(_ start: Int, _ end: Int, style: TextStyle) {
+        var lower = start, upper = end
+        // One space on each side is padding when both are there (`` `x` ``).
+        if upper - lower >= 2, bytes[lower] == 0x20, bytes[upper - 1] == 0x20 { lower += 1; upper -= 1 }
+        var code = style
+        code.code = true
+        if colors {
+            append(bytes[lower..<upper], code)
+        } else {
+            runs.append(StyledRun("`" + String(decoding: bytes[lower..<upper], as: UTF8.self) + "`", code))
+        }
+    }
+
+    /// The link's text in link style, then its target: an OSC 8 hyperlink, or ` (url)` after the text.
+    mutating func linkRuns(_ text: [StyledRun], url: String, style: TextStyle) {
+        let shown = text.map(\.text).joined()
+        for var run in text {
+            run.style.link = url
+            if colors { run.style.underline = true; run.style.color = .blue }
+            runs.append(run)
+        }
+        if !(colors && hyperlinks), shown != url {
+            var dim = style
+            dim.dim = true
+            runs.append(StyledRun(" (\(url))", dim))
+        }
+    }
+
+    func run(of byte: UInt8, at index: Int, end: Int) -> Int {
+        var j = index
+        while j < end, bytes[j] == byte { j += 1 }
+        return j - index
+    }
+
+    func closingBackticks(_ count: Int, from start: Int, end: Int) -> Int? {
+        var j = start
+        while j < end {
+            if bytes[j] == UInt8(ascii: "`") {
+                let n = run(of: bytes[j], at: j, end: end)
+                if n == count { return j }
+                j += n
+            } else {
+                j += 1
+            }
+        }
+        return nil
+    }
+
+    /// Whether a run of `count` markers at `index` can open emphasis: followed by a non-space, and for `_`
+    /// not inside a word (`snake_case` stays as it is).
+    func opens(_ byte: UInt8, at index: Int, count: Int, end: Int) -> Bool {
+        let after = index + count
+        guard after < end, !Self.isSpace(bytes[after]) else { return false }
+        if byte == UInt8(ascii: "_"), index > 0, Self.isAlphanumeric(bytes[index - 1]) { return false }
+        return true
+    }
+
+    /// The first closing run of at least `width` markers (its last `width` close), skipping code spans and
+    /// escapes: preceded by a non-space, and for `_` not followed by a letter or digit.
+    func closer(_ byte: UInt8, _ width: Int, from start: Int, end: Int) -> Int? {
+        var j = start
+        while j < end {
+            let current = bytes[j]
+            if current == UInt8(ascii: "\\") { j += 2; continue }
+            if current == UInt8(ascii: "`") {
+                let n = run(of: current, at: j, end: end)
+                if let close = closingBackticks(n, from: j + n, end: end) { j = close + n } else { j += n }
+                continue
+            }
+            guard current == byte else { j += 1; continue }
+            let n = run(of: byte, at: j, end: end)
+            let after = j + n
+            if n >= width, j > start, !Self.isSpace(bytes[j - 1]),
+                !(byte == UInt8(ascii: "_") && after < end && Self.isAlphanumeric(bytes[after]))
+            {
+                return after - width
+            }
+            j += n
+        }
+        return nil
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// What a line is: its kind, decided from its start and the lines before it.
+extension MarkdownRenderer {
+    enum LineKind {
+        case blank
+        case fence(indent: Int, marker: UInt8, count: Int, info: String)
+        case tableRow
+        case rule
+        case indentedCode(start: Int)
+        case text(TextLine)
+    }
+
+    /// A line of prose: where its text starts, what goes before it, and how it changes the open lists.
+    struct TextLine: Sendable {
+        var contentStart: Int
+        var prefix = ""
+        var prefixWidth = 0
+        var hanging = ""
+        var hangingWidth = 0
+        var style = TextStyle.plain
+        var list = ListChange.keep
+    }
+
+    enum ListChange: Sendable {
+        case keep, clear
+        /// A new item: the first `keeping` open items stay, this one goes after them.
+        case item(ListLevel, keeping: Int)
+    }
+
+    /// An open list item: its marker's column in the source, and its hanging indent on screen.
+    struct ListLevel: Sendable {
+        var indent: Int
+        var hangingWidth: Int
+    }
+
+    struct Fence: Sendable {
+        var indent: Int
+        var marker: UInt8
+        var count: Int
+        /// Where its lines start on screen (inside a list item: the item's hanging indent).
+        var screenIndent: String
+        var highlighter: SyntaxHighlighter
+    }
+
+    func classify(_ line: [UInt8]) -> LineKind {
+        var indent = 0
+        var i = 0
+        while i < line.count, line[i] == 0x20 || line[i] == 0x09 {
+            indent += line[i] == 0x09 ? 4 - indent % 4 : 1
+            i += 1
+        }
+        guard i < line.count else { return .blank }
+        let first = line[i]
+        let inList = !lists.isEmpty
+        let shallow = indent <= 3 || inList
+        if shallow, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
+            var n = 0
+            while i + n < line.count, line[i + n] == first { n += 1 }
+            if n >= 3, case let info = line.text(from: i + n).trimmingCharacters(in: .whitespaces), !(first == UInt8(ascii: "`") && info.contains("`")) {
+                return .fence(indent: indent, marker: first, count: n, info: info)
+            }
+        }
+        if shallow, first == UInt8(ascii: "|") { return .tableRow }
+        if indent <= 3, Self.isRule(line[i...]) { return .rule }
+        if indent >= 4, !inList, afterBlank || afterIndentedCode { return .indentedCode(start: min(line.count, Self.offset(ofColumn: 4, in: line))) }
+        if indent <= 3, first == UInt8(ascii: "#") {
+            var n = 0
+            while i + n < line.count, line[i + n] == UInt8(ascii: "#") { n += 1 }
+            if n <= 6, i + n == line.count || line[i + n] == 0x20 {
+                return .text(heading(level: n, contentStart: min(line.count, i + n + 1)))
+            }
+        }
+        if indent <= 3, first == UInt8(ascii: ">") { return .text(quote(line, from: i)) }
+        if let item = listItem(line, at: i, indent: indent) { return .text(item) }
+        return .text(paragraph(indent: indent, contentStart: i))
+    }
+
+    func heading(level: Int, contentStart: Int) -> TextLine {
+        let marks = String(repeating: "#", count: level) + " "
+        var style = TextStyle(bold: true)
+        if options.colors, level <= 2 { style.color = .magenta }
+        let prefix = TextStyle(dim: true, color: options.colors ? .magenta : nil).apply(marks, colors: options.colors, hyperlinks: false)
+        let spaces = String(repeating: " ", count: marks.count)
+        return TextLine(contentStart: contentStart, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count,
+                        style: style, list: .clear)
+    }
+
+    /// `> text`, `>> text`: a bar per level.
+    func quote(_ line: [UInt8], from start: Int) -> TextLine {
+        var i = start
+        var depth = 0
+        while i < line.count, line[i] == UInt8(ascii: ">") {
+            depth += 1
+            i += 1
+            if i < line.count, line[i] == 0x20 { i += 1 }
+        }
+        let bar = String(repeating: "│ ", count: depth)
+        let prefix = TextStyle(dim: true).apply(bar, colors: options.colors, hyperlinks: false)
+        return TextLine(contentStart: i, prefix: prefix, prefixWidth: 2 * depth, hanging: prefix, hangingWidth: 2 * depth,
+                        style: TextStyle(italic: options.colors), list: .clear)
+    }
+
+    /// `- x`, `* x`, `+ x`, `1. x`, `1) x`, with `[ ]` and `[x]` task boxes; nesting from the indent.
+    func listItem(_ line: [UInt8], at start: Int, indent: Int) -> TextLine? {
+        var i = start
+        var ordinal: String?
+        if [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(line[i]) {
+            i += 1
+        } else {
+            while i < line.count, i - start < 9, SyntaxHighlighter.isDigit(line[i]) { i += 1 }
+            guard i > start, i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else { return nil }
+            ordinal = String(decoding: line[start...i], as: UTF8.self)
+            i += 1
+        }
+        guard i == line.count || line[i] == 0x20 else { return nil }
+        var contentStart = min(line.count, i + 1)
+        var keeping = lists.count
+        while keeping > 0, indent <= lists[keeping - 1].indent { keeping -= 1 }
+        let level = keeping
+        let outer = keeping > 0 ? lists[keeping - 1].hangingWidth : 0
+        var marker = ordinal ?? ["•", "◦", "▪"][level % 3]
+        var box = ""
+        if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["), line[contentStart + 2] == UInt8(ascii: "]"),
+            contentStart + 3 == line.count || line[contentStart + 3] == 0x20
+        {
+            switch line[contentStart + 1] {
+            case 0x20: box = "☐ "
+            case UInt8(ascii: "x"), UInt8(ascii: "X"): box = "☑ "
+            default: break
+            }
+            if !box.isEmpty { contentStart = min(line.count, contentStart + 4) }
+        }
+        if ordinal == nil, options.colors { marker = TextStyle(color: .cyan).apply(marker, colors: true, hyperlinks: false) }
+        let markerWidth = (ordinal?.count ?? 1) + 1
+        let lead = String(repeating: " ", count: outer)
+        let prefixWidth = outer + markerWidth + DisplayWidth.of(box)
+        return TextLine(
+            contentStart: contentStart, prefix: lead + marker + " " + box, prefixWidth: prefixWidth,
+            hanging: String(repeating: " ", count: outer + markerWidth), hangingWidth: outer + markerWidth,
+            list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
+    }
+
+    /// Prose: inside a list (indented, or straight after an item's text), the item's continuation.
+    func paragraph(indent: Int, contentStart: Int) -> TextLine {
+        guard !lists.isEmpty else { return TextLine(contentStart: contentStart) }
+        var keeping = lists.count
+        if indent == 0 {
+            guard afterListText else { return TextLine(contentStart: contentStart, list: .clear) }
+        } else {
+            while keeping > 1, indent <= lists[keeping - 1].indent { keeping -= 1 }
+        }
+        let hanging = String(repeating: " ", count: lists[keeping - 1].hangingWidth)
+        return TextLine(contentStart: contentStart, prefix: hanging, prefixWidth: hanging.count, hanging: hanging,
+                        hangingWidth: hanging.count, list: .keep)
+    }
+
+    /// Three or more of one of `-`, `*`, `_`, spaces between allowed, nothing else.
+    static func isRule(_ rest: ArraySlice<UInt8>) -> Bool {
+        guard let first = rest.first, [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_")].contains(first) else { return false }
+        var count = 0
+        for byte in rest {
+            if byte == first { count += 1 } else if byte != 0x20 && byte != 0x09 { return false }
+        }
+        return count >= 3
+    }
+
+    /// The byte offset where column `column` begins (tabs to multiples of four), past leading spaces only.
+    static func offset(ofColumn column: Int, in line: [UInt8]) -> Int {
+        var width = 0
+        var i = 0
+        while i < line.count, width < column, line[i] == 0x20 || line[i] == 0x09 {
+            width += line[i] == 0x09 ? 4 - width % 4 : 1
+            i += 1
+        }
+        return i
+    }
+}

@@ -1,0 +1,222 @@
+/// Renders Markdown for a terminal as it streams in: headings, emphasis, code spans, links, nested
+/// lists with hanging indents, task lists, block quotes, rules, tables and fenced or indented code with
+/// syntax highlighting, wrapped to a width.
+///
+/// Nothing is written twice and nothing is repainted: each line is written once, as soon as what it
+/// renders to is settled. A line of prose streams word by word up to the last point where no emphasis,
+/// code span or link is still open; a table is held until it ends, then printed aligned; a code block's
+/// lines are highlighted as each completes. So the output is the same whatever the chunks the text came
+/// in. Source line breaks are kept (a chat answer's single newlines are meant as breaks).
+public struct MarkdownRenderer: Sendable {
+    public struct Options: Sendable, Hashable {
+        var width: Int
+        var colors: Bool
+        /// Links as OSC 8 hyperlinks (else the URL is shown after the text).
+        var hyperlinks: Bool
+
+        public init(width: Int, colors: Bool, hyperlinks: Bool) {
+            self.width = width
+            self.colors = colors
+            self.hyperlinks = hyperlinks
+        }
+    }
+
+    let options: Options
+    /// The unfinished last line's bytes.
+    var pending: [UInt8] = []
+    /// The unfinished line's start, once it has been shown in part, and how many of its bytes are out.
+    var streamed: (line: TextLine, shownUpTo: Int)?
+    var wrapper: StyledWrapper
+    /// The open list items, outermost first.
+    var lists: [ListLevel] = []
+    var fence: Fence?
+    /// A table's rows so far (the raw lines), printed when it ends.
+    var table: [[UInt8]]?
+    /// The previous line was blank (or there was none).
+    var afterBlank = true
+    /// The previous line was a list item's text (a line after it with no indent continues it).
+    var afterListText = false
+    /// The previous line was indented code.
+    var afterIndentedCode = false
+
+    public init(options: Options) {
+        self.options = options
+        self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
+    }
+
+    /// Takes the next piece of text; returns what can be written now.
+    public mutating func feed(_ text: String) -> String {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)
+        var start = 0
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            pending.append(contentsOf: bytes[start..<newline])
+            if pending.last == 0x0D { pending.removeLast() }
+            completeLine(into: &out)
+            start = newline + 1
+        }
+        if start < bytes.count {
+            if start > 0 { bytes.removeFirst(start) }
+            pending.append(contentsOf: bytes)
+            // Only a space can settle more of the line (a word ends there).
+            if bytes.contains(0x20) { streamPending(into: &out) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The end of the text: the unfinished line as a whole line, and an open table or code block closed.
+    /// Also what Ctrl-C calls: everything received is shown, and no style is left open.
+    public mutating func finish() -> String {
+        var out: [UInt8] = []
+        if !pending.isEmpty || streamed != nil { completeLine(into: &out) }
+        if table != nil { flushTable(into: &out) }
+        if fence != nil { closeFence(into: &out) }
+        lists.removeAll()
+        afterBlank = true
+        afterListText = false
+        afterIndentedCode = false
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: Lines
+
+    mutating func completeLine(into out: inout [UInt8]) {
+        let line = pending
+        pending.removeAll(keepingCapacity: true)
+        if let (started, shownUpTo) = streamed {
+            streamed = nil
+            add(line, shownUpTo..<line.count, style: started.style, into: &out)
+            wrapper.endLine(into: &out)
+            noteText(started)
+            return
+        }
+        render(line, into: &out)
+    }
+
+    mutating func render(_ line: [UInt8], into out: inout [UInt8]) {
+        if fence != nil {
+            codeLine(line, into: &out)
+            return
+        }
+        let kind = classify(line)
+        if table != nil {
+            if case .tableRow = kind {
+                table?.append(line)
+                return
+            }
+            flushTable(into: &out)
+        }
+        switch kind {
+        case .blank:
+            out.append(0x0A)
+            afterBlank = true
+            afterListText = false
+            afterIndentedCode = false
+            return
+        case .fence(let indent, let marker, let count, let info):
+            openFence(indent: indent, marker: marker, count: count, info: info, into: &out)
+        case .tableRow:
+            table = [line]
+        case .rule:
+            lists.removeAll()
+            out += TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n"
+        case .indentedCode(let start):
+            let code = line.text(from: start)
+            emitCode([StyledRun(code, TextStyle(code: true))], indent: "    ", into: &out)
+            afterBlank = false
+            afterListText = false
+            afterIndentedCode = true
+            return
+        case .text(let text):
+            begin(text, into: &out)
+            add(line, text.contentStart..<line.count, style: text.style, into: &out)
+            wrapper.endLine(into: &out)
+            noteText(text)
+            return
+        }
+        afterBlank = false
+        afterListText = false
+        afterIndentedCode = false
+    }
+
+    /// A text line's prefix written and the list state changed, as the line begins.
+    mutating func begin(_ text: TextLine, into out: inout [UInt8]) {
+        switch text.list {
+        case .keep: break
+        case .clear: lists.removeAll()
+        case .item(let level, let keeping):
+            lists.removeLast(lists.count - keeping)
+            lists.append(level)
+        }
+        wrapper.startLine(prefix: text.prefix, prefixWidth: text.prefixWidth, hanging: text.hanging, hangingWidth: text.hangingWidth, into: &out)
+    }
+
+    mutating func noteText(_ text: TextLine) {
+        afterBlank = false
+        afterIndentedCode = false
+        afterListText = !lists.isEmpty
+    }
+
+    /// Inline content `range` of `line` placed on the current line.
+    mutating func add(_ line: [UInt8], _ range: Range<Int>, style: TextStyle, into out: inout [UInt8]) {
+        guard !range.isEmpty else { return }
+        let runs = InlineMarkdown.runs(line, range, style: style, colors: options.colors, hyperlinks: options.hyperlinks).runs
+        wrapper.add(runs, into: &out)
+    }
+
+    /// Shows the settled part of the unfinished line: a text line whose kind cannot change any more, up to
+    /// its last space before which nothing is left open.
+    mutating func streamPending(into out: inout [UInt8]) {
+        guard fence == nil, table == nil else { return }
+        let line = pending
+        var started = streamed
+        if started == nil {
+            // Hold a line until its kind is settled: a word and a space after where its text starts, and
+            // not only rule characters (`- - -` is a rule, `- x` an item).
+            guard case .text(let text) = classify(line), Self.settled(line, text.contentStart) else { return }
+            started = (text, text.contentStart)
+        }
+        guard let (text, shownUpTo) = started else { return }
+        // The last space after something shown-worthy, before which every opener is closed.
+        var cut = line.count
+        while cut > shownUpTo {
+            guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { return }
+            cut = space
+            if cut > shownUpTo, !InlineMarkdown.runs(line, shownUpTo..<cut, colors: options.colors, hyperlinks: options.hyperlinks).unresolved {
+                break
+            }
+        }
+        guard cut > shownUpTo else { return }
+        if streamed == nil { begin(text, into: &out) }
+        streamed = (text, cut)
+        add(line, shownUpTo..<cut, style: text.style, into: &out)
+    }
+
+    static func settled(_ line: [UInt8], _ contentStart: Int) -> Bool {
+        guard contentStart < line.count, line[contentStart...].contains(where: { $0 != 0x20 }),
+            line[contentStart...].dropFirst().contains(0x20)
+        else { return false }
+        return line.contains { ![UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), 0x20].contains($0) }
+    }
+}
+
+extension MarkdownRenderer {
+    /// Prints the table held so far; lines that turn out not to be a table (no delimiter row) as prose.
+    mutating func flushTable(into out: inout [UInt8]) {
+        guard let lines = table else { return }
+        table = nil
+        if let laidOut = MarkdownTable(lines, colors: options.colors, hyperlinks: options.hyperlinks) {
+            lists.removeAll()
+            out += laidOut.render(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
+        } else {
+            for line in lines {
+                let start = line.firstIndex { $0 != 0x20 } ?? 0
+                begin(TextLine(contentStart: start), into: &out)
+                add(line, start..<line.count, style: .plain, into: &out)
+                wrapper.endLine(into: &out)
+            }
+        }
+        afterBlank = false
+        afterListText = false
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// A Markdown table laid out for a terminal: columns as wide as their widest cell, or, when the table
+/// is wider than the screen, the widest columns narrowed and their cells wrapped; alignment from the
+/// delimiter row; box-drawing borders; the header in bold.
+struct MarkdownTable: Sendable {
+    enum Alignment: Sendable { case left, center, right }
+
+    var header: [[StyledRun]]
+    var alignments: [Alignment]
+    var rows: [[[StyledRun]]]
+
+    /// The table in `lines` (header, delimiter row, body), or nil when the second line is not a delimiter row.
+    init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
+        guard lines.count >= 2, let alignments = Self.alignments(Self.cells(lines[1])) else { return nil }
+        func parse(_ line: [UInt8]) -> [[StyledRun]] {
+            Self.cells(line).map { cell in
+                let bytes = Array(cell.utf8)
+                return InlineMarkdown.runs(bytes, 0..<bytes.count, colors: colors, hyperlinks: hyperlinks).runs
+            }
+        }
+        self.alignments = alignments
+        self.header = parse(lines[0])
+        self.rows = lines.dropFirst(2).map(parse)
+    }
+
+    /// A row's cells: split at `|` outside code spans and not escaped, the outer pipes dropped, each
+    /// trimmed of spaces.
+    static func cells(_ line: [UInt8]) -> [String] {
+        var ranges: [Range<Int>] = []
+        var escaped: [Int] = []
+        var inCode = false
+        var start = 0
+        var i = 0
+        while i < line.count {
+            let byte = line[i]
+            if byte == UInt8(ascii: "\\"), i + 1 < line.count, line[i + 1] == UInt8(ascii: "|") {
+                escaped.append(i)
+                i += 2
+                continue
+            }
+            if byte == UInt8(ascii: "`") { inCode.toggle() }
+            if byte == UInt8(ascii: "|"), !inCode {
+                ranges.append(start..<i)
+                start = i + 1
+            }
+            i += 1
+        }
+        ranges.append(start..<line.count)
+        func blank(_ range: Range<Int>) -> Bool { line[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+        if let first = ranges.first, blank(first) { ranges.removeFirst() }
+        if let last = ranges.last, blank(last) { ranges.removeLast() }
+        return ranges.map { range in
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
+            while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
+            let text = line.text(lower..<upper)
+            // `\|` is a pipe inside the cell.
+            return escaped.contains(where: { range.contains($0) }) ? text.replacingOccurrences(of: "\\|", with: "|") : text
+        }
+    }
+
+    static func alignments(_ cells: [String]) -> [Alignment]? {
+        guard !cells.isEmpty else { return nil }
+        var result: [Alignment] = []
+        for cell in cells {
+            guard cell.contains("-"), cell.allSatisfy({ $0 == "-" || $0 == ":" }) else { return nil }
+            switch (cell.hasPrefix(":"), cell.hasSuffix(":")) {
+            case (true, true): result.append(.center)
+            case (false, true): result.append(.right)
+            default: result.append(.left)
+            }
+        }
+        return result
+    }
+
+    /// The table's lines, each ending in a newline, no wider than `width` where it can be.
+    func render(width: Int, colors: Bool, hyperlinks: Bool) -> String {
+        let columns = max(header.count, alignments.count, rows.map(\.count).max() ?? 0)
+        func cell(_ row: [[StyledRun]], _ column: Int) -> [StyledRun] { column < row.count ? row[column] : [] }
+        var bold = header
+        for index in bold.indices { bold[index] = bold[index].map { var run = $0; run.style.bold = true; return run } }
+        let all = [bold] + rows
+        // Natural widths: the widest line of each column's cells.
+        var widths = (0..<columns).map { column in
+            all.map { Self.naturalWidth(cell($0, column)) }.max() ?? 0
+        }
+        widths = widths.map { max($0, 1) }
+        let room = max(width - (3 * columns + 1), columns * 3)
+        while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3 {
+            widths[widest] -= 1
+        }
+        let border = TextStyle(dim: true)
+        func rule(_ left: String, _ middle: String, _ right: String) -> String {
+            border.apply(left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right, colors: colors, hyperlinks: false) + "\n"
+        }
+        var out = rule("┌", "┬", "┐")
+        for (index, row) in all.enumerated() {
+            let wrapped = (0..<columns).map { Self.lines(cell(row, $0), width: widths[$0], colors: colors, hyperlinks: hyperlinks) }
+            let height = wrapped.map(\.count).max() ?? 1
+            for line in 0..<max(height, 1) {
+                var text = border.apply("│", colors: colors, hyperlinks: false)
+                for column in 0..<columns {
+                    let content = line < wrapped[column].count ? wrapped[column][line] : ""
+                    let gap = max(0, widths[column] - DisplayWidth.of(content))
+                    let alignment = column < alignments.count ? alignments[column] : .left
+                    let (before, after) = switch alignment {
+                    case .left: (0, gap)
+                    case .right: (gap, 0)
+                    case .center: (gap / 2, gap - gap / 2)
+                    }
+                    text += " " + String(repeating: " ", count: before) + content + String(repeating: " ", count: after) + " "
+                    text += border.apply("│", colors: colors, hyperlinks: false)
+                }
+                out += text + "\n"
+            }
+            if index == 0 { out += rule("├", "┼", "┤") }
+        }
+        return out + rule("└", "┴", "┘")
+    }
+
+    /// The width of a cell's widest line (`<br>` breaks lines).
+    static func naturalWidth(_ runs: [StyledRun]) -> Int {
+        var widest = 0
+        var current = 0
+        for run in runs {
+            for (index, line) in run.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { widest = max(widest, current); current = 0 }
+                current += DisplayWidth.of(line)
+            }
+        }
+        return max(widest, current)
+    }
+
+    /// A cell's runs wrapped at `width`: its lines, styled.
+    static func lines(_ runs: [StyledRun], width: Int, colors: Bool, hyperlinks: Bool) -> [String] {
+        guard !runs.isEmpty else { return [""] }
+        var wrapper = StyledWrapper(width: width == .max ? Int.max / 2 : width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
+        var out: [UInt8] = []
+        wrapper.add(runs, into: &out)
+        return out.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

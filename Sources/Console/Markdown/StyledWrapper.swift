@@ -1,0 +1,176 @@
+/// Places styled runs on terminal lines of a width, word by word: a word that does not fit starts a new
+/// line with the hanging indent; a word wider than a whole line is cut where the line ends. Widths are
+/// display widths (CJK and emoji take two columns). `"\n"` in a run is a line break (`<br>`). Writes
+/// UTF-8 bytes: rendering is a stream of small appends, which bytes make cheap.
+struct StyledWrapper: Sendable {
+    let width: Int
+    let colors: Bool
+    let hyperlinks: Bool
+    /// The column the cursor is at.
+    private(set) var column = 0
+    /// What starts each continuation line, and its width.
+    private var hanging = ""
+    private var hangingWidth = 0
+    private var pendingSpaces = 0
+    /// A word has been placed on the current line since its prefix.
+    private var lineHasWord = false
+    /// The style of the last run placed on the line: spaces between two words of one underlined or
+    /// struck-through style take the style too, so a link or a struck phrase reads as one.
+    private var lastStyle: TextStyle?
+    /// The word being gathered: pieces of runs (run index, byte range), reused.
+    private var pieces: [(run: Int, range: Range<Int>)] = []
+    private var styles = StyleCodes()
+
+    init(width: Int, colors: Bool, hyperlinks: Bool, minimum: Int = 8) {
+        self.width = max(width, minimum)
+        self.colors = colors
+        self.hyperlinks = hyperlinks
+    }
+
+    /// Starts a line with `prefix` (a list marker, a quote bar), continuation lines with `hanging`.
+    mutating func startLine(prefix: String, prefixWidth: Int, hanging: String, hangingWidth: Int, into out: inout [UInt8]) {
+        out += prefix
+        column = prefixWidth
+        self.hanging = hanging
+        self.hangingWidth = hangingWidth
+        pendingSpaces = 0
+        lineHasWord = false
+        lastStyle = nil
+    }
+
+    /// Places `runs` after what is on the line. Spaces at the end are held for the next word (and dropped
+    /// at the end of the line).
+    mutating func add(_ runs: [StyledRun], into out: inout [UInt8]) {
+        let texts = runs.map { Array($0.text.utf8) }
+        pieces.removeAll(keepingCapacity: true)
+        for (index, bytes) in texts.enumerated() {
+            var start = 0
+            for (offset, byte) in bytes.enumerated() where byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                if start < offset { pieces.append((index, start..<offset)) }
+                if !pieces.isEmpty {
+                    place(runs, texts, into: &out)
+                    pieces.removeAll(keepingCapacity: true)
+                }
+                if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
+                start = offset + 1
+            }
+            if start < bytes.count { pieces.append((index, start..<bytes.count)) }
+        }
+        if !pieces.isEmpty {
+            place(runs, texts, into: &out)
+            pieces.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The display width of the gathered word (ASCII counted byte by byte).
+    private func wordWidth(_ texts: [[UInt8]]) -> Int {
+        var count = 0
+        for piece in pieces {
+            for byte in texts[piece.run][piece.range] {
+                if byte >= 0x7F {
+                    return pieces.reduce(0) { sum, piece in sum + DisplayWidth.of(texts[piece.run].text(piece.range)) }
+                }
+                if byte >= 0x20 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// Ends the line.
+    mutating func endLine(into out: inout [UInt8]) {
+        out.append(0x0A)
+        column = 0
+        pendingSpaces = 0
+        lineHasWord = false
+        lastStyle = nil
+    }
+
+    /// A line break inside the block: the next line starts at the hanging indent.
+    private mutating func breakLine(into out: inout [UInt8]) {
+        out.append(0x0A)
+        out += hanging
+        column = hangingWidth
+        pendingSpaces = 0
+        lineHasWord = false
+        lastStyle = nil
+    }
+
+    private mutating func place(_ runs: [StyledRun], _ texts: [[UInt8]], into out: inout [UInt8]) {
+        let wordWidth = wordWidth(texts)
+        if lineHasWord, column + pendingSpaces + wordWidth > width {
+            breakLine(into: &out)
+        } else if pendingSpaces > 0, lineHasWord {
+            let firstStyle = runs[pieces[0].run].style
+            if let lastStyle, lastStyle == firstStyle, lastStyle.underline || lastStyle.strike, colors {
+                styles.open(lastStyle, hyperlinks: hyperlinks, into: &out)
+                out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
+                styles.close(lastStyle, hyperlinks: hyperlinks, into: &out)
+            } else {
+                out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
+            }
+            column += pendingSpaces
+        }
+        pendingSpaces = 0
+        lineHasWord = true
+        lastStyle = runs[pieces[pieces.count - 1].run].style
+        guard column + wordWidth > width, wordWidth > 0 else {
+            for piece in pieces { write(texts[piece.run][piece.range], runs[piece.run].style, into: &out) }
+            column += wordWidth
+            return
+        }
+        // Wider than what is left of an empty line: cut at the line's end.
+        for piece in pieces {
+            let style = runs[piece.run].style
+            var part = ""
+            for character in texts[piece.run].text(piece.range) {
+                let characterWidth = DisplayWidth.of(character)
+                if column + characterWidth > width, column > hangingWidth {
+                    write(ArraySlice(part.utf8), style, into: &out)
+                    part = ""
+                    breakLine(into: &out)
+                    lineHasWord = true
+                }
+                part.append(character)
+                column += characterWidth
+            }
+            write(ArraySlice(part.utf8), style, into: &out)
+        }
+    }
+
+    private mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
+        guard colors, !style.isPlain, !bytes.isEmpty else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        styles.open(style, hyperlinks: hyperlinks, into: &out)
+        out.append(contentsOf: bytes)
+        styles.close(style, hyperlinks: hyperlinks, into: &out)
+    }
+}
+
+/// A style's opening and closing bytes, the last one's kept (neighbouring words mostly share a style).
+struct StyleCodes: Sendable {
+    private var style: TextStyle?
+    private var on: [UInt8] = []
+
+    mutating func open(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
+        if style != self.style {
+            self.style = style
+            let parameters = style.parameters
+            on = parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
+        }
+        if hyperlinks, let link = style.link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
+        out.append(contentsOf: on)
+    }
+
+    func close(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
+        if !on.isEmpty { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        if hyperlinks, style.link != nil { out += "\u{1B}]8;;\u{1B}\\" }
+    }
+}
+
+extension Array where Element == UInt8 {
+    static func += (bytes: inout [UInt8], text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}

@@ -1,0 +1,59 @@
+/// Byte scanning for the highlighter.
+extension SyntaxHighlighter {
+    /// Collects runs, merging neighbours of one style.
+    struct RunBuilder {
+        let bytes: [UInt8]
+        var runs: [StyledRun] = []
+
+        mutating func add(_ range: Range<Int>, _ style: TextStyle) {
+            guard !range.isEmpty else { return }
+            let text = bytes.text(range)
+            if let last = runs.last, last.style == style {
+                runs[runs.count - 1].text += text
+            } else {
+                runs.append(StyledRun(text, style))
+            }
+        }
+    }
+
+    static func starts(_ prefix: String, _ bytes: [UInt8], _ index: Int) -> Bool {
+        var i = index
+        for byte in prefix.utf8 {
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    static func find(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i < bytes.count {
+            if starts(needle, bytes, i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Like `find`, skipping what a backslash escapes.
+    static func findUnescaped(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "\\") { i += 2; continue }
+            if starts(needle, bytes, i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func followedByColon(_ bytes: [UInt8], _ index: Int) -> Bool {
+        var i = index
+        while i < bytes.count, bytes[i] == 0x20 { i += 1 }
+        return i < bytes.count && bytes[i] == UInt8(ascii: ":") && (i + 1 == bytes.count || bytes[i + 1] == 0x20 || bytes[i + 1] != UInt8(ascii: ":"))
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        InlineMarkdown.isAlphanumeric(byte) || byte == UInt8(ascii: "_")
+    }
+}

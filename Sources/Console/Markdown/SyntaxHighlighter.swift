@@ -1,0 +1,159 @@
+/// Colours one line of code at a time from a `LanguageSyntax`: keywords, types, strings, comments and
+/// numbers, carrying an open block comment or multi-line string over to the next line. Unknown languages
+/// are not coloured. Works on UTF-8 bytes; every delimiter it looks for is ASCII.
+struct SyntaxHighlighter: Sendable {
+    let language: LanguageSyntax?
+    /// The delimiter that closes what the last line left open (`*/`, `"""`, `-->`), if any.
+    private var open: (close: String, style: TextStyle)?
+
+    static let keyword = TextStyle(color: .magenta)
+    static let type = TextStyle(color: .cyan)
+    static let string = TextStyle(color: .green)
+    static let comment = TextStyle(color: .gray)
+    static let number = TextStyle(color: .yellow)
+    static let key = TextStyle(color: .blue)
+
+    init(language: LanguageSyntax?) {
+        self.language = language
+    }
+
+    mutating func highlight(_ line: String) -> [StyledRun] {
+        guard let language, !line.isEmpty else { return [StyledRun(line)] }
+        switch language.mode {
+        case .diff: return [StyledRun(line, Self.diffStyle(line))]
+        case .markup: return markup(Array(line.utf8), language)
+        case .code: return code(Array(line.utf8), language)
+        }
+    }
+
+    static func diffStyle(_ line: String) -> TextStyle {
+        if line.hasPrefix("+++") || line.hasPrefix("---") { return TextStyle(bold: true) }
+        switch line.first {
+        case "+": return TextStyle(color: .green)
+        case "-": return TextStyle(color: .red)
+        case "@": return TextStyle(color: .cyan)
+        default: return .plain
+        }
+    }
+
+    private mutating func code(_ bytes: [UInt8], _ language: LanguageSyntax) -> [StyledRun] {
+        var runs = RunBuilder(bytes: bytes)
+        var i = continueOpen(bytes, &runs)
+        while i < bytes.count {
+            if let comment = language.lineComments.first(where: { Self.starts($0, bytes, i) }) {
+                _ = comment
+                runs.add(i..<bytes.count, Self.comment)
+                break
+            }
+            if let block = language.blockComment, Self.starts(block.open, bytes, i) {
+                let end = Self.find(block.close, in: bytes, from: i + block.open.utf8.count)
+                let stop = end.map { $0 + block.close.utf8.count } ?? bytes.count
+                runs.add(i..<stop, Self.comment)
+                if end == nil { open = (block.close, Self.comment) }
+                i = stop
+                continue
+            }
+            if let quote = language.strings.first(where: { Self.starts($0, bytes, i) }) {
+                let end = Self.findUnescaped(quote, in: bytes, from: i + quote.utf8.count)
+                let stop = end.map { $0 + quote.utf8.count } ?? bytes.count
+                var style = Self.string
+                if language.keys, Self.followedByColon(bytes, stop) { style = Self.key }
+                runs.add(i..<stop, style)
+                if end == nil, language.multilineStrings.contains(quote) { open = (quote, Self.string) }
+                i = stop
+                continue
+            }
+            let byte = bytes[i]
+            if language.dollarVariables, byte == UInt8(ascii: "$"), i + 1 < bytes.count {
+                var j = i + 1
+                if bytes[j] == UInt8(ascii: "{") {
+                    while j < bytes.count, bytes[j] != UInt8(ascii: "}") { j += 1 }
+                    j = min(j + 1, bytes.count)
+                } else {
+                    while j < bytes.count, Self.isWordByte(bytes[j]) { j += 1 }
+                }
+                if j > i + 1 { runs.add(i..<j, Self.type); i = j; continue }
+            }
+            if Self.isDigit(byte), i == 0 || !Self.isWordByte(bytes[i - 1]) {
+                var j = i + 1
+                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") && j + 1 < bytes.count && Self.isDigit(bytes[j + 1]) { j += 1 }
+                runs.add(i..<j, Self.number)
+                i = j
+                continue
+            }
+            if Self.isWordByte(byte) || language.identifierCharacters.utf8.contains(byte) {
+                var j = i + 1
+                while j < bytes.count, Self.isWordByte(bytes[j]) || language.identifierCharacters.utf8.contains(bytes[j]) { j += 1 }
+                let word = bytes.text(i..<j)
+                let lookup = language.caseInsensitive ? word.lowercased() : word
+                if language.keys, Self.followedByColon(bytes, j) {
+                    runs.add(i..<j, Self.key)
+                } else if language.keywords.contains(lookup) {
+                    runs.add(i..<j, Self.keyword)
+                } else if language.types.contains(lookup) || (language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A) {
+                    runs.add(i..<j, Self.type)
+                } else {
+                    runs.add(i..<j, .plain)
+                }
+                i = j
+                continue
+            }
+            runs.add(i..<(i + 1), .plain)
+            i += 1
+        }
+        return runs.runs
+    }
+
+    /// What the last line left open (a block comment, a multi-line string), up to its end on this line;
+    /// returns where the rest of the line starts.
+    private mutating func continueOpen(_ bytes: [UInt8], _ runs: inout RunBuilder) -> Int {
+        guard let (close, style) = open else { return 0 }
+        let end = Self.find(close, in: bytes, from: 0)
+        let stop = end.map { $0 + close.utf8.count } ?? bytes.count
+        runs.add(0..<stop, style)
+        if end != nil { open = nil }
+        return stop
+    }
+
+    /// HTML and XML: tag names as keywords, attribute names as types, values as strings, comments.
+    private mutating func markup(_ bytes: [UInt8], _ language: LanguageSyntax) -> [StyledRun] {
+        var runs = RunBuilder(bytes: bytes)
+        var i = continueOpen(bytes, &runs)
+        var inTag = false
+        while i < bytes.count {
+            if let block = language.blockComment, Self.starts(block.open, bytes, i) {
+                let end = Self.find(block.close, in: bytes, from: i)
+                let stop = end.map { $0 + block.close.utf8.count } ?? bytes.count
+                runs.add(i..<stop, Self.comment)
+                if end == nil { open = (block.close, Self.comment) }
+                i = stop
+                continue
+            }
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "<") {
+                var j = i + 1
+                while j < bytes.count, bytes[j] == UInt8(ascii: "/") || bytes[j] == UInt8(ascii: "!") || bytes[j] == UInt8(ascii: "?") { j += 1 }
+                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":") { j += 1 }
+                runs.add(i..<(i + 1), .plain)
+                runs.add((i + 1)..<j, Self.keyword)
+                inTag = true
+                i = j
+            } else if inTag, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                let end = Self.find(String(UnicodeScalar(byte)), in: bytes, from: i + 1)
+                let stop = end.map { $0 + 1 } ?? bytes.count
+                runs.add(i..<stop, Self.string)
+                i = stop
+            } else if inTag, Self.isWordByte(byte) {
+                var j = i + 1
+                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":") { j += 1 }
+                runs.add(i..<j, Self.type)
+                i = j
+            } else {
+                if byte == UInt8(ascii: ">") { inTag = false }
+                runs.add(i..<(i + 1), .plain)
+                i += 1
+            }
+        }
+        return runs.runs
+    }
+}

@@ -1,0 +1,54 @@
+/// The look of a run of rendered text: emphasis, a colour, a link target. Written out as ANSI SGR
+/// sequences (and OSC 8 for links) when colours are on; with colours off only the structure remains.
+struct TextStyle: Hashable, Sendable {
+    enum Color: String, Sendable { case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36", gray = "90" }
+
+    var bold = false
+    var italic = false
+    var underline = false
+    var strike = false
+    var dim = false
+    var code = false
+    var color: Color?
+    /// A link's target.
+    var link: String?
+
+    static let plain = TextStyle()
+
+    var isPlain: Bool { self == .plain }
+
+    /// The SGR parameters, in a fixed order.
+    var parameters: String {
+        var codes = ""
+        func add(_ code: String) { codes += codes.isEmpty ? code : ";" + code }
+        if bold { add("1") }
+        if dim { add("2") }
+        if italic { add("3") }
+        if underline { add("4") }
+        if strike { add("9") }
+        if let color { add(color.rawValue) } else if code { add("36") }
+        return codes
+    }
+
+    /// `text` in this style: SGR on, the text, SGR off (each run closes its own style, so a cut stream
+    /// never leaves the terminal styled); links as OSC 8 hyperlinks when `hyperlinks`.
+    func apply(_ text: String, colors: Bool, hyperlinks: Bool) -> String {
+        guard colors, !text.isEmpty else { return text }
+        var out = text
+        let codes = parameters
+        if !codes.isEmpty { out = "\u{1B}[\(codes)m" + out + "\u{1B}[0m" }
+        if hyperlinks, let link { out = "\u{1B}]8;;\(link)\u{1B}\\" + out + "\u{1B}]8;;\u{1B}\\" }
+        return out
+    }
+}
+
+/// A piece of text in one style.
+struct StyledRun: Hashable, Sendable {
+    var text: String
+    var style: TextStyle
+
+    init(_ text: String, _ style: TextStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+}

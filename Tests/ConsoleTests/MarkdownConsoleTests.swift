@@ -1,0 +1,94 @@
+import Foundation
+import ResponsesAPI
+import TestSupport
+import Testing
+
+/// Rendered Markdown in a real terminal (tmux): a streamed answer with a heading, a list, a table and a
+/// Swift code block shows rendered; what was on the screen before stays as it was; Ctrl-C in the middle
+/// of a code block leaves the terminal in its normal style. And `ask` to a pipe keeps the exact text
+/// while `ask --render` renders.
+@Suite("Markdown in the console")
+struct MarkdownConsoleTests {
+    static let answer = """
+        # Plan
+
+        - **first** step
+        - second step
+
+        | Tool | Use |
+        |------|-----|
+        | grep | search |
+
+        ```swift
+        let total = items.map(\\.price).reduce(0, +)
+        ```
+        Done.
+        """
+
+    static func codeStream(lines: Int) -> String {
+        "```swift\n" + (1...lines).map { "let value\($0) = \"line \($0)\"" }.joined(separator: "\n") + "\n```\n"
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func aStreamedAnswerIsRenderedWithoutRepaintingWhatCameBefore() async throws {
+        let server = try await LoopbackServer.start { request in
+            let input = String(decoding: request.body, as: UTF8.self)
+            if input.contains("slow code") {
+                return .sse(Fixtures.textStream(id: "resp_slow", text: Self.codeStream(lines: 400)), pause: .milliseconds(20))
+            }
+            return .sse(Fixtures.textStream(id: "resp_md", text: Self.answer), pause: .milliseconds(5))
+        }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("/help")
+        try await tmux.waitFor("/markdown")
+        let before = try tmux.screen().split(separator: "\n", omittingEmptySubsequences: false).dropLast(2)
+
+        try tmux.type("show me the plan")
+        let screen = try await tmux.waitFor("[usage]")
+        #expect(screen.contains("# Plan"), "\(screen)")
+        #expect(screen.contains("• first step"), "the bold markers are gone: \(screen)")
+        #expect(screen.contains("┌──────┬────────┐") && screen.contains("│ grep │ search │"), "\(screen)")
+        #expect(screen.contains("─── swift") && screen.contains("  let total = items.map(\\.price).reduce(0, +)"), "\(screen)")
+        #expect(!screen.contains("```") && !screen.contains("|------|"), "no raw Markdown left: \(screen)")
+        let colored = try tmux.screen(escapes: true)
+        #expect(colored.contains("\u{1B}[35mlet"), "the keyword is coloured: \(colored)")
+        // Nothing above the question was redrawn.
+        let after = try tmux.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(Array(after.prefix(before.count)) == Array(before), "the scrollback changed")
+
+        // Ctrl-C in the middle of a code block: what was shown stays, and the terminal's style is normal.
+        try tmux.type("slow code please")
+        try await tmux.waitFor("let value5 = ")
+        try tmux.press("C-c")
+        try await tmux.waitFor("\n> ", count: 3)
+        try tmux.type("typed after", enter: false)
+        let last = try tmux.screen(escapes: true).split(separator: "\n").last { $0.contains("typed after") }
+        let line = String(try #require(last))
+        #expect(line.hasSuffix("> typed after") || !line.contains("\u{1B}["), "the prompt line carries a style: \(line.debugDescription)")
+        #expect(!line.contains("\u{1B}[3") && !line.contains("\u{1B}[9"), "a colour is still on: \(line.debugDescription)")
+    }
+
+    @Test func askToAPipeWritesTheExactTextAndRenderRenders() async throws {
+        let server = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_md", text: Self.answer)) }
+        defer { Task { await server.stop() } }
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let plain = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "plan"], environment: harness.variables)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout == Self.answer + "\n")
+        var variables = harness.variables
+        variables["NO_COLOR"] = "1"
+        variables["COLUMNS"] = "50"
+        let rendered = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(rendered.stdout.contains("• first step") && rendered.stdout.contains("│ grep │ search │"), "\(rendered.stdout)")
+        #expect(!rendered.stdout.contains("\u{1B}"), "NO_COLOR: no escape code")
+        variables["NO_COLOR"] = nil
+        let colored = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
+        #expect(colored.stdout.contains("\u{1B}[1mfirst\u{1B}[0m"), "\(colored.stdout.debugDescription)")
+    }
+}
