@@ -57,6 +57,17 @@ extension ConsoleCommand {
             complete: firstWord(["on", "off"]),
             run: { repl, input in repl.backgroundCommand(input.words); return .continue }),
         ConsoleCommand(
+            name: "/copy", help: [("/copy [code [N]]", "copy the last answer, or its Nth code block, to the clipboard (OSC 52: works in tmux and over SSH)")],
+            complete: firstWord(["code"]),
+            run: { repl, input in repl.copyCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/save", help: [("/save PATH | /save code N PATH", "write the last answer, or its Nth code block, to a file")],
+            complete: firstWord(["code"]),
+            run: { repl, input in repl.saveCommand(input.words); return .continue }),
+        ConsoleCommand(
+            name: "/export", help: [("/export PATH [--format md|json]", "this conversation as Markdown (turns, tool calls, citations, usage) or JSON (the items sent and received)")],
+            run: { repl, input in repl.exportCommand(input.words); return .continue }),
+        ConsoleCommand(
             name: "/markdown", help: [("/markdown on|off", "render answers' Markdown (headings, lists, tables, highlighted code), or show the raw text (console.markdown)")],
             complete: firstWord(["on", "off"]),
             run: { repl, input in repl.markdownCommand(input.words); return .continue }),

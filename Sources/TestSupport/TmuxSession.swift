@@ -27,7 +27,7 @@ public final class TmuxSession: Sendable {
     }
 
     @discardableResult
-    func tmux(captureOutput: Bool = true, _ arguments: [String]) throws -> String {
+    public func tmux(captureOutput: Bool = true, _ arguments: [String]) throws -> String {
         try Subprocess.runBlocking(
             Self.tmuxPath, ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin"], captureOutput: captureOutput
         ).stdout

@@ -60,18 +60,7 @@ struct LedgerCommand: ParsableCommand {
         func run() throws {
             selection.apply()
             let filter = LedgerRunner.Filter(type: selection.type, createdBefore: try time(olderThan, flag: "--older-than"))
-            let ask: (@Sendable (String) -> Bool)?
-            if yes || dryRun {
-                ask = nil
-            } else if isatty(0) == 1 {
-                ask = { question in
-                    FileDescriptorOutput.standardError.write(question)
-                    return ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased())
-                }
-            } else {
-                FileDescriptorOutput.standardError.write("error: ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)\n")
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
+            let ask = try confirmation(skipped: yes || dryRun, refusal: "ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)")
             let dryRun = dryRun
             try withContext { await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask) }
         }

@@ -15,7 +15,7 @@ struct OpenResponses: ParsableCommand {
             Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """,
         version: "0.1.0 (\(BuildRevision.git))",
-        subcommands: [Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self, Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, ProxyCommand.self, Presets.self, Settings.self,
+        subcommands: [Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self, Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, History.self, ProxyCommand.self, Presets.self, Settings.self,
                       ProvidersCommand.self],
         defaultSubcommand: Chat.self
     )

@@ -56,3 +56,17 @@ func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T
     }
     return try result.get()
 }
+
+/// How a command that deletes on a server asks first: nil when `skipped` (`--yes`), a y/N question on the
+/// terminal otherwise; with no terminal to ask on, `refusal` is the error.
+func confirmation(skipped: Bool, refusal: String) throws -> (@Sendable (String) -> Bool)? {
+    if skipped { return nil }
+    guard isatty(0) == 1 else {
+        FileDescriptorOutput.standardError.write("error: \(refusal)\n")
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
+    return { question in
+        FileDescriptorOutput.standardError.write(question)
+        return ["y", "yes"].contains((readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

@@ -8,7 +8,7 @@ struct CompleterTests {
 
     @Test("candidates", arguments: [
         ("", "/pre", ["/preset"]),
-        ("", "/s", ["/set", "/settings", "/sources", "/stores", "/stream"]),
+        ("", "/s", ["/save", "/set", "/settings", "/sources", "/stores", "/stream"]),
         ("/stores ", "u", ["use", "update"]),
         ("/stores use ", "vs", ["vs_1"]),
         ("", "/re", ["/reset", "/resume", "/retry"]),

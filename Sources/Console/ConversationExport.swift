@@ -1,0 +1,81 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// A past conversation, rebuilt from the inspector's records of its session: each `POST /responses`
+/// exchange is a turn (or a tool round of one), with the items sent and the response received. Written
+/// as Markdown (turns, tool calls, citations as footnotes, usage per turn, model and preset) or as JSON
+/// (the items exactly as sent and received).
+struct ConversationExport {
+    /// One request and what came back.
+    struct Turn {
+        var exchange: ExchangeSummary
+        var request: JSONValue
+        var response: JSONValue
+    }
+
+    var session: String
+    var turns: [Turn]
+
+    /// The session's response exchanges, in order (other exchanges, such as retrievals, counts and
+    /// deletions, are not turns).
+    init(session: String, exchanges: [ExchangeDetail]) {
+        self.session = session
+        turns = exchanges.filter { $0.summary.method == "POST" && $0.summary.url.hasSuffix("/responses") }.map { detail in
+            Turn(exchange: detail.summary, request: detail.requestJSON, response: detail.responseJSON)
+        }
+    }
+
+    /// The items a request added to the conversation: all of its input when it chains (or is the first),
+    /// else (a stateless request resends the history) those after the last item the model produced.
+    static func newItems(_ request: JSONValue, first: Bool) -> [JSONValue] {
+        guard let items = request["input"]?.arrayValue else {
+            return request["input"]?.stringValue.map { [["type": "message", "role": "user", "content": .string($0)]] } ?? []
+        }
+        if first || request["previous_response_id"]?.stringValue != nil || request["conversation"] != nil { return items }
+        let produced = items.lastIndex { item in
+            item["role"]?.stringValue == "assistant" || ["function_call", "reasoning", "web_search_call", "file_search_call"].contains(item["type"]?.stringValue ?? "")
+        }
+        return produced.map { Array(items[($0 + 1)...]) } ?? items
+    }
+
+    /// The text of a message item's content (a string, or its text parts).
+    static func text(ofMessage item: JSONValue) -> String {
+        if let text = item["content"]?.stringValue { return text }
+        return (item["content"]?.arrayValue ?? []).compactMap { part in
+            switch part["type"]?.stringValue {
+            case "input_text", "output_text", "text": part["text"]?.stringValue
+            case "input_image": "[image]"
+            case "input_file": "[file: \(part["filename"]?.stringValue ?? part["file_id"]?.stringValue ?? "attached")]"
+            default: nil
+            }
+        }.joined(separator: "\n")
+    }
+
+    // MARK: JSON
+
+    /// `{"session", "turns": [{"exchange", "started_at", "model", "preset", "provider", "state", "usage",
+    /// "cost_usd", "request", "response"}]}`: the request and response bodies as recorded.
+    var json: JSONValue {
+        .object([
+            "session": .string(session),
+            "turns": .array(turns.map { turn in
+                .object([
+                    "exchange": .integer(Int(turn.exchange.id)),
+                    "started_at": .string(InspectorStore.timestamp(turn.exchange.startedAt)),
+                    "model": turn.exchange.model.map(JSONValue.string) ?? .null,
+                    "preset": turn.exchange.preset.map(JSONValue.string) ?? .null,
+                    "provider": turn.exchange.provider.map(JSONValue.string) ?? .null,
+                    "state": .string(turn.exchange.state),
+                    "usage": .object([
+                        "input_tokens": turn.exchange.inputTokens.map(JSONValue.integer) ?? .null,
+                        "output_tokens": turn.exchange.outputTokens.map(JSONValue.integer) ?? .null,
+                    ]),
+                    "cost_usd": turn.exchange.costUsd.map(JSONValue.number) ?? .null,
+                    "request": turn.request,
+                    "response": turn.response,
+                ])
+            }),
+        ])
+    }
+}

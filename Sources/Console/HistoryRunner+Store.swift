@@ -1,0 +1,59 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// Opening the store and finding a conversation by its id or an id's first characters.
+extension HistoryRunner {
+    func withStore(_ body: (InspectorStore) async throws -> ExitStatus) async -> ExitStatus {
+        guard FileManager.default.fileExists(atPath: context.environment.inspectorPath) else {
+            context.output.write("No conversations recorded yet.\n")
+            return .success
+        }
+        do {
+            let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+            return try await body(store)
+        } catch let error as ConsoleError {
+            context.diagnostics.write("error: \(error.message)\n")
+            return error.exitStatus
+        } catch {
+            context.diagnostics.write("error: cannot read the inspector: \(error)\n")
+            return .apiError
+        }
+    }
+
+    /// The conversation `id` (a prefix is enough), read whole; an unknown id is an error naming it.
+    func withConversation(_ id: String, _ body: (ConversationExport, SessionSummary) async throws -> ExitStatus) async -> ExitStatus {
+        await withStore { store in
+            guard let summary = try await store.session(matching: id) else {
+                context.diagnostics.write("error: no conversation \(id) in the inspector (openresponses history list shows them)\n")
+                return .usage
+            }
+            let export = ConversationExport(session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))
+            return try await body(export, summary)
+        }
+    }
+
+    func write(_ sessions: [SessionSummary], json: Bool, empty: String) {
+        if json {
+            context.output.write(JSONValue.array(sessions.map { session in
+                .object([
+                    "id": .string(session.id), "first_at": .string(InspectorStore.timestamp(session.firstAt)),
+                    "last_at": .string(InspectorStore.timestamp(session.lastAt)), "exchanges": .integer(session.turns),
+                    "first_input": session.firstInput.map(JSONValue.string) ?? .null,
+                    "last_response_id": session.lastResponseID.map(JSONValue.string) ?? .null,
+                ])
+            }).prettyPrinted() + "\n")
+            return
+        }
+        guard !sessions.isEmpty else {
+            context.output.write(empty)
+            return
+        }
+        var rows = [["ID", "LAST", "EXCHANGES", "FIRST INPUT"]]
+        for session in sessions {
+            rows.append([String(session.id.prefix(8)), ConversationExport.time(session.lastAt), String(session.turns),
+                         ConsoleSessionDelegate.clip(session.firstInput ?? "", 60)])
+        }
+        context.output.write(InspectorPresenter.render(rows))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+
+/// `openresponses history list|show|search|export|delete`: past conversations, from the inspector's
+/// records of each console session.
+public struct HistoryRunner: Sendable {
+    public enum Format: String, Sendable, CaseIterable { case md, json }
+
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    public func list(limit: Int, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let sessions = try await store.sessions(limit: limit)
+            write(sessions, json: json, empty: "No conversations recorded yet.\n")
+            return .success
+        }
+    }
+
+    public func search(_ words: String, limit: Int, json: Bool) async -> ExitStatus {
+        await withStore { store in
+            let sessions = try await store.sessions(search: words, limit: limit)
+            write(sessions, json: json, empty: "No conversation mentions \(words).\n")
+            return sessions.isEmpty ? .apiError : .success
+        }
+    }
+
+    /// The conversation as Markdown: rendered on a terminal, the Markdown itself to a pipe.
+    public func show(_ id: String) async -> ExitStatus {
+        await withConversation(id) { export, _ in
+            let markdown = export.markdown
+            let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: .init(model: ""))
+            if (context.output as? FileDescriptorOutput)?.isTerminal == true, options.markdown {
+                var renderer = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
+                context.output.write(renderer.feed(markdown) + renderer.finish())
+            } else {
+                context.output.write(markdown)
+            }
+            return .success
+        }
+    }
+
+    /// Writes the conversation as Markdown or JSON to `path` (stdout when nil).
+    public func export(_ id: String, format: Format, to path: String?) async -> ExitStatus {
+        await withConversation(id) { export, summary in
+            let text = format == .md ? export.markdown : export.json.prettyPrinted() + "\n"
+            guard let path else {
+                context.output.write(text)
+                return .success
+            }
+            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            do {
+                try Data(text.utf8).write(to: url, options: .atomic)
+            } catch {
+                context.diagnostics.write("error: cannot write \(url.path): \(error.localizedDescription)\n")
+                return .usage
+            }
+            context.diagnostics.write("Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n")
+            return .success
+        }
+    }
+
+    /// Deletes the conversation's records here; with `server`, first its stored responses and its
+    /// Conversations API conversation on the server (`ask` answers the question; nil: `--yes`).
+    public func delete(_ id: String, server: Bool, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
+        await withConversation(id) { export, summary in
+            let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+            if server {
+                let responses = Self.distinct(export.turns.compactMap(\.exchange.responseId))
+                let conversations = Self.distinct(export.turns.compactMap { $0.request["conversation"].flatMap { $0.stringValue ?? $0["id"]?.stringValue } })
+                let count = "\(responses.count) stored response\(responses.count == 1 ? "" : "s")"
+                    + (conversations.isEmpty ? "" : " and \(conversations.count) conversation\(conversations.count == 1 ? "" : "s")")
+                if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(context.configuration.baseURL)? [y/N] ")) {
+                    context.diagnostics.write("Nothing was deleted.\n")
+                    return .success
+                }
+                var failed = 0
+                for response in responses {
+                    failed += await deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in try await context.client.delete(id: response) }
+                }
+                for conversation in conversations {
+                    failed += await deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in try await context.client.deleteConversation(id: conversation) }
+                }
+                // What could not be deleted there keeps its records here, so it can be found again.
+                if failed > 0 {
+                    context.diagnostics.write("\(failed) could not be deleted on the server; the local records are kept.\n")
+                    return .apiError
+                }
+            }
+            let removed = try await store.deleteSession(summary.id)
+            context.output.write("Deleted \(summary.id.prefix(8)): \(removed) recorded exchange\(removed == 1 ? "" : "s").\n")
+            return .success
+        }
+    }
+
+    /// Deletes one object on the server, saying so; 1 when it failed (a 404 is not a failure: it is gone).
+    func deleteOnServer(_ kind: String, _ id: String, _ delete: () async throws(ResponsesAPIError) -> Deletion) async -> Int {
+        do throws(ResponsesAPIError) {
+            _ = try await delete()
+            context.output.write("deleted \(kind) \(id)\n")
+        } catch where error.status == 404 {
+            context.output.write("\(kind) \(id) was already gone\n")
+        } catch {
+            context.diagnostics.write("error: cannot delete \(kind) \(id): \(error.message)\n")
+            return 1
+        }
+        return 0
+    }
+
+    static func distinct(_ values: [String]) -> [String] { ConversationExport.distinct(values) }
+}
