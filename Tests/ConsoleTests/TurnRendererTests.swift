@@ -40,6 +40,21 @@ struct TurnRendererTests {
         #expect(!text.contains("\u{1B}["))
     }
 
+    /// With Markdown rendering on, the extras are the same lines: the reasoning, the timeline, the answer
+    /// with its citation marker, the footnote and the usage line.
+    @Test func markdownKeepsCitationsReasoningTimelineAndUsage() throws {
+        var options = RenderOptions(width: 80, showExtras: true, citations: true)
+        options.markdown = true
+        let text = try Self.render("stream-reasoning-citation.sse", options: options)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(lines.count >= 7, "\(text)")
+        #expect(lines[0] == "Checking the sources before answering.")
+        #expect(lines[1] == "[web search] \"eiffel tower height\" — 2 sources: example.org, facts.example.com")
+        #expect(lines[2] == "The Eiffel Tower is 330 metres tall.[1]")
+        #expect(lines[4] == "[1] Eiffel facts — https://example.org/eiffel")
+        #expect(lines[6].hasPrefix("[usage] input 1,200"))
+    }
+
     @Test func coloursMarkReasoningDimAndToolsInColour() throws {
         let text = try Self.render("stream-reasoning-citation.sse", options: RenderOptions(colors: true, showExtras: true, citations: true))
         #expect(text.contains("\u{1B}[2mChecking"))
