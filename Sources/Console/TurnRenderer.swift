@@ -271,6 +271,7 @@ struct TurnRenderer: Sendable {
 
     /// Writes out what is buffered.
     mutating func flush() {
+        if lane == .text, markdown != nil { buffer += markdown!.settle() }
         guard !buffer.isEmpty else { return }
         output.write(buffer)
         buffer.removeAll(keepingCapacity: true)

@@ -20,7 +20,8 @@ struct MarkdownRendererTests {
     static func render(_ pieces: [String], width: Int = 60, colors: Bool = true, hyperlinks: Bool = false) -> String {
         var renderer = MarkdownRenderer(options: .init(width: width, colors: colors, hyperlinks: hyperlinks))
         var out = ""
-        for piece in pieces { out += renderer.feed(piece) }
+        // Each piece is settled, as the console settles each network read: the most streaming there can be.
+        for piece in pieces { out += renderer.feed(piece) + renderer.settle() }
         return out + renderer.finish()
     }
 

@@ -68,5 +68,28 @@ enum DisplayWidth {
 
     static func of(_ text: String) -> Int { of(text[...]) }
 
+    /// The width of UTF-8 text: ASCII (escape sequences skipped) counted byte by byte, anything else
+    /// character by character.
+    static func of<Bytes: Collection>(utf8 bytes: Bytes) -> Int where Bytes.Element == UInt8 {
+        var width = 0
+        var escape = Escape.none
+        for byte in bytes {
+            if byte >= 0x7F { return of(String(decoding: bytes, as: UTF8.self)) }
+            switch escape {
+            case .none:
+                if byte == 0x1B { escape = .start } else if byte >= 0x20 { width += 1 }
+            case .start:
+                escape = byte == UInt8(ascii: "]") ? .osc : byte == UInt8(ascii: "[") ? .csi : .none
+            case .csi:
+                if InlineMarkdown.isLetter(byte) { escape = .none }
+            case .osc:
+                if byte == 0x07 { escape = .none } else if byte == 0x1B { escape = .oscEnd }
+            case .oscEnd:
+                escape = .none
+            }
+        }
+        return width
+    }
+
     private enum Escape { case none, start, csi, osc, oscEnd }
 }

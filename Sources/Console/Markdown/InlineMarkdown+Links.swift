@@ -86,17 +86,20 @@ extension InlineMarkdown {
     /// The end of a bare `http://` or `https://` URL at `index` (GFM's extended autolinks): up to
     /// whitespace or `<`, without trailing punctuation or an unbalanced `)`.
     func bareURL(at index: Int, end: Int) -> Int? {
-        let https = Array("https://".utf8), http = Array("http://".utf8)
-        func starts(_ prefix: [UInt8]) -> Bool {
-            index + prefix.count < end && Array(bytes[index..<(index + prefix.count)]) == prefix
+        func starts(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard index + count < end else { return false }
+            let start = prefix.utf8Start
+            for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+            return true
         }
-        let prefix = starts(https) ? https.count : starts(http) ? http.count : 0
+        let prefix = starts("https://") ? 8 : starts("http://") ? 7 : 0
         guard prefix > 0 else { return nil }
         var j = index + prefix
         while j < end, !Self.isSpace(bytes[j]), bytes[j] != UInt8(ascii: "<") { j += 1 }
         while j > index + prefix {
             let last = bytes[j - 1]
-            if Array(".,:;!?\"'*_~".utf8).contains(last) {
+            if Self.trailingPunctuation.contains(last) {
                 j -= 1
             } else if last == UInt8(ascii: ")") {
                 let opened = bytes[index..<j].filter { $0 == UInt8(ascii: "(") }.count
@@ -108,6 +111,8 @@ extension InlineMarkdown {
         }
         return j > index + prefix ? j : nil
     }
+
+    static let trailingPunctuation: [UInt8] = Array(".,:;!?\"'*_~".utf8)
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 

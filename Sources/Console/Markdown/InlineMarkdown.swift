@@ -11,6 +11,8 @@ struct InlineMarkdown {
     var runs: [StyledRun] = []
     /// Some opener found no closer.
     var unresolved = false
+    /// Build the runs (false: only find out whether the text is resolved).
+    var collects = true
 
     init(_ bytes: [UInt8], colors: Bool, hyperlinks: Bool) {
         self.bytes = bytes
@@ -25,6 +27,14 @@ struct InlineMarkdown {
         var parser = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
         parser.parse(range, style: style)
         return (parser.runs, parser.unresolved)
+    }
+
+    /// Whether every opener in `bytes[range]` finds its closer there (no runs are built).
+    static func isResolved(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var parser = InlineMarkdown(bytes, colors: false, hyperlinks: false)
+        parser.collects = false
+        parser.parse(range, style: .plain)
+        return !parser.unresolved
     }
 
     mutating func parse(_ range: Range<Int>, style: TextStyle) {
@@ -121,6 +131,7 @@ struct InlineMarkdown {
     // MARK: Pieces
 
     mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
+        guard collects else { return }
         let text = bytes.text(slice.startIndex..<slice.endIndex)
         if let last = runs.last, last.style == style {
             runs[runs.count - 1].text += text

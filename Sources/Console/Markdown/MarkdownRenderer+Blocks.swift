@@ -57,7 +57,11 @@ extension MarkdownRenderer {
         if shallow, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
             var n = 0
             while i + n < line.count, line[i + n] == first { n += 1 }
-            if n >= 3, case let info = line.text(from: i + n).trimmingCharacters(in: .whitespaces), !(first == UInt8(ascii: "`") && info.contains("`")) {
+            if n >= 3, !(first == UInt8(ascii: "`") && line[(i + n)...].contains(UInt8(ascii: "`"))) {
+                var lower = i + n, upper = line.count
+                while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
+                while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
+                let info = line.text(lower..<upper)
                 return .fence(indent: indent, marker: first, count: n, info: info)
             }
         }
@@ -81,7 +85,7 @@ extension MarkdownRenderer {
         var style = TextStyle(bold: true)
         if options.colors, level <= 2 { style.color = .magenta }
         let prefix = TextStyle(dim: true, color: options.colors ? .magenta : nil).apply(marks, colors: options.colors, hyperlinks: false)
-        let spaces = String(repeating: " ", count: marks.count)
+        let spaces = Self.repeated(" ", marks.count)
         return TextLine(contentStart: contentStart, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count,
                         style: style, list: .clear)
     }
@@ -133,11 +137,11 @@ extension MarkdownRenderer {
         }
         if ordinal == nil, options.colors { marker = TextStyle(color: .cyan).apply(marker, colors: true, hyperlinks: false) }
         let markerWidth = (ordinal?.count ?? 1) + 1
-        let lead = String(repeating: " ", count: outer)
+        let lead = Self.repeated(" ", outer)
         let prefixWidth = outer + markerWidth + DisplayWidth.of(box)
         return TextLine(
             contentStart: contentStart, prefix: lead + marker + " " + box, prefixWidth: prefixWidth,
-            hanging: String(repeating: " ", count: outer + markerWidth), hangingWidth: outer + markerWidth,
+            hanging: Self.repeated(" ", outer + markerWidth), hangingWidth: outer + markerWidth,
             list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
     }
 
@@ -150,7 +154,7 @@ extension MarkdownRenderer {
         } else {
             while keeping > 1, indent <= lists[keeping - 1].indent { keeping -= 1 }
         }
-        let hanging = String(repeating: " ", count: lists[keeping - 1].hangingWidth)
+        let hanging = Self.repeated(" ", lists[keeping - 1].hangingWidth)
         return TextLine(contentStart: contentStart, prefix: hanging, prefixWidth: hanging.count, hanging: hanging,
                         hangingWidth: hanging.count, list: .keep)
     }

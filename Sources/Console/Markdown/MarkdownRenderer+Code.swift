@@ -4,7 +4,7 @@ import Foundation
 /// the width with a visible continuation mark, and a closing rule.
 extension MarkdownRenderer {
     mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout [UInt8]) {
-        let screenIndent = indent > 0 && !lists.isEmpty ? String(repeating: " ", count: lists.last?.hangingWidth ?? 0) : ""
+        let screenIndent = indent > 0 && !lists.isEmpty ? Self.repeated(" ", lists.last?.hangingWidth ?? 0) : ""
         let language = LanguageSyntax.named(info)
         let name = info.split(separator: " ").first.map(String.init) ?? ""
         let header = name.isEmpty ? "───" : "─── " + name
@@ -24,11 +24,11 @@ extension MarkdownRenderer {
             return
         }
         let start = Self.offset(ofColumn: open.indent, in: line)
-        var text = line.text(from: start)
-        if line.contains(0x09) { text = text.replacingOccurrences(of: "\t", with: "    ") }
-        let runs = open.highlighter.highlight(text)
+        var code = start == 0 ? line : Array(line[start...])
+        if code.contains(0x09) { code = Array(code.text(from: 0).replacingOccurrences(of: "\t", with: "    ").utf8) }
+        let tokens = open.highlighter.highlight(code)
         fence = open
-        emitCode(runs, indent: open.screenIndent + "  ", into: &out)
+        emitCode(code, tokens, indent: open.screenIndent + "  ", into: &out)
     }
 
     mutating func closeFence(into out: inout [UInt8]) {
@@ -41,31 +41,43 @@ extension MarkdownRenderer {
 
     /// One line of code after `indent`; what does not fit goes on as many lines as it needs, each
     /// starting with `↪` under the code.
-    mutating func emitCode(_ runs: [StyledRun], indent: String, into out: inout [UInt8]) {
+    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout [UInt8]) {
         let room = max(options.width - indent.count, 8)
-        var column = 0
         out += indent
         // An ASCII line that fits: as it is.
-        if runs.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }), runs.reduce(0, { $0 + $1.text.utf8.count }) <= room {
-            for run in runs { out += run.style.apply(run.text, colors: options.colors, hyperlinks: false) }
-            out += "\n"
+        if code.count <= room, !code.contains(where: { $0 >= 0x7F }) {
+            for token in tokens { write(code[token.range], token.style, into: &out) }
+            out.append(0x0A)
             return
         }
+        var column = 0
         let mark = TextStyle(dim: true).apply("↪ ", colors: options.colors, hyperlinks: false)
-        for run in runs {
+        for token in tokens {
             var piece = ""
-            for character in run.text {
+            for character in code.text(token.range) {
                 let width = DisplayWidth.of(character)
                 if column + width > room {
-                    out += run.style.apply(piece, colors: options.colors, hyperlinks: false) + "\n" + indent + mark
+                    write(ArraySlice(piece.utf8), token.style, into: &out)
+                    out += "\n" + indent + mark
                     piece = ""
                     column = 2
                 }
                 piece.append(character)
                 column += width
             }
-            out += run.style.apply(piece, colors: options.colors, hyperlinks: false)
+            write(ArraySlice(piece.utf8), token.style, into: &out)
         }
-        out += "\n"
+        out.append(0x0A)
+    }
+
+    /// `bytes` in `style` (each piece closes its own style).
+    mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
+        guard options.colors, !style.isPlain, !bytes.isEmpty else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        styleCodes.open(style, hyperlinks: false, into: &out)
+        out.append(contentsOf: bytes)
+        styleCodes.close(style, hyperlinks: false, into: &out)
     }
 }

@@ -24,9 +24,13 @@ public struct MarkdownRenderer: Sendable {
     let options: Options
     /// The unfinished last line's bytes.
     var pending: [UInt8] = []
+    /// A space arrived in the unfinished line since it was last looked at: `settle` may show more.
+    var unsettled = false
     /// The unfinished line's start, once it has been shown in part, and how many of its bytes are out.
     var streamed: (line: TextLine, shownUpTo: Int)?
     var wrapper: StyledWrapper
+    /// The escape codes of the styles code is written in.
+    var styleCodes = StyleCodes()
     /// The open list items, outermost first.
     var lists: [ListLevel] = []
     var fence: Fence?
@@ -47,21 +51,34 @@ public struct MarkdownRenderer: Sendable {
     /// Takes the next piece of text; returns what can be written now.
     public mutating func feed(_ text: String) -> String {
         var out: [UInt8] = []
-        var bytes = Array(text.utf8)
-        var start = 0
-        while let newline = bytes[start...].firstIndex(of: 0x0A) {
-            pending.append(contentsOf: bytes[start..<newline])
-            if pending.last == 0x0D { pending.removeLast() }
-            completeLine(into: &out)
-            start = newline + 1
+        if text.utf8.count > 64 { out.reserveCapacity(text.utf8.count * 2) }
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            while let newline = bytes[start...].firstIndex(of: 0x0A) {
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<newline]))
+                if pending.last == 0x0D { pending.removeLast() }
+                completeLine(into: &out)
+                start = newline + 1
+            }
+            if start < bytes.count {
+                let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+                pending.append(contentsOf: rest)
+                // Only a space can settle more of the line (a word ends there).
+                if rest.contains(0x20) { unsettled = true }
+            }
         }
-        if start < bytes.count {
-            if start > 0 { bytes.removeFirst(start) }
-            pending.append(contentsOf: bytes)
-            // Only a space can settle more of the line (a word ends there).
-            if bytes.contains(0x20) { streamPending(into: &out) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
+    }
+
+    /// What of the unfinished line can be shown now. The console asks once per network read (a read
+    /// brings many deltas), not once per delta: the output is the same, and a line is looked at less often.
+    public mutating func settle() -> String {
+        guard unsettled else { return "" }
+        unsettled = false
+        var out: [UInt8] = []
+        streamPending(into: &out)
+        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
     }
 
     /// The end of the text: the unfinished line as a whole line, and an open table or code block closed.
@@ -81,8 +98,14 @@ public struct MarkdownRenderer: Sendable {
     // MARK: Lines
 
     mutating func completeLine(into out: inout [UInt8]) {
-        let line = pending
-        pending.removeAll(keepingCapacity: true)
+        unsettled = false
+        // The line's buffer goes back to `pending` afterwards, emptied: no allocation per line.
+        var line: [UInt8] = []
+        swap(&line, &pending)
+        defer {
+            line.removeAll(keepingCapacity: true)
+            swap(&line, &pending)
+        }
         if let (started, shownUpTo) = streamed {
             streamed = nil
             add(line, shownUpTo..<line.count, style: started.style, into: &out)
@@ -119,10 +142,10 @@ public struct MarkdownRenderer: Sendable {
             table = [line]
         case .rule:
             lists.removeAll()
-            out += TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n"
+            out += TextStyle(dim: true).apply(Self.repeated("─", min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n"
         case .indentedCode(let start):
-            let code = line.text(from: start)
-            emitCode([StyledRun(code, TextStyle(code: true))], indent: "    ", into: &out)
+            let code = Array(line[start...])
+            emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: "    ", into: &out)
             afterBlank = false
             afterListText = false
             afterIndentedCode = true
@@ -182,7 +205,7 @@ public struct MarkdownRenderer: Sendable {
         while cut > shownUpTo {
             guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { return }
             cut = space
-            if cut > shownUpTo, !InlineMarkdown.runs(line, shownUpTo..<cut, colors: options.colors, hyperlinks: options.hyperlinks).unresolved {
+            if cut > shownUpTo, InlineMarkdown.isResolved(line, shownUpTo..<cut) {
                 break
             }
         }
@@ -207,7 +230,7 @@ extension MarkdownRenderer {
         table = nil
         if let laidOut = MarkdownTable(lines, colors: options.colors, hyperlinks: options.hyperlinks) {
             lists.removeAll()
-            out += laidOut.render(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
+            laidOut.render(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks, into: &out)
         } else {
             for line in lines {
                 let start = line.firstIndex { $0 != 0x20 } ?? 0
@@ -219,4 +242,14 @@ extension MarkdownRenderer {
         afterBlank = false
         afterListText = false
     }
+}
+
+extension MarkdownRenderer {
+    /// `count` copies of `piece` (spaces and rules are asked for on every line: the common ones are made once).
+    static func repeated(_ piece: String, _ count: Int) -> String {
+        if piece == " ", count < spaces.count { return spaces[count] }
+        return String(repeating: piece, count: max(count, 0))
+    }
+
+    static let spaces = (0..<64).map { String(repeating: " ", count: $0) }
 }

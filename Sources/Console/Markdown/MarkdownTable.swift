@@ -75,7 +75,7 @@ struct MarkdownTable: Sendable {
     }
 
     /// The table's lines, each ending in a newline, no wider than `width` where it can be.
-    func render(width: Int, colors: Bool, hyperlinks: Bool) -> String {
+    func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout [UInt8]) {
         let columns = max(header.count, alignments.count, rows.map(\.count).max() ?? 0)
         func cell(_ row: [[StyledRun]], _ column: Int) -> [StyledRun] { column < row.count ? row[column] : [] }
         var bold = header
@@ -91,32 +91,36 @@ struct MarkdownTable: Sendable {
             widths[widest] -= 1
         }
         let border = TextStyle(dim: true)
-        func rule(_ left: String, _ middle: String, _ right: String) -> String {
-            border.apply(left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right, colors: colors, hyperlinks: false) + "\n"
+        let bar = Array(border.apply("│", colors: colors, hyperlinks: false).utf8)
+        func rule(_ left: String, _ middle: String, _ right: String) {
+            out += border.apply(left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right, colors: colors, hyperlinks: false)
+            out.append(0x0A)
         }
-        var out = rule("┌", "┬", "┐")
+        rule("┌", "┬", "┐")
         for (index, row) in all.enumerated() {
             let wrapped = (0..<columns).map { Self.lines(cell(row, $0), width: widths[$0], colors: colors, hyperlinks: hyperlinks) }
             let height = wrapped.map(\.count).max() ?? 1
             for line in 0..<max(height, 1) {
-                var text = border.apply("│", colors: colors, hyperlinks: false)
+                out.append(contentsOf: bar)
                 for column in 0..<columns {
-                    let content = line < wrapped[column].count ? wrapped[column][line] : ""
-                    let gap = max(0, widths[column] - DisplayWidth.of(content))
+                    let content: (bytes: ArraySlice<UInt8>, width: Int) = line < wrapped[column].count ? wrapped[column][line] : ([], 0)
+                    let gap = max(0, widths[column] - content.width)
                     let alignment = column < alignments.count ? alignments[column] : .left
                     let (before, after) = switch alignment {
                     case .left: (0, gap)
                     case .right: (gap, 0)
                     case .center: (gap / 2, gap - gap / 2)
                     }
-                    text += " " + String(repeating: " ", count: before) + content + String(repeating: " ", count: after) + " "
-                    text += border.apply("│", colors: colors, hyperlinks: false)
+                    out.append(contentsOf: repeatElement(0x20, count: before + 1))
+                    out.append(contentsOf: content.bytes)
+                    out.append(contentsOf: repeatElement(0x20, count: after + 1))
+                    out.append(contentsOf: bar)
                 }
-                out += text + "\n"
+                out.append(0x0A)
             }
-            if index == 0 { out += rule("├", "┼", "┤") }
+            if index == 0 { rule("├", "┼", "┤") }
         }
-        return out + rule("└", "┴", "┘")
+        rule("└", "┴", "┘")
     }
 
     /// The width of a cell's widest line (`<br>` breaks lines).
@@ -124,20 +128,20 @@ struct MarkdownTable: Sendable {
         var widest = 0
         var current = 0
         for run in runs {
-            for (index, line) in run.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (index, line) in run.text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 if index > 0 { widest = max(widest, current); current = 0 }
-                current += DisplayWidth.of(line)
+                current += DisplayWidth.of(utf8: line)
             }
         }
         return max(widest, current)
     }
 
-    /// A cell's runs wrapped at `width`: its lines, styled.
-    static func lines(_ runs: [StyledRun], width: Int, colors: Bool, hyperlinks: Bool) -> [String] {
-        guard !runs.isEmpty else { return [""] }
-        var wrapper = StyledWrapper(width: width == .max ? Int.max / 2 : width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
+    /// A cell's runs wrapped at `width`: its lines, styled, with their display widths.
+    static func lines(_ runs: [StyledRun], width: Int, colors: Bool, hyperlinks: Bool) -> [(bytes: ArraySlice<UInt8>, width: Int)] {
+        guard !runs.isEmpty else { return [([], 0)] }
+        var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         var out: [UInt8] = []
         wrapper.add(runs, into: &out)
-        return out.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        return out.split(separator: 0x0A, omittingEmptySubsequences: false).map { ($0, DisplayWidth.of(utf8: $0)) }
     }
 }

@@ -17,8 +17,16 @@ struct StyledWrapper: Sendable {
     /// The style of the last run placed on the line: spaces between two words of one underlined or
     /// struck-through style take the style too, so a link or a struck phrase reads as one.
     private var lastStyle: TextStyle?
-    /// The word being gathered: pieces of runs (run index, byte range), reused.
-    private var pieces: [(run: Int, range: Range<Int>)] = []
+    /// The runs being placed, their bytes one after another (reused from call to call).
+    private var scratch: [UInt8] = []
+    /// The word being gathered: pieces of `scratch` with the index of their run's style (reused).
+    private var pieces: [Piece] = []
+
+    /// Part of a word: a range of `scratch` in the style of run `style`.
+    struct Piece {
+        var style: Int
+        var range: Range<Int>
+    }
     private var styles = StyleCodes()
 
     init(width: Int, colors: Bool, hyperlinks: Bool, minimum: Int = 8) {
@@ -41,34 +49,37 @@ struct StyledWrapper: Sendable {
     /// Places `runs` after what is on the line. Spaces at the end are held for the next word (and dropped
     /// at the end of the line).
     mutating func add(_ runs: [StyledRun], into out: inout [UInt8]) {
-        let texts = runs.map { Array($0.text.utf8) }
+        scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
-        for (index, bytes) in texts.enumerated() {
-            var start = 0
-            for (offset, byte) in bytes.enumerated() where byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                if start < offset { pieces.append((index, start..<offset)) }
+        for (index, run) in runs.enumerated() {
+            var start = scratch.count
+            scratch.append(contentsOf: run.text.utf8)
+            for offset in start..<scratch.count {
+                let byte = scratch[offset]
+                guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
+                if start < offset { pieces.append(Piece(style: index, range: start..<offset)) }
                 if !pieces.isEmpty {
-                    place(runs, texts, into: &out)
+                    place(runs, into: &out)
                     pieces.removeAll(keepingCapacity: true)
                 }
                 if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
                 start = offset + 1
             }
-            if start < bytes.count { pieces.append((index, start..<bytes.count)) }
+            if start < scratch.count { pieces.append(Piece(style: index, range: start..<scratch.count)) }
         }
         if !pieces.isEmpty {
-            place(runs, texts, into: &out)
+            place(runs, into: &out)
             pieces.removeAll(keepingCapacity: true)
         }
     }
 
     /// The display width of the gathered word (ASCII counted byte by byte).
-    private func wordWidth(_ texts: [[UInt8]]) -> Int {
+    private func wordWidth() -> Int {
         var count = 0
         for piece in pieces {
-            for byte in texts[piece.run][piece.range] {
+            for byte in scratch[piece.range] {
                 if byte >= 0x7F {
-                    return pieces.reduce(0) { sum, piece in sum + DisplayWidth.of(texts[piece.run].text(piece.range)) }
+                    return pieces.reduce(0) { sum, piece in sum + DisplayWidth.of(scratch.text(piece.range)) }
                 }
                 if byte >= 0x20 { count += 1 }
             }
@@ -95,12 +106,12 @@ struct StyledWrapper: Sendable {
         lastStyle = nil
     }
 
-    private mutating func place(_ runs: [StyledRun], _ texts: [[UInt8]], into out: inout [UInt8]) {
-        let wordWidth = wordWidth(texts)
+    private mutating func place(_ runs: [StyledRun], into out: inout [UInt8]) {
+        let wordWidth = wordWidth()
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
         } else if pendingSpaces > 0, lineHasWord {
-            let firstStyle = runs[pieces[0].run].style
+            let firstStyle = runs[pieces[0].style].style
             if let lastStyle, lastStyle == firstStyle, lastStyle.underline || lastStyle.strike, colors {
                 styles.open(lastStyle, hyperlinks: hyperlinks, into: &out)
                 out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
@@ -112,20 +123,20 @@ struct StyledWrapper: Sendable {
         }
         pendingSpaces = 0
         lineHasWord = true
-        lastStyle = runs[pieces[pieces.count - 1].run].style
+        lastStyle = runs[pieces[pieces.count - 1].style].style
         guard column + wordWidth > width, wordWidth > 0 else {
-            for piece in pieces { write(texts[piece.run][piece.range], runs[piece.run].style, into: &out) }
+            for piece in pieces { write(piece.range, runs[piece.style].style, into: &out) }
             column += wordWidth
             return
         }
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
-            let style = runs[piece.run].style
+            let style = runs[piece.style].style
             var part = ""
-            for character in texts[piece.run].text(piece.range) {
+            for character in scratch.text(piece.range) {
                 let characterWidth = DisplayWidth.of(character)
                 if column + characterWidth > width, column > hangingWidth {
-                    write(ArraySlice(part.utf8), style, into: &out)
+                    write(part, style, into: &out)
                     part = ""
                     breakLine(into: &out)
                     lineHasWord = true
@@ -133,38 +144,50 @@ struct StyledWrapper: Sendable {
                 part.append(character)
                 column += characterWidth
             }
-            write(ArraySlice(part.utf8), style, into: &out)
+            write(part, style, into: &out)
         }
     }
 
-    private mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
-        guard colors, !style.isPlain, !bytes.isEmpty else {
-            out.append(contentsOf: bytes)
+    private mutating func write(_ range: Range<Int>, _ style: TextStyle, into out: inout [UInt8]) {
+        guard colors, !style.isPlain, !range.isEmpty else {
+            out.append(contentsOf: scratch[range])
             return
         }
         styles.open(style, hyperlinks: hyperlinks, into: &out)
-        out.append(contentsOf: bytes)
+        out.append(contentsOf: scratch[range])
+        styles.close(style, hyperlinks: hyperlinks, into: &out)
+    }
+
+    private mutating func write(_ text: String, _ style: TextStyle, into out: inout [UInt8]) {
+        guard colors, !style.isPlain, !text.isEmpty else {
+            out += text
+            return
+        }
+        styles.open(style, hyperlinks: hyperlinks, into: &out)
+        out += text
         styles.close(style, hyperlinks: hyperlinks, into: &out)
     }
 }
 
-/// A style's opening and closing bytes, the last one's kept (neighbouring words mostly share a style).
+/// Styles' opening and closing bytes. The opening ones are made once for every attribute-and-colour
+/// combination (the style's key), in a table shared by every renderer.
 struct StyleCodes: Sendable {
-    private var style: TextStyle?
-    private var on: [UInt8] = []
+    static let table: [[UInt8]] = (0..<512).map { key in
+        let colors: [TextStyle.Color?] = [nil, .red, .green, .yellow, .blue, .magenta, .cyan, .gray]
+        let style = TextStyle(
+            bold: key & 1 != 0, italic: key & 2 != 0, underline: key & 4 != 0, strike: key & 8 != 0, dim: key & 16 != 0,
+            code: key & 32 != 0, color: colors[key >> 6])
+        let parameters = style.parameters
+        return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
+    }
 
-    mutating func open(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
-        if style != self.style {
-            self.style = style
-            let parameters = style.parameters
-            on = parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
-        }
+    func open(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
         if hyperlinks, let link = style.link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
-        out.append(contentsOf: on)
+        out.append(contentsOf: Self.table[style.key])
     }
 
     func close(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
-        if !on.isEmpty { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        if style.key != 0 { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
         if hyperlinks, style.link != nil { out += "\u{1B}]8;;\u{1B}\\" }
     }
 }

@@ -1,17 +1,21 @@
 /// Byte scanning for the highlighter.
 extension SyntaxHighlighter {
-    /// Collects runs, merging neighbours of one style.
+    /// A piece of the line in one style.
+    struct Token: Equatable {
+        var range: Range<Int>
+        var style: TextStyle
+    }
+
+    /// Collects tokens, merging neighbours of one style.
     struct RunBuilder {
-        let bytes: [UInt8]
-        var runs: [StyledRun] = []
+        var tokens: [Token] = []
 
         mutating func add(_ range: Range<Int>, _ style: TextStyle) {
             guard !range.isEmpty else { return }
-            let text = bytes.text(range)
-            if let last = runs.last, last.style == style {
-                runs[runs.count - 1].text += text
+            if let last = tokens.last, last.style == style, last.range.upperBound == range.lowerBound {
+                tokens[tokens.count - 1].range = last.range.lowerBound..<range.upperBound
             } else {
-                runs.append(StyledRun(text, style))
+                tokens.append(Token(range: range, style: style))
             }
         }
     }

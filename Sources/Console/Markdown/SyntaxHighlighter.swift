@@ -13,35 +13,48 @@ struct SyntaxHighlighter: Sendable {
     static let number = TextStyle(color: .yellow)
     static let key = TextStyle(color: .blue)
 
+    /// Bytes that can start a comment or a string in this language (the rest need no closer look).
+    private let triggers: [Bool]
+
     init(language: LanguageSyntax?) {
         self.language = language
+        var triggers = [Bool](repeating: false, count: 256)
+        if let language {
+            let starts = language.lineComments + language.strings + [language.blockComment?.open].compactMap { $0 }
+            for start in starts { if let first = start.utf8.first { triggers[Int(first)] = true } }
+        }
+        self.triggers = triggers
     }
 
-    mutating func highlight(_ line: String) -> [StyledRun] {
-        guard let language, !line.isEmpty else { return [StyledRun(line)] }
+    /// The line's tokens (an unknown language's line is one plain token).
+    mutating func highlight(_ line: [UInt8]) -> [Token] {
+        guard let language, !line.isEmpty else { return [Token(range: 0..<line.count, style: .plain)] }
         switch language.mode {
-        case .diff: return [StyledRun(line, Self.diffStyle(line))]
-        case .markup: return markup(Array(line.utf8), language)
-        case .code: return code(Array(line.utf8), language)
+        case .diff: return [Token(range: 0..<line.count, style: Self.diffStyle(line))]
+        case .markup: return markup(line, language)
+        case .code: return code(line, language)
         }
     }
 
-    static func diffStyle(_ line: String) -> TextStyle {
-        if line.hasPrefix("+++") || line.hasPrefix("---") { return TextStyle(bold: true) }
+    static func diffStyle(_ line: [UInt8]) -> TextStyle {
+        if starts("+++", line, 0) || starts("---", line, 0) { return TextStyle(bold: true) }
         switch line.first {
-        case "+": return TextStyle(color: .green)
-        case "-": return TextStyle(color: .red)
-        case "@": return TextStyle(color: .cyan)
+        case UInt8(ascii: "+"): return TextStyle(color: .green)
+        case UInt8(ascii: "-"): return TextStyle(color: .red)
+        case UInt8(ascii: "@"): return TextStyle(color: .cyan)
         default: return .plain
         }
     }
 
-    private mutating func code(_ bytes: [UInt8], _ language: LanguageSyntax) -> [StyledRun] {
-        var runs = RunBuilder(bytes: bytes)
+    private mutating func code(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
+        var runs = RunBuilder()
         var i = continueOpen(bytes, &runs)
         while i < bytes.count {
-            if let comment = language.lineComments.first(where: { Self.starts($0, bytes, i) }) {
-                _ = comment
+            guard triggers[Int(bytes[i])] else {
+                i = word(bytes, i, language, &runs)
+                continue
+            }
+            if language.lineComments.contains(where: { Self.starts($0, bytes, i) }) {
                 runs.add(i..<bytes.count, Self.comment)
                 break
             }
@@ -63,45 +76,49 @@ struct SyntaxHighlighter: Sendable {
                 i = stop
                 continue
             }
-            let byte = bytes[i]
-            if language.dollarVariables, byte == UInt8(ascii: "$"), i + 1 < bytes.count {
-                var j = i + 1
-                if bytes[j] == UInt8(ascii: "{") {
-                    while j < bytes.count, bytes[j] != UInt8(ascii: "}") { j += 1 }
-                    j = min(j + 1, bytes.count)
-                } else {
-                    while j < bytes.count, Self.isWordByte(bytes[j]) { j += 1 }
-                }
-                if j > i + 1 { runs.add(i..<j, Self.type); i = j; continue }
-            }
-            if Self.isDigit(byte), i == 0 || !Self.isWordByte(bytes[i - 1]) {
-                var j = i + 1
-                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") && j + 1 < bytes.count && Self.isDigit(bytes[j + 1]) { j += 1 }
-                runs.add(i..<j, Self.number)
-                i = j
-                continue
-            }
-            if Self.isWordByte(byte) || language.identifierCharacters.utf8.contains(byte) {
-                var j = i + 1
-                while j < bytes.count, Self.isWordByte(bytes[j]) || language.identifierCharacters.utf8.contains(bytes[j]) { j += 1 }
-                let word = bytes.text(i..<j)
-                let lookup = language.caseInsensitive ? word.lowercased() : word
-                if language.keys, Self.followedByColon(bytes, j) {
-                    runs.add(i..<j, Self.key)
-                } else if language.keywords.contains(lookup) {
-                    runs.add(i..<j, Self.keyword)
-                } else if language.types.contains(lookup) || (language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A) {
-                    runs.add(i..<j, Self.type)
-                } else {
-                    runs.add(i..<j, .plain)
-                }
-                i = j
-                continue
-            }
-            runs.add(i..<(i + 1), .plain)
-            i += 1
+            i = word(bytes, i, language, &runs)
         }
-        return runs.runs
+        return runs.tokens
+    }
+
+    /// A variable, number, keyword, type or other word at `i`, or one other byte; returns where the next
+    /// token starts.
+    private func word(_ bytes: [UInt8], _ i: Int, _ language: LanguageSyntax, _ runs: inout RunBuilder) -> Int {
+        let byte = bytes[i]
+        if language.dollarVariables, byte == UInt8(ascii: "$"), i + 1 < bytes.count {
+            var j = i + 1
+            if bytes[j] == UInt8(ascii: "{") {
+                while j < bytes.count, bytes[j] != UInt8(ascii: "}") { j += 1 }
+                j = min(j + 1, bytes.count)
+            } else {
+                while j < bytes.count, Self.isWordByte(bytes[j]) { j += 1 }
+            }
+            if j > i + 1 { runs.add(i..<j, Self.type); return j }
+        }
+        if Self.isDigit(byte), i == 0 || !Self.isWordByte(bytes[i - 1]) {
+            var j = i + 1
+            while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") && j + 1 < bytes.count && Self.isDigit(bytes[j + 1]) { j += 1 }
+            runs.add(i..<j, Self.number)
+            return j
+        }
+        if Self.isWordByte(byte) || language.identifierCharacters.utf8.contains(byte) {
+            var j = i + 1
+            while j < bytes.count, Self.isWordByte(bytes[j]) || language.identifierCharacters.utf8.contains(bytes[j]) { j += 1 }
+            let word = bytes.text(i..<j)
+            let lookup = language.caseInsensitive ? word.lowercased() : word
+            if language.keys, Self.followedByColon(bytes, j) {
+                runs.add(i..<j, Self.key)
+            } else if language.keywords.contains(lookup) {
+                runs.add(i..<j, Self.keyword)
+            } else if language.types.contains(lookup) || (language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A) {
+                runs.add(i..<j, Self.type)
+            } else {
+                runs.add(i..<j, .plain)
+            }
+            return j
+        }
+        runs.add(i..<(i + 1), .plain)
+        return i + 1
     }
 
     /// What the last line left open (a block comment, a multi-line string), up to its end on this line;
@@ -116,8 +133,8 @@ struct SyntaxHighlighter: Sendable {
     }
 
     /// HTML and XML: tag names as keywords, attribute names as types, values as strings, comments.
-    private mutating func markup(_ bytes: [UInt8], _ language: LanguageSyntax) -> [StyledRun] {
-        var runs = RunBuilder(bytes: bytes)
+    private mutating func markup(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
+        var runs = RunBuilder()
         var i = continueOpen(bytes, &runs)
         var inTag = false
         while i < bytes.count {
@@ -154,6 +171,6 @@ struct SyntaxHighlighter: Sendable {
                 i += 1
             }
         }
-        return runs.runs
+        return runs.tokens
     }
 }

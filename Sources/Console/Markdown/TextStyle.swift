@@ -15,7 +15,29 @@ struct TextStyle: Hashable, Sendable {
 
     static let plain = TextStyle()
 
-    var isPlain: Bool { self == .plain }
+    var isPlain: Bool { key == 0 && link == nil }
+
+    /// The attributes and colour as a number below 512 (the link aside): what the SGR codes depend on.
+    var key: Int {
+        var bits = 0
+        if bold { bits |= 1 }
+        if italic { bits |= 2 }
+        if underline { bits |= 4 }
+        if strike { bits |= 8 }
+        if dim { bits |= 16 }
+        if code { bits |= 32 }
+        let colorIndex = switch color {
+        case nil: 0
+        case .red: 1
+        case .green: 2
+        case .yellow: 3
+        case .blue: 4
+        case .magenta: 5
+        case .cyan: 6
+        case .gray: 7
+        }
+        return bits | colorIndex << 6
+    }
 
     /// The SGR parameters, in a fixed order.
     var parameters: String {
