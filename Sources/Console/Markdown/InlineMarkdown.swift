@@ -131,12 +131,11 @@ struct InlineMarkdown {
     // MARK: Pieces
 
     mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
-        guard collects else { return }
-        let text = bytes.text(slice.startIndex..<slice.endIndex)
-        if let last = runs.last, last.style == style {
-            runs[runs.count - 1].text += text
+        guard collects, !slice.isEmpty else { return }
+        if let last = runs.last, last.fromLine, last.style == style, last.bytes.endIndex == slice.startIndex {
+            runs[runs.count - 1].bytes = bytes[last.bytes.startIndex..<slice.endIndex]
         } else {
-            runs.append(StyledRun(text, style))
+            runs.append(StyledRun(line: slice, style))
         }
     }
 

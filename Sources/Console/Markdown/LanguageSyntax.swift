@@ -1,35 +1,65 @@
 /// How one language's code is coloured: data the `SyntaxHighlighter` reads. A language is its names (the
 /// fence's info string), its keywords and built-in types, comment and string delimiters, and a few
 /// switches; adding one is adding an entry to `LanguageSyntax.all`.
-struct LanguageSyntax: Sendable {
+final class LanguageSyntax: Sendable {
     enum Mode: Sendable { case code, diff, markup }
 
-    var names: [String]
-    var keywords: Set<String> = []
+    let names: [String]
+    let keywords: Set<String>
     /// Built-in type names, and literals (`true`, `nil`) shown like them.
-    var types: Set<String> = []
-    var lineComments: [String] = []
-    var blockComment: (open: String, close: String)?
+    let types: Set<String>
+    let lineComments: [String]
+    let blockComment: (open: String, close: String)?
     /// String delimiters, longest first (`"""` before `"`); a string may run over lines when its delimiter
     /// is in `multilineStrings`.
-    var strings: [String] = ["\"", "'"]
-    var multilineStrings: Set<String> = []
+    let strings: [String]
+    let multilineStrings: Set<String>
     /// Identifiers starting with an upper-case letter are types (Swift, Rust, Go's exported names...).
-    var capitalizedTypes = false
-    var caseInsensitive = false
+    let capitalizedTypes: Bool
+    let caseInsensitive: Bool
     /// A word or string followed by `:` is a key (JSON, YAML).
-    var keys = false
+    let keys: Bool
     /// `$NAME` is a variable (shell).
-    var dollarVariables = false
+    let dollarVariables: Bool
     /// Characters besides letters, digits and `_` inside identifiers.
-    var identifierCharacters = ""
-    var mode = Mode.code
+    let identifierCharacters: String
+    let mode: Mode
+    /// Bytes that can start a comment or a string (the highlighter looks closer only at those).
+    let triggers: [Bool]
+
+    /// (A class: the highlighter hands it from call to call for every word, which a struct of sets and
+    /// arrays would retain field by field.)
+    init(
+        names: [String], keywords: Set<String> = [], types: Set<String> = [], lineComments: [String] = [],
+        blockComment: (open: String, close: String)? = nil, strings: [String] = ["\"", "'"], multilineStrings: Set<String> = [],
+        capitalizedTypes: Bool = false, caseInsensitive: Bool = false, keys: Bool = false, dollarVariables: Bool = false,
+        identifierCharacters: String = "", mode: Mode = .code
+    ) {
+        self.names = names
+        self.keywords = keywords
+        self.types = types
+        self.lineComments = lineComments
+        self.blockComment = blockComment
+        self.strings = strings
+        self.multilineStrings = multilineStrings
+        self.capitalizedTypes = capitalizedTypes
+        self.caseInsensitive = caseInsensitive
+        self.keys = keys
+        self.dollarVariables = dollarVariables
+        self.identifierCharacters = identifierCharacters
+        self.mode = mode
+        var triggers = [Bool](repeating: false, count: 256)
+        for start in lineComments + strings + [blockComment?.open].compactMap({ $0 }) {
+            if let first = start.utf8.first { triggers[Int(first)] = true }
+        }
+        self.triggers = triggers
+    }
 
     /// The language a fence's info string names (`swift`, `py`, `ts {.line-numbers}`), if it is known.
     static func named(_ info: String) -> LanguageSyntax? {
-        let name = info.split(whereSeparator: { $0 == " " || $0 == "{" || $0 == "," }).first.map { $0.lowercased() } ?? ""
+        let name = info.prefix { $0 != " " && $0 != "{" && $0 != "," }
         guard !name.isEmpty else { return nil }
-        return byName[name]
+        return byName[String(name)] ?? byName[name.lowercased()]
     }
 
     static let byName: [String: LanguageSyntax] = {

@@ -41,6 +41,8 @@ extension MarkdownRenderer {
         /// Where its lines start on screen (inside a list item: the item's hanging indent).
         var screenIndent: String
         var highlighter: SyntaxHighlighter
+        /// Where code lines start: the screen indent and two spaces.
+        var codeIndent = ""
     }
 
     func classify(_ line: [UInt8]) -> LineKind {
@@ -135,7 +137,7 @@ extension MarkdownRenderer {
             }
             if !box.isEmpty { contentStart = min(line.count, contentStart + 4) }
         }
-        if ordinal == nil, options.colors { marker = TextStyle(color: .cyan).apply(marker, colors: true, hyperlinks: false) }
+        if ordinal == nil, options.colors { marker = Self.cyanBullets[level % 3] }
         let markerWidth = (ordinal?.count ?? 1) + 1
         let lead = Self.repeated(" ", outer)
         let prefixWidth = outer + markerWidth + DisplayWidth.of(box)
@@ -144,6 +146,8 @@ extension MarkdownRenderer {
             hanging: Self.repeated(" ", outer + markerWidth), hangingWidth: outer + markerWidth,
             list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
     }
+
+    static let cyanBullets = ["•", "◦", "▪"].map { TextStyle(color: .cyan).apply($0, colors: true, hyperlinks: false) }
 
     /// Prose: inside a list (indented, or straight after an item's text), the item's continuation.
     func paragraph(indent: Int, contentStart: Int) -> TextLine {

@@ -10,31 +10,36 @@ extension MarkdownRenderer {
         let header = name.isEmpty ? "───" : "─── " + name
         out += screenIndent + TextStyle(dim: true).apply(header, colors: options.colors, hyperlinks: false) + "\n"
         fence = Fence(indent: indent, marker: marker, count: count, screenIndent: screenIndent, highlighter: SyntaxHighlighter(language: language))
+        fence?.codeIndent = screenIndent + "  "
     }
 
     mutating func codeLine(_ line: [UInt8], into out: inout [UInt8]) {
-        guard var open = fence else { return }
+        guard let marker = fence?.marker, let count = fence?.count, let indent = fence?.indent else { return }
         // The closing fence: the same marker, at least as many, nothing after.
         var i = 0
         while i < line.count, line[i] == 0x20 { i += 1 }
         var n = 0
-        while i + n < line.count, line[i + n] == open.marker { n += 1 }
-        if n >= open.count, line[(i + n)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        while i + n < line.count, line[i + n] == marker { n += 1 }
+        if n >= count, line[(i + n)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
             closeFence(into: &out)
             return
         }
-        let start = Self.offset(ofColumn: open.indent, in: line)
+        let start = Self.offset(ofColumn: indent, in: line)
         var code = start == 0 ? line : Array(line[start...])
         if code.contains(0x09) { code = Array(code.text(from: 0).replacingOccurrences(of: "\t", with: "    ").utf8) }
-        let tokens = open.highlighter.highlight(code)
-        fence = open
-        emitCode(code, tokens, indent: open.screenIndent + "  ", into: &out)
+        // Highlighted in place: the fence (and its highlighter's state) is not copied per line.
+        let tokens = fence!.highlighter.highlight(code)
+        emitCode(code, tokens, indent: fence!.codeIndent, into: &out)
     }
+
+    static let dimRule = Array((TextStyle(dim: true).apply("───", colors: true, hyperlinks: false) + "\n").utf8)
+    static let plainRule = Array("───\n".utf8)
 
     mutating func closeFence(into out: inout [UInt8]) {
         let indent = fence?.screenIndent ?? ""
         fence = nil
-        out += indent + TextStyle(dim: true).apply("───", colors: options.colors, hyperlinks: false) + "\n"
+        out += indent
+        out.append(contentsOf: options.colors ? Self.dimRule : Self.plainRule)
         afterBlank = false
         afterListText = false
     }

@@ -43,8 +43,12 @@ public struct MarkdownRenderer: Sendable {
     /// The previous line was indented code.
     var afterIndentedCode = false
 
+    /// A rule's line (`---`), made once.
+    let horizontalRule: [UInt8]
+
     public init(options: Options) {
         self.options = options
+        self.horizontalRule = Array((TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n").utf8)
         self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
     }
 
@@ -142,7 +146,7 @@ public struct MarkdownRenderer: Sendable {
             table = [line]
         case .rule:
             lists.removeAll()
-            out += TextStyle(dim: true).apply(Self.repeated("─", min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n"
+            out.append(contentsOf: horizontalRule)
         case .indentedCode(let start):
             let code = Array(line[start...])
             emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: "    ", into: &out)

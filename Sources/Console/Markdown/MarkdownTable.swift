@@ -92,8 +92,16 @@ struct MarkdownTable: Sendable {
         }
         let border = TextStyle(dim: true)
         let bar = Array(border.apply("│", colors: colors, hyperlinks: false).utf8)
+        let dash = Array("─".utf8)
         func rule(_ left: String, _ middle: String, _ right: String) {
-            out += border.apply(left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right, colors: colors, hyperlinks: false)
+            if colors { out.append(contentsOf: StyleCodes.table[border.key]) }
+            out += left
+            for (index, width) in widths.enumerated() {
+                if index > 0 { out += middle }
+                for _ in 0..<(width + 2) { out.append(contentsOf: dash) }
+            }
+            out += right
+            if colors { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
             out.append(0x0A)
         }
         rule("┌", "┬", "┐")
@@ -128,7 +136,7 @@ struct MarkdownTable: Sendable {
         var widest = 0
         var current = 0
         for run in runs {
-            for (index, line) in run.text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            for (index, line) in run.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 if index > 0 { widest = max(widest, current); current = 0 }
                 current += DisplayWidth.of(utf8: line)
             }

@@ -53,7 +53,7 @@ struct StyledWrapper: Sendable {
         pieces.removeAll(keepingCapacity: true)
         for (index, run) in runs.enumerated() {
             var start = scratch.count
-            scratch.append(contentsOf: run.text.utf8)
+            scratch.append(contentsOf: run.bytes)
             for offset in start..<scratch.count {
                 let byte = scratch[offset]
                 guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }

@@ -13,17 +13,8 @@ struct SyntaxHighlighter: Sendable {
     static let number = TextStyle(color: .yellow)
     static let key = TextStyle(color: .blue)
 
-    /// Bytes that can start a comment or a string in this language (the rest need no closer look).
-    private let triggers: [Bool]
-
     init(language: LanguageSyntax?) {
         self.language = language
-        var triggers = [Bool](repeating: false, count: 256)
-        if let language {
-            let starts = language.lineComments + language.strings + [language.blockComment?.open].compactMap { $0 }
-            for start in starts { if let first = start.utf8.first { triggers[Int(first)] = true } }
-        }
-        self.triggers = triggers
     }
 
     /// The line's tokens (an unknown language's line is one plain token).
@@ -50,7 +41,7 @@ struct SyntaxHighlighter: Sendable {
         var runs = RunBuilder()
         var i = continueOpen(bytes, &runs)
         while i < bytes.count {
-            guard triggers[Int(bytes[i])] else {
+            guard language.triggers[Int(bytes[i])] else {
                 i = word(bytes, i, language, &runs)
                 continue
             }

@@ -64,13 +64,24 @@ struct TextStyle: Hashable, Sendable {
     }
 }
 
-/// A piece of text in one style.
+/// A piece of text in one style: UTF-8 bytes, usually a slice of the line being rendered (no copy).
 struct StyledRun: Hashable, Sendable {
-    var text: String
+    var bytes: ArraySlice<UInt8>
     var style: TextStyle
+    /// The bytes are a slice of the line (so a neighbouring slice of it can be joined on).
+    var fromLine: Bool
 
     init(_ text: String, _ style: TextStyle = .plain) {
-        self.text = text
+        self.bytes = ArraySlice(text.utf8)
         self.style = style
+        self.fromLine = false
     }
+
+    init(line bytes: ArraySlice<UInt8>, _ style: TextStyle) {
+        self.bytes = bytes
+        self.style = style
+        self.fromLine = true
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
