@@ -52,6 +52,11 @@ struct StyledWrapper: Sendable {
         scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
         for (index, run) in runs.enumerated() {
+            // Plain ASCII text that fits on the line as it is goes out whole (the same bytes the word by
+            // word path writes), unless a word goes on into the next run.
+            if pieces.isEmpty, run.style.isPlain, index == runs.count - 1 || run.bytes.last == 0x20, fitsWhole(run.bytes, into: &out) {
+                continue
+            }
             var start = scratch.count
             scratch.append(contentsOf: run.bytes)
             for offset in start..<scratch.count {
@@ -71,6 +76,29 @@ struct StyledWrapper: Sendable {
             place(runs, into: &out)
             pieces.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Writes `bytes` (plain text) when it is printable ASCII and fits on the line, exactly as placing it
+    /// word by word would: leading spaces dropped at the start of a line, trailing ones held.
+    private mutating func fitsWhole(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) -> Bool {
+        var first = bytes.startIndex
+        while first < bytes.endIndex, bytes[first] == 0x20 { first += 1 }
+        var last = bytes.endIndex
+        while last > first, bytes[last - 1] == 0x20 { last -= 1 }
+        let leading = first - bytes.startIndex
+        guard first < last else { return false }
+        let middle = bytes[first..<last]
+        let spaces = lineHasWord ? pendingSpaces + leading : 0
+        guard column + spaces + middle.count <= width, middle.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == 0x20 }) else {
+            return false
+        }
+        out.append(contentsOf: repeatElement(0x20, count: spaces))
+        out.append(contentsOf: middle)
+        column += spaces + middle.count
+        pendingSpaces = bytes.endIndex - last
+        lineHasWord = true
+        lastStyle = .plain
+        return true
     }
 
     /// The display width of the gathered word (ASCII counted byte by byte).
