@@ -24,9 +24,10 @@ extension ConversationExport {
             for item in Self.newItems(turn.request, first: index == 0) {
                 switch item["type"]?.stringValue ?? (item["role"] != nil ? "message" : "") {
                 case "message" where item["role"]?.stringValue == "user":
-                    out += "## You\n\n" + Self.text(ofMessage: item) + "\n\n"
+                    out += "## You\n\n" + CodeBlocks.closingFences(Self.text(ofMessage: item)) + "\n\n"
                 case "function_call_output":
-                    out += "- → output: `" + Self.clip(item["output"]?.stringValue ?? "", 200) + "`\n\n"
+                    let output = item["output"].map { $0.stringValue ?? $0.compactString } ?? ""
+                    out += "- → output: `" + Self.clip(output, 200) + "`\n\n"
                 default: break
                 }
             }
@@ -37,7 +38,7 @@ extension ConversationExport {
                     if !answered { out += "## Assistant\n\n"; answered = true }
                     for part in message.content {
                         switch part {
-                        case .outputText(let text): out += Self.cited(text, footnotes: &footnotes) + "\n\n"
+                        case .outputText(let text): out += CodeBlocks.closingFences(Self.cited(text, footnotes: &footnotes)) + "\n\n"
                         case .refusal(let refusal): out += "> Refused: " + refusal + "\n\n"
                         default: break
                         }

@@ -4,9 +4,15 @@ import ResponsesAPI
 
 /// Opening the store and finding a conversation by its id or an id's first characters.
 extension HistoryRunner {
-    func withStore(_ body: (InspectorStore) async throws -> ExitStatus) async -> ExitStatus {
+    /// Runs `body` on the inspector store; with none yet, `empty` is the answer (nil: an error, for
+    /// commands that name a conversation).
+    func withStore(empty: String?, _ body: (InspectorStore) async throws -> ExitStatus) async -> ExitStatus {
         guard FileManager.default.fileExists(atPath: context.environment.inspectorPath) else {
-            context.output.write("No conversations recorded yet.\n")
+            guard let empty else {
+                context.diagnostics.write("error: nothing is recorded yet (no inspector store at \(context.environment.inspectorPath))\n")
+                return .usage
+            }
+            context.output.write(empty)
             return .success
         }
         do {
@@ -16,16 +22,22 @@ extension HistoryRunner {
             context.diagnostics.write("error: \(error.message)\n")
             return error.exitStatus
         } catch {
-            context.diagnostics.write("error: cannot read the inspector: \(error)\n")
+            context.diagnostics.write("error: the inspector at \(context.environment.inspectorPath): \(error)\n")
             return .apiError
         }
     }
 
-    /// The conversation `id` (a prefix is enough), read whole; an unknown id is an error naming it.
+    /// The conversation `id` (its first characters are enough when only one id starts with them), read
+    /// whole; an unknown or ambiguous id is an error naming it.
     func withConversation(_ id: String, _ body: (ConversationExport, SessionSummary) async throws -> ExitStatus) async -> ExitStatus {
-        await withStore { store in
-            guard let summary = try await store.session(matching: id) else {
+        await withStore(empty: nil) { store in
+            let found = try await store.sessions(prefix: id, limit: 2)
+            guard let summary = found.first else {
                 context.diagnostics.write("error: no conversation \(id) in the inspector (openresponses history list shows them)\n")
+                return .usage
+            }
+            if found.count > 1, summary.id != id {
+                context.diagnostics.write("error: \(id) starts more than one conversation's id (\(found.map { String($0.id.prefix(12)) }.joined(separator: ", ")), ...); give more of it\n")
                 return .usage
             }
             let export = ConversationExport(session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))

@@ -14,7 +14,7 @@ public struct HistoryRunner: Sendable {
     }
 
     public func list(limit: Int, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withStore(empty: json ? "[]\n" : "No conversations recorded yet.\n") { store in
             let sessions = try await store.sessions(limit: limit)
             write(sessions, json: json, empty: "No conversations recorded yet.\n")
             return .success
@@ -22,7 +22,7 @@ public struct HistoryRunner: Sendable {
     }
 
     public func search(_ words: String, limit: Int, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withStore(empty: json ? "[]\n" : "No conversations recorded yet.\n") { store in
             let sessions = try await store.sessions(search: words, limit: limit)
             write(sessions, json: json, empty: "No conversation mentions \(words).\n")
             return sessions.isEmpty ? .apiError : .success
@@ -57,7 +57,7 @@ public struct HistoryRunner: Sendable {
                 try Data(text.utf8).write(to: url, options: .atomic)
             } catch {
                 context.diagnostics.write("error: cannot write \(url.path): \(error.localizedDescription)\n")
-                return .usage
+                return .apiError
             }
             context.diagnostics.write("Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n")
             return .success

@@ -11,13 +11,13 @@ extension REPL {
         context.output.write("Copied \(what) (\(text.count.formatted()) characters) to the clipboard.\n")
     }
 
-    /// `/save PATH` the last answer; `/save code N PATH` its Nth code block.
+    /// `/save PATH` the last answer; `/save code [N] PATH` its Nth code block (the first by default).
     func saveCommand(_ words: [String]) {
-        guard let path = words.last, words.count == 1 || (words.first == "code" && words.count == 3) else {
-            context.diagnostics.write("usage: /save PATH | /save code N PATH\n")
+        guard let path = words.last, words != ["code"], words.count == 1 || (words.first == "code" && (2...3).contains(words.count)) else {
+            context.diagnostics.write("usage: /save PATH | /save code [N] PATH\n")
             return
         }
-        guard let (text, what) = answerPart(Array(words.dropLast()), usage: "usage: /save PATH | /save code N PATH") else { return }
+        guard let (text, what) = answerPart(Array(words.dropLast()), usage: "usage: /save PATH | /save code [N] PATH") else { return }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         do {
             try Data((text.hasSuffix("\n") ? text : text + "\n").utf8).write(to: url, options: .atomic)

@@ -20,6 +20,17 @@ extension InspectorStore {
         }
     }
 
+    /// Sessions whose id starts with `prefix` (an exact id first), newest first, at most `limit`.
+    public func sessions(prefix: String, limit: Int) async throws -> [SessionSummary] {
+        guard !prefix.isEmpty else { return [] }
+        return try await writer.read { db in
+            try SessionSummary.fetchAll(
+                db,
+                sql: SessionSummary.select + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY session = ? DESC, MAX(id) DESC LIMIT ?",
+                arguments: [ExchangeQuery.likePrefix(prefix) + "%", prefix, limit])
+        }
+    }
+
     /// Every exchange of session `id`, oldest first, with bodies and events.
     public func exchanges(inSession id: String) async throws -> [ExchangeDetail] {
         try await writer.read { db in

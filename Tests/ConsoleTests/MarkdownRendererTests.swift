@@ -71,6 +71,29 @@ struct MarkdownRendererTests {
         #expect(out == expected, "\(name) differs from \(golden.lastPathComponent); OPENRESPONSES_UPDATE_GOLDEN=1 rewrites it")
     }
 
+    /// Control characters from the model (an escape sequence, a bell, a bare carriage return) are shown as
+    /// their pictures, never sent to the terminal, whatever the pieces they come in.
+    @Test func controlCharactersAreShownNotSent() {
+        let text = "clear \u{1B}[2J now \u{07} and\rback\r\nnext\n```\ncode \u{1B}]52;c;eA==\u{07}\n```\n"
+        let whole = Self.render([text], colors: false)
+        #expect(!whole.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(whole.debugDescription)")
+        #expect(whole.contains("␛[2J") && whole.contains("␇") && whole.contains("and␍back") && whole.contains("␛]52;c;eA==␇"), "\(whole)")
+        #expect(whole.contains("back\nnext"), "CR LF is a line ending")
+        #expect(Self.render(text.map { String($0) }, colors: false) == whole)
+        #expect(Self.render(["and\r", "\nnext\n"], colors: false) == "and\nnext\n", "a CR at a piece's end waits for the next")
+        #expect(Self.render(["and\r", "back\n"], colors: false) == "and␍back\n")
+    }
+
+    @Test func codeBlocksForCopyFollowTheFences() {
+        let blocks = CodeBlocks.of("text\r\n```swift\r\nlet a = 1\r\n```\t\r\n~~~\nraw\n")
+        #expect(blocks == [
+            CodeBlocks.Block(language: "swift", code: "let a = 1"),
+            CodeBlocks.Block(language: "", code: "raw\n", unclosedFence: "~~~"),
+        ])
+        #expect(CodeBlocks.closingFences("cut off:\n```sh\necho") == "cut off:\n```sh\necho\n```")
+        #expect(CodeBlocks.closingFences("done\n```\nx\n```") == "done\n```\nx\n```")
+    }
+
     @Test func everyLineFitsTheWidth() throws {
         for name in Self.corpus {
             for width in [24, 40, 60] {

@@ -2,36 +2,50 @@ import Foundation
 
 /// The fenced code blocks of a Markdown text, in order: what `/copy code N` and `/save code N` take.
 /// Fences follow the renderer's rules (three or more backticks or tildes, closed by at least as many of
-/// the same); an unclosed fence runs to the end.
+/// the same, spaces or tabs after); an unclosed fence runs to the end. Lines end at LF, a CR before it
+/// dropped.
 struct CodeBlocks {
     struct Block: Equatable {
         var language: String
         var code: String
+        /// The fence that opened it, when nothing closed it (the text ends inside it).
+        var unclosedFence: String?
     }
 
     static func of(_ markdown: String) -> [Block] {
         var blocks: [Block] = []
-        var open: (marker: Character, count: Int, indent: Int, language: String, lines: [Substring])?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let indent = line.prefix { $0 == " " }.count
+        var open: (marker: UInt8, count: Int, indent: Int, language: String, lines: [String])?
+        for raw in Array(markdown.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = raw.last == 0x0D ? raw.dropLast() : raw
+            let indent = line.prefix { $0 == 0x20 }.count
             let rest = line.dropFirst(indent)
             let marker = rest.first
             let count = marker.map { m in rest.prefix { $0 == m }.count } ?? 0
             if var current = open {
-                if marker == current.marker, count >= current.count, rest.dropFirst(count).allSatisfy({ $0 == " " }) {
+                if marker == current.marker, count >= current.count, rest.dropFirst(count).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                     blocks.append(Block(language: current.language, code: current.lines.joined(separator: "\n")))
                     open = nil
                 } else {
-                    current.lines.append(line.dropFirst(min(indent, current.indent)))
+                    current.lines.append(String(decoding: line.dropFirst(min(indent, current.indent)), as: UTF8.self))
                     open = current
                 }
-            } else if let marker, marker == "`" || marker == "~", count >= 3 {
-                let info = rest.dropFirst(count).trimmingCharacters(in: .whitespaces)
-                guard !(marker == "`" && info.contains("`")) else { continue }
+            } else if let marker, marker == UInt8(ascii: "`") || marker == UInt8(ascii: "~"), count >= 3 {
+                let info = String(decoding: rest.dropFirst(count), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                guard !(marker == UInt8(ascii: "`") && info.contains("`")) else { continue }
                 open = (marker, count, indent, String(info.split(separator: " ").first ?? ""), [])
             }
         }
-        if let current = open { blocks.append(Block(language: current.language, code: current.lines.joined(separator: "\n"))) }
+        if let current = open {
+            blocks.append(Block(
+                language: current.language, code: current.lines.joined(separator: "\n"),
+                unclosedFence: String(repeating: Character(Unicode.Scalar(current.marker)), count: current.count)))
+        }
         return blocks
+    }
+
+    /// `text` with the fence it leaves open closed, so what follows it is not code.
+    static func closingFences(_ text: String) -> String {
+        guard let fence = of(text).last?.unclosedFence else { return text }
+        return text + (text.hasSuffix("\n") ? "" : "\n") + fence
     }
 }

@@ -6,7 +6,7 @@ enum DisplayWidth {
     static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
+        if first.value < 0x7F, scalars.count == 1 { return first.value < 0x20 ? 0 : 1 }
         // An emoji sequence (flags, skin tones, ZWJ families, VS16) is two columns.
         for scalar in scalars {
             if scalar.value == 0xFE0F || scalar.properties.isEmojiPresentation { return 2 }

@@ -22,7 +22,7 @@ extension InlineMarkdown {
             j += 1
         }
         guard let close else {
-            unresolved = true
+            markUnresolved(at: index)
             return nil
         }
         // `[1]` and `[text]` not followed by `(`: literal.
@@ -39,7 +39,7 @@ extension InlineMarkdown {
             k += 1
         }
         guard k < end, bytes[k] == UInt8(ascii: ")") else {
-            unresolved = true
+            markUnresolved(at: index)
             return nil
         }
         // The target, without a title (`(url "title")`) or angle brackets.
@@ -49,7 +49,7 @@ extension InlineMarkdown {
         flush(&self)
         var inner = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
         inner.parse((open + 1)..<close, style: style)
-        if inner.unresolved { unresolved = true }
+        if let at = inner.firstUnresolvedAt { markUnresolved(at: at) }
         var text = inner.runs
         if image { text.insert(StyledRun("[image: ", style), at: 0); text.append(StyledRun("]", style)) }
         linkRuns(text, url: target, style: style)
@@ -65,7 +65,7 @@ extension InlineMarkdown {
             j += 1
         }
         guard j < end else {
-            unresolved = true
+            markUnresolved(at: index)
             return nil
         }
         let inside = String(decoding: bytes[(index + 1)..<j], as: UTF8.self)

@@ -11,6 +11,8 @@ struct InlineMarkdown {
     var runs: [StyledRun] = []
     /// Some opener found no closer.
     var unresolved = false
+    /// Where the first of them is.
+    var firstUnresolvedAt: Int?
     /// Build the runs (false: only find out whether the text is resolved).
     var collects = true
 
@@ -29,12 +31,13 @@ struct InlineMarkdown {
         return (parser.runs, parser.unresolved)
     }
 
-    /// Whether every opener in `bytes[range]` finds its closer there (no runs are built).
-    static func isResolved(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    /// Where the first opener in `bytes[range]` that finds no closer there is; nil when every one does (no
+    /// runs are built).
+    static func firstUnresolved(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
         var parser = InlineMarkdown(bytes, colors: false, hyperlinks: false)
         parser.collects = false
         parser.parse(range, style: .plain)
-        return !parser.unresolved
+        return parser.firstUnresolvedAt
     }
 
     mutating func parse(_ range: Range<Int>, style: TextStyle) {
@@ -60,7 +63,7 @@ struct InlineMarkdown {
                     i = close + n
                     textStart = i
                 } else {
-                    unresolved = true
+                    markUnresolved(at: i)
                     i += n
                 }
             case UInt8(ascii: "*"), UInt8(ascii: "_"):
@@ -77,7 +80,7 @@ struct InlineMarkdown {
                     i = close + width
                     textStart = i
                 } else {
-                    if opens(byte, at: i, count: n, end: end) { unresolved = true }
+                    if opens(byte, at: i, count: n, end: end) { markUnresolved(at: i) }
                     i += n
                 }
             case UInt8(ascii: "~"):
@@ -94,7 +97,7 @@ struct InlineMarkdown {
                         textStart = i
                         continue
                     }
-                    unresolved = true
+                    markUnresolved(at: i)
                 }
                 i += n
             case UInt8(ascii: "["), UInt8(ascii: "!"):
@@ -129,6 +132,11 @@ struct InlineMarkdown {
     }
 
     // MARK: Pieces
+
+    mutating func markUnresolved(at index: Int) {
+        unresolved = true
+        firstUnresolvedAt = min(firstUnresolvedAt ?? index, index)
+    }
 
     mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
         guard collects, !slice.isEmpty else { return }

@@ -56,7 +56,19 @@ public struct MarkdownRenderer: Sendable {
     public mutating func feed(_ text: String) -> String {
         var out: [UInt8] = []
         if text.utf8.count > 64 { out.reserveCapacity(text.utf8.count * 2) }
+        // A carriage return held at the end of the last piece was not a line ending after all.
+        if pending.last == 0x0D, text.utf8.first != 0x0A {
+            pending.removeLast()
+            pending.append(contentsOf: Self.picture(0x0D))
+        }
         var text = text
+        let visible: String?
+        if let scanned = text.utf8.withContiguousStorageIfAvailable({ Self.visibleControls($0) }) {
+            visible = scanned
+        } else {
+            visible = Self.visibleControls(Array(text.utf8))
+        }
+        if let visible { text = visible }
         text.withUTF8 { bytes in
             var start = 0
             while let newline = bytes[start...].firstIndex(of: 0x0A) {
@@ -125,13 +137,15 @@ public struct MarkdownRenderer: Sendable {
             codeLine(line, into: &out)
             return
         }
-        let kind = classify(line)
+        var kind = classify(line)
         if table != nil {
             if case .tableRow = kind {
                 table?.append(line)
                 return
             }
+            // The table ends here; what follows is classified after it (the table closes open lists).
             flushTable(into: &out)
+            kind = classify(line)
         }
         switch kind {
         case .blank:
@@ -148,7 +162,8 @@ public struct MarkdownRenderer: Sendable {
             lists.removeAll()
             out.append(contentsOf: horizontalRule)
         case .indentedCode(let start):
-            let code = Array(line[start...])
+            var code = Array(line[start...])
+            if code.contains(0x09) { code = Array(code.text(from: 0).replacingOccurrences(of: "\t", with: "    ").utf8) }
             emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: "    ", into: &out)
             afterBlank = false
             afterListText = false
@@ -172,7 +187,7 @@ public struct MarkdownRenderer: Sendable {
         case .keep: break
         case .clear: lists.removeAll()
         case .item(let level, let keeping):
-            lists.removeLast(lists.count - keeping)
+            lists.removeLast(max(0, lists.count - keeping))
             lists.append(level)
         }
         wrapper.startLine(prefix: text.prefix, prefixWidth: text.prefixWidth, hanging: text.hanging, hangingWidth: text.hangingWidth, into: &out)
@@ -204,14 +219,15 @@ public struct MarkdownRenderer: Sendable {
             started = (text, text.contentStart)
         }
         guard let (text, shownUpTo) = started else { return }
-        // The last space after something shown-worthy, before which every opener is closed.
+        // The last space before which every opener is closed: from the last space, back to the last space
+        // before the first opener left open, until nothing is (one parse per step, not one per space).
         var cut = line.count
         while cut > shownUpTo {
             guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { return }
             cut = space
-            if cut > shownUpTo, InlineMarkdown.isResolved(line, shownUpTo..<cut) {
-                break
-            }
+            guard cut > shownUpTo else { return }
+            guard let open = InlineMarkdown.firstUnresolved(line, shownUpTo..<cut) else { break }
+            cut = open
         }
         guard cut > shownUpTo else { return }
         if streamed == nil { begin(text, into: &out) }
@@ -223,7 +239,7 @@ public struct MarkdownRenderer: Sendable {
         guard contentStart < line.count, line[contentStart...].contains(where: { $0 != 0x20 }),
             line[contentStart...].dropFirst().contains(0x20)
         else { return false }
-        return line.contains { ![UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), 0x20].contains($0) }
+        return line.contains { ![UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), 0x20, 0x09].contains($0) }
     }
 }
 
@@ -256,4 +272,34 @@ extension MarkdownRenderer {
     }
 
     static let spaces = (0..<64).map { String(repeating: " ", count: $0) }
+}
+
+extension MarkdownRenderer {
+    /// The text with the control characters a model might send (escape sequences, bells, a bare carriage
+    /// return) shown as their Unicode pictures (␛, ␇, ␍) instead of reaching the terminal, which they could
+    /// restyle, clear or make write the clipboard; nil when there are none. Tabs, line feeds and a carriage
+    /// return before a line feed (or at the end, where the next piece decides) stay.
+    static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func control(_ index: Int) -> Bool {
+            let byte = bytes[index]
+            if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
+            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F
+        }
+        guard bytes.indices.contains(where: control) else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        for index in bytes.indices {
+            if control(index) { result.append(contentsOf: picture(bytes[index])) } else { result.append(bytes[index]) }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    static func visibleControls(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { visibleControls($0) }
+    }
+
+    /// U+2400 + the byte for C0 controls, U+2421 for DEL, as UTF-8.
+    static func picture(_ byte: UInt8) -> [UInt8] {
+        Array(String(Character(Unicode.Scalar(byte == 0x7F ? 0x2421 : 0x2400 + UInt32(byte))!)).utf8)
+    }
 }
