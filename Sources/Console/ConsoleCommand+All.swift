@@ -61,7 +61,7 @@ extension ConsoleCommand {
             complete: firstWord(["code"]),
             run: { repl, input in repl.copyCommand(input.words); return .continue }),
         ConsoleCommand(
-            name: "/save", help: [("/save PATH | /save code N PATH", "write the last answer, or its Nth code block, to a file")],
+            name: "/save", help: [("/save PATH | /save code [N] PATH", "write the last answer, or its Nth code block, to a file")],
             complete: firstWord(["code"]),
             run: { repl, input in repl.saveCommand(input.words); return .continue }),
         ConsoleCommand(
