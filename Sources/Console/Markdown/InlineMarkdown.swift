@@ -140,7 +140,7 @@ struct InlineMarkdown {
 
     mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
         guard collects, !slice.isEmpty else { return }
-        if let last = runs.last, last.fromLine, last.style == style, last.bytes.endIndex == slice.startIndex {
+        if let last = runs.last, last.fromLine, last.link == nil, last.style == style, last.bytes.endIndex == slice.startIndex {
             runs[runs.count - 1].bytes = bytes[last.bytes.startIndex..<slice.endIndex]
         } else {
             runs.append(StyledRun(line: slice, style))
@@ -164,7 +164,7 @@ struct InlineMarkdown {
     mutating func linkRuns(_ text: [StyledRun], url: String, style: TextStyle) {
         let shown = text.map(\.text).joined()
         for var run in text {
-            run.style.link = url
+            run.link = url
             if colors { run.style.underline = true; run.style.color = .blue }
             runs.append(run)
         }

@@ -86,7 +86,7 @@ extension MarkdownRenderer {
         let marks = String(repeating: "#", count: level) + " "
         var style = TextStyle(bold: true)
         if options.colors, level <= 2 { style.color = .magenta }
-        let prefix = TextStyle(dim: true, color: options.colors ? .magenta : nil).apply(marks, colors: options.colors, hyperlinks: false)
+        let prefix = TextStyle(dim: true, color: options.colors ? .magenta : nil).apply(marks, colors: options.colors)
         let spaces = Self.repeated(" ", marks.count)
         return TextLine(contentStart: contentStart, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count,
                         style: style, list: .clear)
@@ -102,7 +102,7 @@ extension MarkdownRenderer {
             if i < line.count, line[i] == 0x20 { i += 1 }
         }
         let bar = String(repeating: "│ ", count: depth)
-        let prefix = TextStyle(dim: true).apply(bar, colors: options.colors, hyperlinks: false)
+        let prefix = TextStyle(dim: true).apply(bar, colors: options.colors)
         return TextLine(contentStart: i, prefix: prefix, prefixWidth: 2 * depth, hanging: prefix, hangingWidth: 2 * depth,
                         style: TextStyle(italic: options.colors), list: .clear)
     }
@@ -147,7 +147,7 @@ extension MarkdownRenderer {
             list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
     }
 
-    static let cyanBullets = ["•", "◦", "▪"].map { TextStyle(color: .cyan).apply($0, colors: true, hyperlinks: false) }
+    static let cyanBullets = ["•", "◦", "▪"].map { TextStyle(color: .cyan).apply($0, colors: true) }
 
     /// Prose: inside a list (indented, or straight after an item's text), the item's continuation.
     func paragraph(indent: Int, contentStart: Int) -> TextLine {

@@ -8,7 +8,7 @@ extension MarkdownRenderer {
         let language = LanguageSyntax.named(info)
         let name = info.split(separator: " ").first.map(String.init) ?? ""
         let header = name.isEmpty ? "───" : "─── " + name
-        out += screenIndent + TextStyle(dim: true).apply(header, colors: options.colors, hyperlinks: false) + "\n"
+        out += screenIndent + TextStyle(dim: true).apply(header, colors: options.colors) + "\n"
         fence = Fence(indent: indent, marker: marker, count: count, screenIndent: screenIndent, highlighter: SyntaxHighlighter(language: language))
         fence?.codeIndent = screenIndent + "  "
     }
@@ -32,7 +32,7 @@ extension MarkdownRenderer {
         emitCode(code, tokens, indent: fence!.codeIndent, into: &out)
     }
 
-    static let dimRule = Array((TextStyle(dim: true).apply("───", colors: true, hyperlinks: false) + "\n").utf8)
+    static let dimRule = Array((TextStyle(dim: true).apply("───", colors: true) + "\n").utf8)
     static let plainRule = Array("───\n".utf8)
 
     mutating func closeFence(into out: inout [UInt8]) {
@@ -56,7 +56,7 @@ extension MarkdownRenderer {
             return
         }
         var column = 0
-        let mark = TextStyle(dim: true).apply("↪ ", colors: options.colors, hyperlinks: false)
+        let mark = TextStyle(dim: true).apply("↪ ", colors: options.colors)
         for token in tokens {
             var piece = ""
             for character in code.text(token.range) {

@@ -48,7 +48,7 @@ public struct MarkdownRenderer: Sendable {
 
     public init(options: Options) {
         self.options = options
-        self.horizontalRule = Array((TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors, hyperlinks: false) + "\n").utf8)
+        self.horizontalRule = Array((TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors) + "\n").utf8)
         self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
     }
 

@@ -91,7 +91,7 @@ struct MarkdownTable: Sendable {
             widths[widest] -= 1
         }
         let border = TextStyle(dim: true)
-        let bar = Array(border.apply("│", colors: colors, hyperlinks: false).utf8)
+        let bar = Array(border.apply("│", colors: colors).utf8)
         let dash = Array("─".utf8)
         func rule(_ left: String, _ middle: String, _ right: String) {
             if colors { out.append(contentsOf: StyleCodes.table[border.key]) }

@@ -17,6 +17,7 @@ struct StyledWrapper: Sendable {
     /// The style of the last run placed on the line: spaces between two words of one underlined or
     /// struck-through style take the style too, so a link or a struck phrase reads as one.
     private var lastStyle: TextStyle?
+    private var lastLink: String?
     /// The runs being placed, their bytes one after another (reused from call to call).
     private var scratch: [UInt8] = []
     /// The word being gathered: pieces of `scratch` with the index of their run's style (reused).
@@ -44,6 +45,7 @@ struct StyledWrapper: Sendable {
         pendingSpaces = 0
         lineHasWord = false
         lastStyle = nil
+        lastLink = nil
     }
 
     /// Places `runs` after what is on the line. Spaces at the end are held for the next word (and dropped
@@ -54,7 +56,7 @@ struct StyledWrapper: Sendable {
         for (index, run) in runs.enumerated() {
             // Plain ASCII text that fits on the line as it is goes out whole (the same bytes the word by
             // word path writes), unless a word goes on into the next run.
-            if pieces.isEmpty, run.style.isPlain, index == runs.count - 1 || run.bytes.last == 0x20, fitsWhole(run.bytes, into: &out) {
+            if pieces.isEmpty, run.style.isPlain, run.link == nil, index == runs.count - 1 || run.bytes.last == 0x20, fitsWhole(run.bytes, into: &out) {
                 continue
             }
             var start = scratch.count
@@ -98,6 +100,7 @@ struct StyledWrapper: Sendable {
         pendingSpaces = bytes.endIndex - last
         lineHasWord = true
         lastStyle = .plain
+        lastLink = nil
         return true
     }
 
@@ -122,6 +125,7 @@ struct StyledWrapper: Sendable {
         pendingSpaces = 0
         lineHasWord = false
         lastStyle = nil
+        lastLink = nil
     }
 
     /// A line break inside the block: the next line starts at the hanging indent.
@@ -132,6 +136,7 @@ struct StyledWrapper: Sendable {
         pendingSpaces = 0
         lineHasWord = false
         lastStyle = nil
+        lastLink = nil
     }
 
     private mutating func place(_ runs: [StyledRun], into out: inout [UInt8]) {
@@ -139,11 +144,11 @@ struct StyledWrapper: Sendable {
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
         } else if pendingSpaces > 0, lineHasWord {
-            let firstStyle = runs[pieces[0].style].style
-            if let lastStyle, lastStyle == firstStyle, lastStyle.underline || lastStyle.strike, colors {
-                styles.open(lastStyle, hyperlinks: hyperlinks, into: &out)
+            let first = runs[pieces[0].style]
+            if let lastStyle, lastStyle == first.style, lastLink == first.link, lastStyle.underline || lastStyle.strike, colors {
+                styles.open(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
                 out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
-                styles.close(lastStyle, hyperlinks: hyperlinks, into: &out)
+                styles.close(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
             } else {
                 out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
             }
@@ -152,19 +157,20 @@ struct StyledWrapper: Sendable {
         pendingSpaces = 0
         lineHasWord = true
         lastStyle = runs[pieces[pieces.count - 1].style].style
+        lastLink = runs[pieces[pieces.count - 1].style].link
         guard column + wordWidth > width, wordWidth > 0 else {
-            for piece in pieces { write(piece.range, runs[piece.style].style, into: &out) }
+            for piece in pieces { write(piece.range, runs[piece.style], into: &out) }
             column += wordWidth
             return
         }
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
-            let style = runs[piece.style].style
+            let run = runs[piece.style]
             var part = ""
             for character in scratch.text(piece.range) {
                 let characterWidth = DisplayWidth.of(character)
                 if column + characterWidth > width, column > hangingWidth {
-                    write(part, style, into: &out)
+                    write(part, run, into: &out)
                     part = ""
                     breakLine(into: &out)
                     lineHasWord = true
@@ -172,28 +178,29 @@ struct StyledWrapper: Sendable {
                 part.append(character)
                 column += characterWidth
             }
-            write(part, style, into: &out)
+            write(part, run, into: &out)
         }
     }
 
-    private mutating func write(_ range: Range<Int>, _ style: TextStyle, into out: inout [UInt8]) {
-        guard colors, !style.isPlain, !range.isEmpty else {
+    /// Bytes of `scratch` in `run`'s style and link.
+    private mutating func write(_ range: Range<Int>, _ run: StyledRun, into out: inout [UInt8]) {
+        guard colors, !run.style.isPlain || (hyperlinks && run.link != nil), !range.isEmpty else {
             out.append(contentsOf: scratch[range])
             return
         }
-        styles.open(style, hyperlinks: hyperlinks, into: &out)
+        styles.open(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
         out.append(contentsOf: scratch[range])
-        styles.close(style, hyperlinks: hyperlinks, into: &out)
+        styles.close(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
     }
 
-    private mutating func write(_ text: String, _ style: TextStyle, into out: inout [UInt8]) {
-        guard colors, !style.isPlain, !text.isEmpty else {
+    private mutating func write(_ text: String, _ run: StyledRun, into out: inout [UInt8]) {
+        guard colors, !run.style.isPlain || (hyperlinks && run.link != nil), !text.isEmpty else {
             out += text
             return
         }
-        styles.open(style, hyperlinks: hyperlinks, into: &out)
+        styles.open(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
         out += text
-        styles.close(style, hyperlinks: hyperlinks, into: &out)
+        styles.close(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
     }
 }
 
@@ -209,14 +216,14 @@ struct StyleCodes: Sendable {
         return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
     }
 
-    func open(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
-        if hyperlinks, let link = style.link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
+    func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+        if hyperlinks, let link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
         out.append(contentsOf: Self.table[style.key])
     }
 
-    func close(_ style: TextStyle, hyperlinks: Bool, into out: inout [UInt8]) {
+    func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
         if style.key != 0 { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
-        if hyperlinks, style.link != nil { out += "\u{1B}]8;;\u{1B}\\" }
+        if hyperlinks, link != nil { out += "\u{1B}]8;;\u{1B}\\" }
     }
 }
 

@@ -1,5 +1,6 @@
-/// The look of a run of rendered text: emphasis, a colour, a link target. Written out as ANSI SGR
-/// sequences (and OSC 8 for links) when colours are on; with colours off only the structure remains.
+/// The look of a run of rendered text: emphasis and a colour (a plain value: rendering copies and compares
+/// styles for every word, so a link's target travels with the run instead). Written out as ANSI SGR
+/// sequences when colours are on; with colours off only the structure remains.
 struct TextStyle: Hashable, Sendable {
     enum Color: String, Sendable { case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36", gray = "90" }
 
@@ -10,14 +11,12 @@ struct TextStyle: Hashable, Sendable {
     var dim = false
     var code = false
     var color: Color?
-    /// A link's target.
-    var link: String?
 
     static let plain = TextStyle()
 
-    var isPlain: Bool { key == 0 && link == nil }
+    var isPlain: Bool { key == 0 }
 
-    /// The attributes and colour as a number below 512 (the link aside): what the SGR codes depend on.
+    /// The attributes and colour as a number below 512: what the SGR codes depend on.
     var key: Int {
         var bits = 0
         if bold { bits |= 1 }
@@ -53,14 +52,11 @@ struct TextStyle: Hashable, Sendable {
     }
 
     /// `text` in this style: SGR on, the text, SGR off (each run closes its own style, so a cut stream
-    /// never leaves the terminal styled); links as OSC 8 hyperlinks when `hyperlinks`.
-    func apply(_ text: String, colors: Bool, hyperlinks: Bool) -> String {
-        guard colors, !text.isEmpty else { return text }
-        var out = text
+    /// never leaves the terminal styled).
+    func apply(_ text: String, colors: Bool) -> String {
         let codes = parameters
-        if !codes.isEmpty { out = "\u{1B}[\(codes)m" + out + "\u{1B}[0m" }
-        if hyperlinks, let link { out = "\u{1B}]8;;\(link)\u{1B}\\" + out + "\u{1B}]8;;\u{1B}\\" }
-        return out
+        guard colors, !text.isEmpty, !codes.isEmpty else { return text }
+        return "\u{1B}[\(codes)m" + text + "\u{1B}[0m"
     }
 }
 
@@ -68,6 +64,8 @@ struct TextStyle: Hashable, Sendable {
 struct StyledRun: Hashable, Sendable {
     var bytes: ArraySlice<UInt8>
     var style: TextStyle
+    /// A link's target (shown as an OSC 8 hyperlink where the terminal takes them).
+    var link: String?
     /// The bytes are a slice of the line (so a neighbouring slice of it can be joined on).
     var fromLine: Bool
 
