@@ -43,9 +43,10 @@ extension InlineMarkdown {
             return nil
         }
         // The target, without a title (`(url "title")`) or angle brackets.
-        var target = String(decoding: bytes[(close + 2)..<k], as: UTF8.self)
-        if let space = target.firstIndex(of: " ") { target = String(target[..<space]) }
-        if target.hasPrefix("<"), target.hasSuffix(">") { target = String(target.dropFirst().dropLast()) }
+        var lower = close + 2
+        var upper = bytes[lower..<k].firstIndex(of: 0x20) ?? k
+        if upper - lower >= 2, bytes[lower] == UInt8(ascii: "<"), bytes[upper - 1] == UInt8(ascii: ">") { lower += 1; upper -= 1 }
+        let target = bytes.text(lower..<upper)
         flush(&self)
         var inner = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
         inner.parse((open + 1)..<close, style: style)

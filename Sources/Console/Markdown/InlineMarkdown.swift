@@ -162,7 +162,7 @@ struct InlineMarkdown {
 
     /// The link's text in link style, then its target: an OSC 8 hyperlink, or ` (url)` after the text.
     mutating func linkRuns(_ text: [StyledRun], url: String, style: TextStyle) {
-        let shown = text.map(\.text).joined()
+        let shown = text.map { $0.text }.joined()
         for var run in text {
             run.link = url
             if colors { run.style.underline = true; run.style.color = .blue }

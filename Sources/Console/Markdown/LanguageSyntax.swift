@@ -26,6 +26,11 @@ final class LanguageSyntax: Sendable {
     let mode: Mode
     /// Bytes that can start a comment or a string (the highlighter looks closer only at those).
     let triggers: [Bool]
+    /// Keywords and types of up to eight bytes, packed into a number (looked up without making a string).
+    let packed: [UInt64: WordKind]
+    let longestWord: Int
+
+    enum WordKind: Sendable { case keyword, type }
 
     /// (A class: the highlighter hands it from call to call for every word, which a struct of sets and
     /// arrays would retain field by field.)
@@ -53,6 +58,32 @@ final class LanguageSyntax: Sendable {
             if let first = start.utf8.first { triggers[Int(first)] = true }
         }
         self.triggers = triggers
+        var packed: [UInt64: WordKind] = [:]
+        for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }
+        for word in keywords { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .keyword } }
+        self.packed = packed
+        self.longestWord = (keywords.map { $0.utf8.count } + types.map { $0.utf8.count }).max() ?? 0
+    }
+
+    /// What `word` is here: a keyword, a type, or neither.
+    func kind(of word: ArraySlice<UInt8>) -> WordKind? {
+        guard word.count <= longestWord else { return nil }
+        if let key = Self.pack(word, lowercased: caseInsensitive) { return packed[key] }
+        let text = String(decoding: word, as: UTF8.self)
+        let lookup = caseInsensitive ? text.lowercased() : text
+        return keywords.contains(lookup) ? .keyword : types.contains(lookup) ? .type : nil
+    }
+
+    /// Up to eight ASCII bytes as one number (nil for longer words or other text).
+    static func pack<Bytes: Collection>(_ bytes: Bytes, lowercased: Bool) -> UInt64? where Bytes.Element == UInt8 {
+        guard bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
+            let folded = lowercased && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            key = key << 8 | UInt64(folded)
+        }
+        return key
     }
 
     /// The language a fence's info string names (`swift`, `py`, `ts {.line-numbers}`), if it is known.

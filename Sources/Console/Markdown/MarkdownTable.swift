@@ -12,11 +12,12 @@ struct MarkdownTable: Sendable {
 
     /// The table in `lines` (header, delimiter row, body), or nil when the second line is not a delimiter row.
     init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
-        guard lines.count >= 2, let alignments = Self.alignments(Self.cells(lines[1])) else { return nil }
+        guard lines.count >= 2,
+            let alignments = Self.alignments(Self.cells(lines[1]).map { String(decoding: $0.bytes[$0.range], as: UTF8.self) })
+        else { return nil }
         func parse(_ line: [UInt8]) -> [[StyledRun]] {
             Self.cells(line).map { cell in
-                let bytes = Array(cell.utf8)
-                return InlineMarkdown.runs(bytes, 0..<bytes.count, colors: colors, hyperlinks: hyperlinks).runs
+                InlineMarkdown.runs(cell.bytes, cell.range, colors: colors, hyperlinks: hyperlinks).runs
             }
         }
         self.alignments = alignments
@@ -25,8 +26,8 @@ struct MarkdownTable: Sendable {
     }
 
     /// A row's cells: split at `|` outside code spans and not escaped, the outer pipes dropped, each
-    /// trimmed of spaces.
-    static func cells(_ line: [UInt8]) -> [String] {
+    /// trimmed of spaces; each a range of the line (or, when it holds `\|`, of a copy with plain pipes).
+    static func cells(_ line: [UInt8]) -> [(bytes: [UInt8], range: Range<Int>)] {
         var ranges: [Range<Int>] = []
         var escaped: [Int] = []
         var inCode = false
@@ -54,9 +55,16 @@ struct MarkdownTable: Sendable {
             var lower = range.lowerBound, upper = range.upperBound
             while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
             while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
-            let text = line.text(lower..<upper)
+            guard escaped.contains(where: { range.contains($0) }) else { return (line, lower..<upper) }
             // `\|` is a pipe inside the cell.
-            return escaped.contains(where: { range.contains($0) }) ? text.replacingOccurrences(of: "\\|", with: "|") : text
+            var copy: [UInt8] = []
+            var j = lower
+            while j < upper {
+                if line[j] == UInt8(ascii: "\\"), j + 1 < upper, line[j + 1] == UInt8(ascii: "|") { j += 1 }
+                copy.append(line[j])
+                j += 1
+            }
+            return (copy, 0..<copy.count)
         }
     }
 
@@ -76,7 +84,7 @@ struct MarkdownTable: Sendable {
 
     /// The table's lines, each ending in a newline, no wider than `width` where it can be.
     func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout [UInt8]) {
-        let columns = max(header.count, alignments.count, rows.map(\.count).max() ?? 0)
+        let columns = max(header.count, alignments.count, rows.map { $0.count }.max() ?? 0)
         func cell(_ row: [[StyledRun]], _ column: Int) -> [StyledRun] { column < row.count ? row[column] : [] }
         var bold = header
         for index in bold.indices { bold[index] = bold[index].map { var run = $0; run.style.bold = true; return run } }
@@ -107,7 +115,7 @@ struct MarkdownTable: Sendable {
         rule("┌", "┬", "┐")
         for (index, row) in all.enumerated() {
             let wrapped = (0..<columns).map { Self.lines(cell(row, $0), width: widths[$0], colors: colors, hyperlinks: hyperlinks) }
-            let height = wrapped.map(\.count).max() ?? 1
+            let height = wrapped.map { $0.count }.max() ?? 1
             for line in 0..<max(height, 1) {
                 out.append(contentsOf: bar)
                 for column in 0..<columns {
@@ -133,6 +141,7 @@ struct MarkdownTable: Sendable {
 
     /// The width of a cell's widest line (`<br>` breaks lines).
     static func naturalWidth(_ runs: [StyledRun]) -> Int {
+        if runs.count == 1, !runs[0].bytes.contains(0x0A) { return DisplayWidth.of(utf8: runs[0].bytes) }
         var widest = 0
         var current = 0
         for run in runs {
@@ -147,6 +156,24 @@ struct MarkdownTable: Sendable {
     /// A cell's runs wrapped at `width`: its lines, styled, with their display widths.
     static func lines(_ runs: [StyledRun], width: Int, colors: Bool, hyperlinks: Bool) -> [(bytes: ArraySlice<UInt8>, width: Int)] {
         guard !runs.isEmpty else { return [([], 0)] }
+        // One run that fits: its bytes, styled, as the wrapper would write them.
+        if runs.count == 1, runs[0].link == nil, !runs[0].bytes.contains(where: { $0 == 0x0A || $0 == 0x09 || $0 >= 0x7F }) {
+            let run = runs[0]
+            var first = run.bytes.startIndex, last = run.bytes.endIndex
+            while first < last, run.bytes[first] == 0x20 { first += 1 }
+            while last > first, run.bytes[last - 1] == 0x20 { last -= 1 }
+            let text = run.bytes[first..<last]
+            // (A styled run only when it is one word: the wrapper styles each word apart.)
+            if text.count <= width, !text.contains(where: { $0 < 0x20 }), run.style.isPlain || !text.contains(0x20) {
+                guard colors, !run.style.isPlain, !text.isEmpty else { return [(text, text.count)] }
+                var codes = StyleCodes()
+                var out: [UInt8] = []
+                codes.open(run.style, hyperlinks: false, into: &out)
+                out.append(contentsOf: text)
+                codes.close(run.style, hyperlinks: false, into: &out)
+                return [(out[...], text.count)]
+            }
+        }
         var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         var out: [UInt8] = []
         wrapper.add(runs, into: &out)

@@ -23,9 +23,10 @@ struct StyledWrapper: Sendable {
     /// The word being gathered: pieces of `scratch` with the index of their run's style (reused).
     private var pieces: [Piece] = []
 
-    /// Part of a word: a range of `scratch` in the style of run `style`.
+    /// Part of a word: a range of `scratch`, in its run's style (run `run`, for the link).
     struct Piece {
-        var style: Int
+        var run: Int
+        var style: TextStyle
         var range: Range<Int>
     }
     private var styles = StyleCodes()
@@ -60,11 +61,12 @@ struct StyledWrapper: Sendable {
                 continue
             }
             var start = scratch.count
+            let style = run.style
             scratch.append(contentsOf: run.bytes)
             for offset in start..<scratch.count {
                 let byte = scratch[offset]
                 guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
-                if start < offset { pieces.append(Piece(style: index, range: start..<offset)) }
+                if start < offset { pieces.append(Piece(run: index, style: style, range: start..<offset)) }
                 if !pieces.isEmpty {
                     place(runs, into: &out)
                     pieces.removeAll(keepingCapacity: true)
@@ -72,7 +74,7 @@ struct StyledWrapper: Sendable {
                 if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
                 start = offset + 1
             }
-            if start < scratch.count { pieces.append(Piece(style: index, range: start..<scratch.count)) }
+            if start < scratch.count { pieces.append(Piece(run: index, style: style, range: start..<scratch.count)) }
         }
         if !pieces.isEmpty {
             place(runs, into: &out)
@@ -144,8 +146,8 @@ struct StyledWrapper: Sendable {
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
         } else if pendingSpaces > 0, lineHasWord {
-            let first = runs[pieces[0].style]
-            if let lastStyle, lastStyle == first.style, lastLink == first.link, lastStyle.underline || lastStyle.strike, colors {
+            let first = pieces[0]
+            if let lastStyle, lastStyle == first.style, lastStyle.underline || lastStyle.strike, colors, lastLink == link(runs, first) {
                 styles.open(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
                 out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
                 styles.close(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
@@ -156,21 +158,21 @@ struct StyledWrapper: Sendable {
         }
         pendingSpaces = 0
         lineHasWord = true
-        lastStyle = runs[pieces[pieces.count - 1].style].style
-        lastLink = runs[pieces[pieces.count - 1].style].link
+        lastStyle = pieces[pieces.count - 1].style
+        lastLink = link(runs, pieces[pieces.count - 1])
         guard column + wordWidth > width, wordWidth > 0 else {
-            for piece in pieces { write(piece.range, runs[piece.style], into: &out) }
+            for piece in pieces { write(piece.range, piece.style, link(runs, piece), into: &out) }
             column += wordWidth
             return
         }
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
-            let run = runs[piece.style]
+            let style = piece.style, link = link(runs, piece)
             var part = ""
             for character in scratch.text(piece.range) {
                 let characterWidth = DisplayWidth.of(character)
                 if column + characterWidth > width, column > hangingWidth {
-                    write(part, run, into: &out)
+                    write(part, style, link, into: &out)
                     part = ""
                     breakLine(into: &out)
                     lineHasWord = true
@@ -178,29 +180,34 @@ struct StyledWrapper: Sendable {
                 part.append(character)
                 column += characterWidth
             }
-            write(part, run, into: &out)
+            write(part, style, link, into: &out)
         }
     }
 
-    /// Bytes of `scratch` in `run`'s style and link.
-    private mutating func write(_ range: Range<Int>, _ run: StyledRun, into out: inout [UInt8]) {
-        guard colors, !run.style.isPlain || (hyperlinks && run.link != nil), !range.isEmpty else {
+    /// The piece's link, when it is shown as a hyperlink.
+    private func link(_ runs: [StyledRun], _ piece: Piece) -> String? {
+        hyperlinks && colors ? runs[piece.run].link : nil
+    }
+
+    /// Bytes of `scratch` in `style`, as a hyperlink to `link` when there is one.
+    private mutating func write(_ range: Range<Int>, _ style: TextStyle, _ link: String?, into out: inout [UInt8]) {
+        guard colors, !style.isPlain || link != nil, !range.isEmpty else {
             out.append(contentsOf: scratch[range])
             return
         }
-        styles.open(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
+        styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
         out.append(contentsOf: scratch[range])
-        styles.close(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
+        styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
     }
 
-    private mutating func write(_ text: String, _ run: StyledRun, into out: inout [UInt8]) {
-        guard colors, !run.style.isPlain || (hyperlinks && run.link != nil), !text.isEmpty else {
+    private mutating func write(_ text: String, _ style: TextStyle, _ link: String?, into out: inout [UInt8]) {
+        guard colors, !style.isPlain || link != nil, !text.isEmpty else {
             out += text
             return
         }
-        styles.open(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
+        styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
         out += text
-        styles.close(run.style, link: run.link, hyperlinks: hyperlinks, into: &out)
+        styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
     }
 }
 
@@ -216,9 +223,18 @@ struct StyleCodes: Sendable {
         return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
     }
 
-    func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+    /// The last style's key and codes (neighbouring words mostly share a style).
+    private var lastKey = -1
+    private var lastCodes: [UInt8] = []
+
+    mutating func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
         if hyperlinks, let link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
-        out.append(contentsOf: Self.table[style.key])
+        let key = style.key
+        if key != lastKey {
+            lastKey = key
+            lastCodes = Self.table[key]
+        }
+        out.append(contentsOf: lastCodes)
     }
 
     func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {

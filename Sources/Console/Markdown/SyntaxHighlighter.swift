@@ -95,16 +95,14 @@ struct SyntaxHighlighter: Sendable {
         if Self.isWordByte(byte) || language.identifierCharacters.utf8.contains(byte) {
             var j = i + 1
             while j < bytes.count, Self.isWordByte(bytes[j]) || language.identifierCharacters.utf8.contains(bytes[j]) { j += 1 }
-            let word = bytes.text(i..<j)
-            let lookup = language.caseInsensitive ? word.lowercased() : word
             if language.keys, Self.followedByColon(bytes, j) {
                 runs.add(i..<j, Self.key)
-            } else if language.keywords.contains(lookup) {
-                runs.add(i..<j, Self.keyword)
-            } else if language.types.contains(lookup) || (language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A) {
-                runs.add(i..<j, Self.type)
             } else {
-                runs.add(i..<j, .plain)
+                switch language.kind(of: bytes[i..<j]) {
+                case .keyword: runs.add(i..<j, Self.keyword)
+                case .type: runs.add(i..<j, Self.type)
+                case nil: runs.add(i..<j, language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A ? Self.type : .plain)
+                }
             }
             return j
         }
