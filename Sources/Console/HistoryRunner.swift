@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import ResponsesAPI
+import Workbench
 
 /// `openresponses history list|show|search|export|delete`: past conversations, from the inspector's
 /// records of each console session.
@@ -33,7 +34,10 @@ public struct HistoryRunner: Sendable {
     public func show(_ id: String) async -> ExitStatus {
         await withConversation(id) { export, _ in
             let markdown = export.markdown
-            let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: .init(model: ""))
+            // The config file's console settings (console.markdown) apply, as in the console.
+            let settings = (try? SettingsStack.load(environment: context.environment, preset: nil, flags: SettingsLayer(label: "flags")))?.effective
+                ?? TurnSettings(model: "")
+            let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings)
             if (context.output as? FileDescriptorOutput)?.isTerminal == true, options.markdown {
                 var renderer = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
                 context.output.write(renderer.feed(markdown) + renderer.finish())

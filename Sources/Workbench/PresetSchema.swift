@@ -48,6 +48,7 @@ public enum PresetSchema {
     static let console = ObjectSpec([
         ("stream", .setting("console.stream")), ("show_reasoning", .setting("console.show_reasoning")),
         ("show_usage", .setting("console.show_usage")), ("inline_attachments_kb", .setting("console.inline_attachments_kb")),
+        ("markdown", .setting("console.markdown")),
     ])
 
     static let library = ObjectSpec([

@@ -89,6 +89,14 @@ struct ConversationExportTests {
         #expect(turns[1]["request"]?["previous_response_id"]?.stringValue == "resp_r1", "the items as sent")
         #expect(turns[0]["response"]?["output"]?.arrayValue?.count == 3, "the items as received")
 
+        // On a terminal, show renders the Markdown, unless config.yaml turns console.markdown off.
+        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
+        try await tmux.waitFor("─── swift")
+        try "version: 1\nconsole:\n  markdown: false\n".write(to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
+        try await tmux.waitFor("```swift")
+
         let refused = try await run(["history", "delete", id, "--server"])
         #expect(refused.status == 2 && refused.stderr.contains("pass --yes"), "no terminal to ask on")
         let deleted = try await run(["history", "delete", id, "--server", "--yes"])
