@@ -23,15 +23,22 @@ extension REPL {
         _ = bridge.run { await runner.attach(id: id) }
     }
 
-    /// `/cancel [ID]`: cancels on the server the background response Ctrl-C detached from, or ID.
+    /// `/cancel [ID]`: cancels on the server the background response Ctrl-C detached from, or ID (on the
+    /// provider the ledger names for it).
     func cancelJobCommand(_ words: [String]) {
         guard words.count <= 1, let id = words.first ?? detachedJob else {
             context.diagnostics.write("usage: /cancel [RESPONSE_ID] (alone: the background response Ctrl-C detached from; none yet)\n")
             return
         }
-        let session = self.session
-        let (line, _) = bridge.run { await session.cancelOnServer(id) }
-        context.diagnostics.write(line + "\n")
+        if id == detachedJob {
+            let session = self.session
+            let (line, _) = bridge.run { await session.cancelOnServer(id) }
+            context.diagnostics.write(line + "\n")
+        } else {
+            // Another job: asked of the provider the ledger says it was created on.
+            let runner = JobsRunner(context: context)
+            _ = bridge.run { await runner.cancel(id: id, json: false) }
+        }
         if id == detachedJob { detachedJob = nil }
         jobWatcher.unwatch(id)
     }

@@ -328,8 +328,9 @@ struct REPLExperienceTests {
         #expect(server.requests.contains { $0.method == "POST" && $0.path == "/v1/responses/resp_bg/cancel" })
         try tmux.type("/cancel")
         try await tmux.waitFor("usage: /cancel [RESPONSE_ID]")
+        // An id (not the job just detached from) is cancelled on the provider the ledger names for it.
         try tmux.type("/cancel resp_bg")
-        try await tmux.waitFor("[cancelled resp_bg on the server]", count: 2)
+        try await tmux.waitFor("Cancelled resp_bg (status: ")
         try tmux.type("/bg")
         try await tmux.waitFor("usage: /bg on|off (now on)")
         try tmux.press("C-d")
