@@ -6,3 +6,10 @@ extension Array where Element == UInt8 {
 
     func text(from start: Int) -> String { text(start..<count) }
 }
+
+/// Appending a string's UTF-8 bytes, as the renderer writes its output.
+extension Array where Element == UInt8 {
+    static func += (bytes: inout [UInt8], text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}

@@ -1,0 +1,31 @@
+/// Styles' opening and closing bytes. The opening ones are made once for every attribute-and-colour
+/// combination (the style's key), in a table shared by every renderer.
+struct StyleCodes: Sendable {
+    static let table: [[UInt8]] = (0..<512).map { key in
+        let colors: [TextStyle.Color?] = [nil, .red, .green, .yellow, .blue, .magenta, .cyan, .gray]
+        let style = TextStyle(
+            bold: key & 1 != 0, italic: key & 2 != 0, underline: key & 4 != 0, strike: key & 8 != 0, dim: key & 16 != 0,
+            code: key & 32 != 0, color: colors[key >> 6])
+        let parameters = style.parameters
+        return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
+    }
+
+    /// The last style's key and codes (neighbouring words mostly share a style).
+    private var lastKey = -1
+    private var lastCodes: [UInt8] = []
+
+    mutating func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+        if hyperlinks, let link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
+        let key = style.key
+        if key != lastKey {
+            lastKey = key
+            lastCodes = Self.table[key]
+        }
+        out.append(contentsOf: lastCodes)
+    }
+
+    func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+        if style.key != 0 { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        if hyperlinks, link != nil { out += "\u{1B}]8;;\u{1B}\\" }
+    }
+}
