@@ -42,7 +42,7 @@ extension MarkdownRenderer {
         var screenIndent: String
         var highlighter: SyntaxHighlighter
         /// Where code lines start: the screen indent and two spaces.
-        var codeIndent = ""
+        var codeIndent: String
     }
 
     func classify(_ line: [UInt8]) -> LineKind {

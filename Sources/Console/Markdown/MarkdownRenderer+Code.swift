@@ -5,12 +5,18 @@ import Foundation
 extension MarkdownRenderer {
     mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout [UInt8]) {
         let screenIndent = indent > 0 && !lists.isEmpty ? Self.repeated(" ", lists.last?.hangingWidth ?? 0) : ""
-        let language = LanguageSyntax.named(info)
-        let name = info.split(separator: " ").first.map(String.init) ?? ""
-        let header = name.isEmpty ? "───" : "─── " + name
-        out += screenIndent + TextStyle(dim: true).apply(header, colors: options.colors) + "\n"
-        fence = Fence(indent: indent, marker: marker, count: count, screenIndent: screenIndent, highlighter: SyntaxHighlighter(language: language))
-        fence?.codeIndent = screenIndent + "  "
+        let name = info.prefix { $0 != " " }
+        // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
+        out += screenIndent
+        if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
+        out += name.isEmpty ? "───" : "─── "
+        out.append(contentsOf: name.utf8)
+        if options.colors { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        out.append(0x0A)
+        fence = Fence(
+            indent: indent, marker: marker, count: count, screenIndent: screenIndent,
+            highlighter: SyntaxHighlighter(language: LanguageSyntax.named(info)),
+            codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
     }
 
     mutating func codeLine(_ line: [UInt8], into out: inout [UInt8]) {

@@ -5,6 +5,8 @@ struct SyntaxHighlighter: Sendable {
     let language: LanguageSyntax?
     /// The delimiter that closes what the last line left open (`*/`, `"""`, `-->`), if any.
     private var open: (close: String, style: TextStyle)?
+    /// The last line's tokens' storage, reused for the next line (one array per code block, not per line).
+    private var spare: [Token] = []
 
     static let keyword = TextStyle(color: .magenta)
     static let type = TextStyle(color: .cyan)
@@ -39,6 +41,8 @@ struct SyntaxHighlighter: Sendable {
 
     private mutating func code(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
         var runs = RunBuilder()
+        swap(&runs.tokens, &spare)
+        runs.tokens.removeAll(keepingCapacity: true)
         var i = continueOpen(bytes, &runs)
         while i < bytes.count {
             guard language.triggers[Int(bytes[i])] else {
@@ -69,6 +73,7 @@ struct SyntaxHighlighter: Sendable {
             }
             i = word(bytes, i, language, &runs)
         }
+        spare = runs.tokens
         return runs.tokens
     }
 
@@ -124,6 +129,8 @@ struct SyntaxHighlighter: Sendable {
     /// HTML and XML: tag names as keywords, attribute names as types, values as strings, comments.
     private mutating func markup(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
         var runs = RunBuilder()
+        swap(&runs.tokens, &spare)
+        runs.tokens.removeAll(keepingCapacity: true)
         var i = continueOpen(bytes, &runs)
         var inTag = false
         while i < bytes.count {
@@ -160,6 +167,7 @@ struct SyntaxHighlighter: Sendable {
                 i += 1
             }
         }
+        spare = runs.tokens
         return runs.tokens
     }
 }
