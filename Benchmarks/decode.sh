@@ -9,8 +9,7 @@ runs=${RUNS:-3}
 swift build -c release --product openresponses-decode-bench >&2
 bin=$(swift build -c release --show-bin-path)/openresponses-decode-bench
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+. Benchmarks/lib.sh
 
 echo "case      wire_MB  events    median_s  cpu_s   MB/s     added_MB  (median of $runs runs, ${mb} MB; added_MB: peak memory the decoding adds to the input held in memory)"
 for mode in sse events deltas answer; do

@@ -13,8 +13,7 @@ runs=${RUNS:-3}
 swift build -c release --product openresponses-markdown-bench >&2
 bin=$(swift build -c release --show-bin-path)/openresponses-markdown-bench
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p"; }
+. Benchmarks/lib.sh
 
 echo "corpus    case     input_MB  pieces     median_s  MB/s    (median of $runs runs, width 100, colours on)"
 for corpus in fixtures docs; do

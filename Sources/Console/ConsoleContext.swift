@@ -62,6 +62,15 @@ public final class ConsoleContext: Sendable {
             configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
+    /// A context like this one (same environment otherwise, same output) for provider `name`, with its own
+    /// client and key. Throws when the provider is unknown or its key is missing.
+    func forProvider(_ name: String) throws(ConsoleError) -> ConsoleContext {
+        var variables = environment.variables
+        variables["OPENRESPONSES_PROVIDER"] = name
+        return try ConsoleContext(
+            environment: AppEnvironment(variables: variables, now: environment.now), output: output, diagnostics: diagnostics)
+    }
+
     /// A client like `client` (same transport, same inspector) that talks to `baseURL` instead.
     func client(baseURL: String) -> ResponsesClient {
         var configuration = configuration

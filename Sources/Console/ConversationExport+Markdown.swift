@@ -27,7 +27,7 @@ extension ConversationExport {
                     out += "## You\n\n" + CodeBlocks.closingFences(Self.text(ofMessage: item)) + "\n\n"
                 case "function_call_output":
                     let output = item["output"].map { $0.stringValue ?? $0.compactString } ?? ""
-                    out += "- → output: `" + Self.clip(output, 200) + "`\n\n"
+                    out += "- → output: `" + TurnRenderer.clipped(output, 200).replacingOccurrences(of: "`", with: "'") + "`\n\n"
                 default: break
                 }
             }
@@ -109,10 +109,5 @@ extension ConversationExport {
 
     static func time(_ date: Date) -> String {
         InspectorStore.timestamp(date).replacingOccurrences(of: "T", with: " ")
-    }
-
-    static func clip(_ text: String, _ limit: Int) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "`", with: "'")
-        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 }

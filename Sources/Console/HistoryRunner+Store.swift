@@ -29,7 +29,9 @@ extension HistoryRunner {
 
     /// The conversation `id` (its first characters are enough when only one id starts with them), read
     /// whole; an unknown or ambiguous id is an error naming it.
-    func withConversation(_ id: String, _ body: (ConversationExport, SessionSummary) async throws -> ExitStatus) async -> ExitStatus {
+    func withConversation(
+        _ id: String, _ body: (ConversationExport, SessionSummary, InspectorStore) async throws -> ExitStatus
+    ) async -> ExitStatus {
         await withStore(empty: nil) { store in
             let found = try await store.sessions(prefix: id, limit: 2)
             guard let summary = found.first else {
@@ -41,7 +43,7 @@ extension HistoryRunner {
                 return .usage
             }
             let export = ConversationExport(session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))
-            return try await body(export, summary)
+            return try await body(export, summary, store)
         }
     }
 

@@ -32,7 +32,7 @@ public struct HistoryRunner: Sendable {
 
     /// The conversation as Markdown: rendered on a terminal, the Markdown itself to a pipe.
     public func show(_ id: String) async -> ExitStatus {
-        await withConversation(id) { export, _ in
+        await withConversation(id) { export, _, _ in
             let markdown = export.markdown
             // The config file's console settings (console.markdown) apply, as in the console.
             let settings = (try? SettingsStack.load(environment: context.environment, preset: nil, flags: SettingsLayer(label: "flags")))?.effective
@@ -50,7 +50,7 @@ public struct HistoryRunner: Sendable {
 
     /// Writes the conversation as Markdown or JSON to `path` (stdout when nil).
     public func export(_ id: String, format: Format, to path: String?) async -> ExitStatus {
-        await withConversation(id) { export, summary in
+        await withConversation(id) { export, summary, _ in
             let text = format == .md ? export.markdown : export.json.prettyPrinted() + "\n"
             guard let path else {
                 context.output.write(text)
@@ -71,11 +71,10 @@ public struct HistoryRunner: Sendable {
     /// Deletes the conversation's records here; with `server`, first its stored responses and its
     /// Conversations API conversation on the server (`ask` answers the question; nil: `--yes`).
     public func delete(_ id: String, server: Bool, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
-        await withConversation(id) { export, summary in
-            let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+        await withConversation(id) { export, summary, store in
             if server {
-                let responses = Self.distinct(export.turns.compactMap(\.exchange.responseId))
-                let conversations = Self.distinct(export.turns.compactMap { $0.request["conversation"].flatMap { $0.stringValue ?? $0["id"]?.stringValue } })
+                let responses = ConversationExport.distinct(export.turns.compactMap(\.exchange.responseId))
+                let conversations = ConversationExport.distinct(export.turns.compactMap { $0.request["conversation"].flatMap { $0.stringValue ?? $0["id"]?.stringValue } })
                 let count = "\(responses.count) stored response\(responses.count == 1 ? "" : "s")"
                     + (conversations.isEmpty ? "" : " and \(conversations.count) conversation\(conversations.count == 1 ? "" : "s")")
                 if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(context.configuration.baseURL)? [y/N] ")) {
@@ -115,5 +114,4 @@ public struct HistoryRunner: Sendable {
         return 0
     }
 
-    static func distinct(_ values: [String]) -> [String] { ConversationExport.distinct(values) }
 }

@@ -16,19 +16,6 @@ extension JobsRunner {
     /// The provider this command's context talks to.
     var providerName: String { context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
 
-    /// A context for `provider` with this command's output and inspector; nil when it cannot be made (the
-    /// provider left config.yaml, or its key is missing), with the reason.
-    func context(forProvider provider: String) -> Result<ConsoleContext, ConsoleError> {
-        var variables = context.environment.variables
-        variables["OPENRESPONSES_PROVIDER"] = provider
-        let environment = AppEnvironment(variables: variables, now: context.environment.now)
-        do {
-            return .success(try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics))
-        } catch {
-            return .failure(error)
-        }
-    }
-
     /// The ledger's entry for response `id`, when the inspector has one.
     func ledgerEntry(for id: String) async -> LedgerEntry? {
         guard FileManager.default.fileExists(atPath: context.environment.inspectorPath),
@@ -44,16 +31,17 @@ extension JobsRunner {
         guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider, provider != providerName else {
             return await body(self)
         }
-        switch context(forProvider: provider) {
-        case .success(let other):
-            context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
-            let status = await body(JobsRunner(context: other))
-            await other.shutdown()
-            return status
-        case .failure(let error):
+        let other: ConsoleContext
+        do {
+            other = try context.forProvider(provider)
+        } catch {
             context.diagnostics.write("error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
             return error.exitStatus
         }
+        context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
+        let status = await body(JobsRunner(context: other))
+        await other.shutdown()
+        return status
     }
 
     /// The client that can ask about `entry`, from `contexts` (made on first use, by provider name), or why
@@ -66,13 +54,12 @@ extension JobsRunner {
         } else if let made = contexts[provider] {
             jobContext = made
         } else {
-            switch context(forProvider: provider) {
-            case .success(let made):
-                contexts[provider] = made
-                jobContext = made
-            case .failure(let error):
+            do {
+                jobContext = try context.forProvider(provider)
+            } catch {
                 return .unusable("on \(provider): \(error.message)")
             }
+            contexts[provider] = jobContext
         }
         guard jobContext.configuration.baseURL == entry.baseUrl else { return .unusable("on \(entry.baseUrl)") }
         return .client(jobContext.client)

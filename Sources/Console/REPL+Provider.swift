@@ -37,11 +37,8 @@ extension REPL {
     /// A context for provider `name` with this console's output and inspector; nil (said on diagnostics)
     /// when the provider is unknown or its key is missing.
     func providerContext(_ name: String) -> ConsoleContext? {
-        var variables = context.environment.variables
-        variables["OPENRESPONSES_PROVIDER"] = name
-        let environment = AppEnvironment(variables: variables, now: context.environment.now)
         do {
-            return try ConsoleContext(environment: environment, output: context.output, diagnostics: context.diagnostics)
+            return try context.forProvider(name)
         } catch {
             context.diagnostics.write("error: \(error.message)\n")
             return nil

@@ -20,12 +20,10 @@ struct Cancel: ParsableCommand {
     @Flag(name: .long, help: "Print the cancelled response as JSON.")
     var json = false
 
-    @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
-    var provider: String?
+    @OptionGroup var server: JobProvider
 
     func run() throws {
-        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
-        let pinned = provider != nil
+        let pinned = server.pin()
         try withContext { await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned) }
     }
 }
@@ -37,12 +35,24 @@ struct Attach: ParsableCommand {
     @Argument(help: "The response id (resp_...).")
     var id: String
 
+    @OptionGroup var server: JobProvider
+
+    func run() throws {
+        let pinned = server.pin()
+        try withContext { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
+    }
+}
+
+/// `--provider` on `attach` and `cancel`: a job is asked of the provider the ledger names for it, unless
+/// this says which.
+struct JobProvider: ParsableArguments {
     @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
     var provider: String?
 
-    func run() throws {
-        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
-        let pinned = provider != nil
-        try withContext { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
+    /// Makes the provider this process's when one was given; whether one was.
+    func pin() -> Bool {
+        guard let provider else { return false }
+        setenv("OPENRESPONSES_PROVIDER", provider, 1)
+        return true
     }
 }

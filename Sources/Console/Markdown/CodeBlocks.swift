@@ -1,8 +1,7 @@
 import Foundation
 
 /// The fenced code blocks of a Markdown text, in order: what `/copy code N` and `/save code N` take.
-/// Fences follow the renderer's rules (three or more backticks or tildes, closed by at least as many of
-/// the same, spaces or tabs after); an unclosed fence runs to the end. Lines end at LF, a CR before it
+/// Fences are the renderer's (`MarkdownRenderer.Fence`); an unclosed fence runs to the end. Lines end at LF, a CR before it
 /// dropped.
 struct CodeBlocks {
     struct Block: Equatable {
@@ -18,21 +17,16 @@ struct CodeBlocks {
         for raw in Array(markdown.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
             let line = raw.last == 0x0D ? raw.dropLast() : raw
             let indent = line.prefix { $0 == 0x20 }.count
-            let rest = line.dropFirst(indent)
-            let marker = rest.first
-            let count = marker.map { m in rest.prefix { $0 == m }.count } ?? 0
             if var current = open {
-                if marker == current.marker, count >= current.count, rest.dropFirst(count).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                if MarkdownRenderer.Fence.closes(line, marker: current.marker, count: current.count) {
                     blocks.append(Block(language: current.language, code: current.lines.joined(separator: "\n")))
                     open = nil
                 } else {
                     current.lines.append(String(decoding: line.dropFirst(min(indent, current.indent)), as: UTF8.self))
                     open = current
                 }
-            } else if let marker, marker == UInt8(ascii: "`") || marker == UInt8(ascii: "~"), count >= 3 {
-                let info = String(decoding: rest.dropFirst(count), as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                guard !(marker == UInt8(ascii: "`") && info.contains("`")) else { continue }
-                open = (marker, count, indent, String(info.split(separator: " ").first ?? ""), [])
+            } else if let opening = MarkdownRenderer.Fence.opening(line.dropFirst(indent)) {
+                open = (opening.marker, opening.count, indent, String(opening.info.split(separator: " ").first ?? ""), [])
             }
         }
         if let current = open {

@@ -43,6 +43,27 @@ extension MarkdownRenderer {
         var highlighter: SyntaxHighlighter
         /// Where code lines start: the screen indent and two spaces.
         var codeIndent: String
+
+        /// A fence's opening (`rest` from its first non-space byte): three or more backticks or tildes, and
+        /// the info after them (a backtick fence's info holds no backtick); nil for any other line.
+        static func opening(_ rest: ArraySlice<UInt8>) -> (marker: UInt8, count: Int, info: String)? {
+            guard let first = rest.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") else { return nil }
+            let count = rest.prefix { $0 == first }.count
+            let after = rest.dropFirst(count)
+            guard count >= 3, !(first == UInt8(ascii: "`") && after.contains(UInt8(ascii: "`"))) else { return nil }
+            var lower = after.startIndex, upper = after.endIndex
+            while lower < upper, after[lower] == 0x20 || after[lower] == 0x09 { lower += 1 }
+            while upper > lower, after[upper - 1] == 0x20 || after[upper - 1] == 0x09 { upper -= 1 }
+            return (first, count, String(decoding: after[lower..<upper], as: UTF8.self))
+        }
+
+        /// Whether `line` closes a fence of `count` `marker`s: as many or more of them after spaces, then
+        /// only spaces or tabs.
+        static func closes(_ line: ArraySlice<UInt8>, marker: UInt8, count: Int) -> Bool {
+            let rest = line.drop { $0 == 0x20 }
+            let run = rest.prefix { $0 == marker }.count
+            return run >= count && rest.dropFirst(run).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        }
     }
 
     func classify(_ line: [UInt8]) -> LineKind {
@@ -56,16 +77,8 @@ extension MarkdownRenderer {
         let first = line[i]
         let inList = !lists.isEmpty
         let shallow = indent <= 3 || inList
-        if shallow, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
-            var n = 0
-            while i + n < line.count, line[i + n] == first { n += 1 }
-            if n >= 3, !(first == UInt8(ascii: "`") && line[(i + n)...].contains(UInt8(ascii: "`"))) {
-                var lower = i + n, upper = line.count
-                while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
-                while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
-                let info = line.text(lower..<upper)
-                return .fence(indent: indent, marker: first, count: n, info: info)
-            }
+        if shallow, let opening = Fence.opening(line[i...]) {
+            return .fence(indent: indent, marker: opening.marker, count: opening.count, info: opening.info)
         }
         if shallow, first == UInt8(ascii: "|") { return .tableRow }
         if indent <= 3, Self.isRule(line[i...]) { return .rule }

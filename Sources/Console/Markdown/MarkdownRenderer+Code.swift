@@ -21,12 +21,7 @@ extension MarkdownRenderer {
 
     mutating func codeLine(_ line: [UInt8], into out: inout [UInt8]) {
         guard let marker = fence?.marker, let count = fence?.count, let indent = fence?.indent else { return }
-        // The closing fence: the same marker, at least as many, nothing after.
-        var i = 0
-        while i < line.count, line[i] == 0x20 { i += 1 }
-        var n = 0
-        while i + n < line.count, line[i + n] == marker { n += 1 }
-        if n >= count, line[(i + n)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        if Fence.closes(line[...], marker: marker, count: count) {
             closeFence(into: &out)
             return
         }
