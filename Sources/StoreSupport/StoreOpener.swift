@@ -39,15 +39,18 @@ public struct StoreOpener: Sendable {
     public func open() throws -> Opened {
         let deadline = clock.now.advanced(by: patience)
         var pause = Duration.milliseconds(20)
+        // A move made by this process, kept across the busy retries: the new store can be busy for a
+        // moment (another process opening it too), and the move must still be reported once.
+        var moved: DamagedStore?
         while true {
             do {
                 do {
-                    return try openOnce(lockHeld: false)
+                    return try openOnce(lockHeld: false, repaired: moved)
                 } catch let error as DatabaseError where !Self.isBusy(error) {
                     // Damage, or a glimpse of another process moving a damaged store aside (an I/O or
                     // read-only error: the main file of one store, the -shm of the other): under the lock,
                     // where every move happens, open it again and repair what is still damaged.
-                    return try repair()
+                    return try repair(moved: &moved)
                 }
             } catch let error as DatabaseError where Self.isBusy(error) {
                 guard clock.now < deadline else {
@@ -80,14 +83,17 @@ public struct StoreOpener: Sendable {
     }
 
     /// The store was found damaged: under the lock, opens it again (another process may have repaired
-    /// it meanwhile); if it is still damaged, moves it aside and creates a new one.
-    func repair() throws -> Opened {
-        try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
+    /// it meanwhile); if it is still damaged, moves it aside and creates a new one. `moved` records the
+    /// move before the new store is opened, so that a busy error opening it does not lose the report.
+    func repair(moved: inout DamagedStore?) throws -> Opened {
+        var record = moved
+        defer { moved = record }
+        return try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
             do {
-                return try openOnce(lockHeld: true)
+                return try openOnce(lockHeld: true, repaired: record)
             } catch let again as DatabaseError where Self.isDamage(again) {
-                let damaged = try DamagedStore.moveAside(path, reason: again.message ?? "\(again)", now: now)
-                return try openOnce(lockHeld: true, repaired: damaged)
+                record = try DamagedStore.moveAside(path, reason: again.message ?? "\(again)", now: now)
+                return try openOnce(lockHeld: true, repaired: record)
             }
         }
     }
