@@ -68,16 +68,27 @@ enum DisplayWidth {
 
     static func of(_ text: String) -> Int { of(text[...]) }
 
-    /// The width of UTF-8 text: ASCII (escape sequences skipped) counted byte by byte, anything else
-    /// character by character.
+    /// The width of UTF-8 text: ASCII (escape sequences skipped) counted byte by byte, and the scalars that
+    /// are each a character of one column wherever they stand (`simple`) decoded from the bytes; anything
+    /// else (wide, combining, emoji, invalid) character by character, over the whole text.
     static func of<Bytes: Collection>(utf8 bytes: Bytes) -> Int where Bytes.Element == UInt8 {
         var width = 0
         var escape = Escape.none
-        for byte in bytes {
-            if byte >= 0x7F { return of(String(decoding: bytes, as: UTF8.self)) }
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            bytes.formIndex(after: &index)
+            if byte >= 0x80 {
+                guard escape == .none, let (scalar, next) = scalar(byte, bytes, index), let scalarWidth = simple(scalar) else {
+                    return of(String(decoding: bytes, as: UTF8.self))
+                }
+                width += scalarWidth
+                index = next
+                continue
+            }
             switch escape {
             case .none:
-                if byte == 0x1B { escape = .start } else if byte >= 0x20 { width += 1 }
+                if byte == 0x1B { escape = .start } else if byte >= 0x20 && byte < 0x7F { width += 1 }
             case .start:
                 escape = byte == UInt8(ascii: "]") ? .osc : byte == UInt8(ascii: "[") ? .csi : .none
             case .csi:
@@ -89,6 +100,65 @@ enum DisplayWidth {
             }
         }
         return width
+    }
+
+    /// The width of a scalar that is a character by itself wherever it stands (no grapheme cluster can
+    /// join it to its neighbours unless they are not simple, and it is not an emoji): Latin-1 and the Latin
+    /// extensions up to the combining marks, dashes, quotes and bullets, arrows, mathematical operators, box
+    /// drawing and blocks. Nil for every other scalar.
+    static func simple(_ value: UInt32) -> Int? {
+        switch value {
+        case 0xAD: return 0
+        case 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF, 0x2500...0x259F: return 1
+        default: return nil
+        }
+    }
+
+    /// Whether every character of `bytes` is one scalar one column wide (printable ASCII, spaces
+    /// included, or a `simple` scalar other than the soft hyphen): such text can be cut anywhere between
+    /// scalars, each counted as one column, without decoding characters.
+    static func isNarrow(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
+            if byte < 0x80 {
+                guard byte >= 0x20, byte < 0x7F else { return false }
+                continue
+            }
+            guard let (value, next) = scalar(byte, bytes, index), value != 0xAD, simple(value) != nil else { return false }
+            index = next
+        }
+        return true
+    }
+
+    /// The length in bytes of the scalar a well-formed UTF-8 lead byte starts.
+    static func scalarLength(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    /// The scalar whose UTF-8 lead byte is `lead` and whose continuation bytes start at `index`, and the
+    /// index after it; nil when the bytes are not well formed (or the scalar is beyond three bytes).
+    private static func scalar<Bytes: Collection>(_ lead: UInt8, _ bytes: Bytes, _ index: Bytes.Index) -> (UInt32, Bytes.Index)?
+    where Bytes.Element == UInt8 {
+        let count: Int
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: count = 1; value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF: count = 2; value = UInt32(lead & 0x0F)
+        default: return nil
+        }
+        var index = index
+        for _ in 0..<count {
+            guard index != bytes.endIndex else { return nil }
+            let next = bytes[index]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+            bytes.formIndex(after: &index)
+        }
+        // Overlong three-byte forms and surrogates are not well formed.
+        if count == 2, value < 0x800 || (0xD800...0xDFFF).contains(value) { return nil }
+        return (value, index)
     }
 
     private enum Escape { case none, start, csi, osc, oscEnd }

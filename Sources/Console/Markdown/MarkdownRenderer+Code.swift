@@ -59,6 +59,23 @@ extension MarkdownRenderer {
         var column = 0
         let mark = TextStyle(dim: true).apply("↪ ", colors: options.colors)
         for token in tokens {
+            if DisplayWidth.isNarrow(code[token.range]) {
+                // One column per scalar: cut between scalars without decoding characters.
+                var pieceStart = token.range.lowerBound
+                var index = pieceStart
+                while index < token.range.upperBound {
+                    if column + 1 > room {
+                        write(code[pieceStart..<index], token.style, into: &out)
+                        out += "\n" + indent + mark
+                        pieceStart = index
+                        column = 2
+                    }
+                    column += 1
+                    index += DisplayWidth.scalarLength(code[index])
+                }
+                write(code[pieceStart..<token.range.upperBound], token.style, into: &out)
+                continue
+            }
             var piece = ""
             for character in code.text(token.range) {
                 let width = DisplayWidth.of(character)

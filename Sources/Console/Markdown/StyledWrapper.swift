@@ -112,7 +112,7 @@ struct StyledWrapper: Sendable {
         for piece in pieces {
             for byte in scratch[piece.range] {
                 if byte >= 0x7F {
-                    return pieces.reduce(0) { sum, piece in sum + DisplayWidth.of(scratch.text(piece.range)) }
+                    return pieces.reduce(0) { sum, piece in sum + DisplayWidth.of(utf8: scratch[piece.range]) }
                 }
                 if byte >= 0x20 { count += 1 }
             }
@@ -168,6 +168,23 @@ struct StyledWrapper: Sendable {
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
             let style = piece.style, link = link(runs, piece)
+            if DisplayWidth.isNarrow(scratch[piece.range]) {
+                // One column per scalar: cut between scalars without decoding characters.
+                var partStart = piece.range.lowerBound
+                var index = partStart
+                while index < piece.range.upperBound {
+                    if column + 1 > width, column > hangingWidth {
+                        write(partStart..<index, style, link, into: &out)
+                        partStart = index
+                        breakLine(into: &out)
+                        lineHasWord = true
+                    }
+                    column += 1
+                    index += DisplayWidth.scalarLength(scratch[index])
+                }
+                write(partStart..<piece.range.upperBound, style, link, into: &out)
+                continue
+            }
             var part = ""
             for character in scratch.text(piece.range) {
                 let characterWidth = DisplayWidth.of(character)
