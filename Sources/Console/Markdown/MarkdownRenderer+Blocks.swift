@@ -96,13 +96,23 @@ extension MarkdownRenderer {
     }
 
     func heading(level: Int, contentStart: Int) -> TextLine {
-        let marks = String(repeating: "#", count: level) + " "
-        var style = TextStyle(bold: true)
-        if options.colors, level <= 2 { style.color = .magenta }
-        let prefix = TextStyle(dim: true, color: options.colors ? .magenta : nil).apply(marks, colors: options.colors)
-        let spaces = Self.repeated(" ", marks.count)
-        return TextLine(contentStart: contentStart, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count,
-                        style: style, list: .clear)
+        var line = headings[level - 1]
+        line.contentStart = contentStart
+        return line
+    }
+
+    /// The six heading levels' lines (their marks, dimmed, as the prefix), made once per renderer.
+    static func headings(colors: Bool) -> [TextLine] {
+        (1...6).map { level in
+            let marks = String(repeating: "#", count: level) + " "
+            var style = TextStyle(bold: true)
+            if colors, level <= 2 { style.color = .magenta }
+            let prefix = TextStyle(dim: true, color: colors ? .magenta : nil).apply(marks, colors: colors)
+            let spaces = repeated(" ", marks.count)
+            return TextLine(
+                contentStart: 0, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count, style: style,
+                list: .clear)
+        }
     }
 
     /// `> text`, `>> text`: a bar per level.
@@ -124,7 +134,8 @@ extension MarkdownRenderer {
     func listItem(_ line: [UInt8], at start: Int, indent: Int) -> TextLine? {
         var i = start
         var ordinal: String?
-        if [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(line[i]) {
+        let first = line[i]
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+") {
             i += 1
         } else {
             while i < line.count, i - start < 9, SyntaxHighlighter.isDigit(line[i]) { i += 1 }
@@ -138,7 +149,7 @@ extension MarkdownRenderer {
         while keeping > 0, indent <= lists[keeping - 1].indent { keeping -= 1 }
         let level = keeping
         let outer = keeping > 0 ? lists[keeping - 1].hangingWidth : 0
-        var marker = ordinal ?? ["•", "◦", "▪"][level % 3]
+        var marker = ordinal ?? Self.bullets[level % 3]
         var box = ""
         if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["), line[contentStart + 2] == UInt8(ascii: "]"),
             contentStart + 3 == line.count || line[contentStart + 3] == 0x20
@@ -160,6 +171,7 @@ extension MarkdownRenderer {
             list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
     }
 
+    static let bullets = ["•", "◦", "▪"]
     static let cyanBullets = ["•", "◦", "▪"].map { TextStyle(color: .cyan).apply($0, colors: true) }
 
     /// Prose: inside a list (indented, or straight after an item's text), the item's continuation.
@@ -178,7 +190,9 @@ extension MarkdownRenderer {
 
     /// Three or more of one of `-`, `*`, `_`, spaces between allowed, nothing else.
     static func isRule(_ rest: ArraySlice<UInt8>) -> Bool {
-        guard let first = rest.first, [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_")].contains(first) else { return false }
+        guard let first = rest.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "_") else {
+            return false
+        }
         var count = 0
         for byte in rest {
             if byte == first { count += 1 } else if byte != 0x20 && byte != 0x09 { return false }

@@ -45,10 +45,13 @@ public struct MarkdownRenderer: Sendable {
 
     /// A rule's line (`---`), made once.
     let horizontalRule: [UInt8]
+    /// The heading levels' lines, made once.
+    let headings: [TextLine]
 
     public init(options: Options) {
         self.options = options
         self.horizontalRule = Array((TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors) + "\n").utf8)
+        self.headings = Self.headings(colors: options.colors)
         self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
     }
 
