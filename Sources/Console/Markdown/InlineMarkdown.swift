@@ -69,7 +69,10 @@ struct InlineMarkdown {
             case UInt8(ascii: "*"), UInt8(ascii: "_"):
                 let n = run(of: byte, at: i, end: end)
                 let width = min(n, 3)
-                if opens(byte, at: i, count: n, end: end), let close = closer(byte, width, from: i + n, end: end) {
+                let found = opens(byte, at: i, count: n, end: end) ? closer(byte, width, from: i + n, end: end, nesting: true) : nil
+                // Closed only for now: an emphasis inside it may still find its closer further on.
+                if let found, !found.certain { markUnresolved(at: i) }
+                if let close = found?.at {
                     flushText(i, &self)
                     // Extra markers of a longer run stay literal before the emphasis.
                     if n > width { append(bytes[i..<(i + n - width)], style) }
@@ -86,7 +89,7 @@ struct InlineMarkdown {
             case UInt8(ascii: "~"):
                 let n = run(of: byte, at: i, end: end)
                 if n == 2, i + 2 < end, !Self.isSpace(bytes[i + 2]) {
-                    if let close = closer(byte, 2, from: i + 2, end: end) {
+                    if let close = closer(byte, 2, from: i + 2, end: end).at {
                         flushText(i, &self)
                         var inner = style
                         inner.strike = true
@@ -205,8 +208,12 @@ struct InlineMarkdown {
     }
 
     /// The first closing run of at least `width` markers (its last `width` close), skipping code spans and
-    /// escapes: preceded by a non-space, and for `_` not followed by a letter or digit.
-    func closer(_ byte: UInt8, _ width: Int, from start: Int, end: Int) -> Int? {
+    /// escapes: preceded by a non-space, and for `_` not followed by a letter or digit. With `nesting`, a run
+    /// that can only open (after a space or punctuation, before a non-space: the `**` of `*a **b** c*`) is
+    /// skipped together with its own closer, one level deep; when it has none, the closer found is not
+    /// `certain` (more text could close it, and then this one would close later).
+    func closer(_ byte: UInt8, _ width: Int, from start: Int, end: Int, nesting: Bool = false) -> (at: Int?, certain: Bool) {
+        var certain = true
         var j = start
         while j < end {
             let current = bytes[j]
@@ -219,13 +226,20 @@ struct InlineMarkdown {
             guard current == byte else { j += 1; continue }
             let n = run(of: byte, at: j, end: end)
             let after = j + n
-            if n >= width, j > start, !Self.isSpace(bytes[j - 1]),
-                !(byte == UInt8(ascii: "_") && after < end && Self.isAlphanumeric(bytes[after]))
-            {
-                return after - width
+            let preceded = j > start && !Self.isSpace(bytes[j - 1])
+            if n >= width, preceded, !(byte == UInt8(ascii: "_") && after < end && Self.isAlphanumeric(bytes[after])) {
+                return (after - width, certain)
+            }
+            if nesting, !(preceded && !Self.isPunctuation(bytes[j - 1])), opens(byte, at: j, count: n, end: end) {
+                let innerWidth = min(n, 3)
+                if let inner = closer(byte, innerWidth, from: after, end: end).at {
+                    j = inner + innerWidth
+                    continue
+                }
+                certain = false
             }
             j += n
         }
-        return nil
+        return (nil, certain)
     }
 }

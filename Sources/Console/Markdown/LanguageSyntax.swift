@@ -88,7 +88,7 @@ final class LanguageSyntax: Sendable {
 
     /// The language a fence's info string names (`swift`, `py`, `ts {.line-numbers}`), if it is known.
     static func named(_ info: String) -> LanguageSyntax? {
-        let name = info.prefix { $0 != " " && $0 != "{" && $0 != "," }
+        let name = info.prefix { $0 != " " && $0 != "\t" && $0 != "{" && $0 != "," }
         guard !name.isEmpty else { return nil }
         return byName[String(name)] ?? byName[name.lowercased()]
     }

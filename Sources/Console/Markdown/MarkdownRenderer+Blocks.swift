@@ -124,9 +124,11 @@ extension MarkdownRenderer {
             i += 1
             if i < line.count, line[i] == 0x20 { i += 1 }
         }
-        let bar = String(repeating: "│ ", count: depth)
+        // At most a quarter of the width in bars: deeper quotes are drawn at that depth.
+        let shown = min(depth, max(1, options.width / 4))
+        let bar = String(repeating: "│ ", count: shown)
         let prefix = TextStyle(dim: true).apply(bar, colors: options.colors)
-        return TextLine(contentStart: i, prefix: prefix, prefixWidth: 2 * depth, hanging: prefix, hangingWidth: 2 * depth,
+        return TextLine(contentStart: i, prefix: prefix, prefixWidth: 2 * shown, hanging: prefix, hangingWidth: 2 * shown,
                         style: TextStyle(italic: options.colors), list: .clear)
     }
 
@@ -148,7 +150,8 @@ extension MarkdownRenderer {
         var keeping = lists.count
         while keeping > 0, indent <= lists[keeping - 1].indent { keeping -= 1 }
         let level = keeping
-        let outer = keeping > 0 ? lists[keeping - 1].hangingWidth : 0
+        // Nested items indent by their parent's hanging indent, up to half the width (deeper ones line up there).
+        let outer = min(keeping > 0 ? lists[keeping - 1].hangingWidth : 0, options.width / 2)
         var marker = ordinal ?? Self.bullets[level % 3]
         var box = ""
         if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["), line[contentStart + 2] == UInt8(ascii: "]"),

@@ -4,8 +4,18 @@ import Foundation
 /// the width with a visible continuation mark, and a closing rule.
 extension MarkdownRenderer {
     mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout [UInt8]) {
-        let screenIndent = indent > 0 && !lists.isEmpty ? Self.repeated(" ", lists.last?.hangingWidth ?? 0) : ""
-        let name = info.prefix { $0 != " " }
+        // Inside a list item: under its text, leaving the code at least eight columns.
+        let screenIndent = indent > 0 && !lists.isEmpty
+            ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
+        // The language's name, cut to what fits beside the rule.
+        var name = ""
+        var nameWidth = 0
+        for character in info.prefix(while: { $0 != " " && $0 != "\t" }) {
+            let width = DisplayWidth.of(character)
+            guard nameWidth + width <= max(options.width - screenIndent.count - 4, 1) else { break }
+            name.append(character)
+            nameWidth += width
+        }
         // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
         out += screenIndent
         if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
@@ -27,7 +37,7 @@ extension MarkdownRenderer {
         }
         let start = Self.offset(ofColumn: indent, in: line)
         var code = start == 0 ? line : Array(line[start...])
-        if code.contains(0x09) { code = Array(code.text(from: 0).replacingOccurrences(of: "\t", with: "    ").utf8) }
+        if code.contains(0x09) { code = Self.tabsExpanded(code) }
         // Highlighted in place: the fence (and its highlighter's state) is not copied per line.
         let tokens = fence!.highlighter.highlight(code)
         emitCode(code, tokens, indent: fence!.codeIndent, into: &out)

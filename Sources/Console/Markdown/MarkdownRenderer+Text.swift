@@ -2,19 +2,31 @@
 extension MarkdownRenderer {
     /// The text with the control characters a model might send (escape sequences, bells, a bare carriage
     /// return) shown as their Unicode pictures (␛, ␇, ␍) instead of reaching the terminal, which they could
-    /// restyle, clear or make write the clipboard; nil when there are none. Tabs, line feeds and a carriage
-    /// return before a line feed (or at the end, where the next piece decides) stay.
+    /// restyle, clear or make write the clipboard; the C1 controls (U+0080–U+009F, which some terminals take
+    /// as ESC sequences: U+009B is a CSI) shown as U+FFFD; nil when there are none. Tabs, line feeds and a
+    /// carriage return before a line feed (or at the end, where the next piece decides) stay.
     static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        /// A C1 control's two bytes in UTF-8 (0xC2 is never a continuation byte).
+        func c1(_ index: Int) -> Bool {
+            bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0x9F
+        }
         func control(_ index: Int) -> Bool {
             let byte = bytes[index]
             if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
-            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F
+            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index)
         }
         guard bytes.indices.contains(where: control) else { return nil }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 16)
-        for index in bytes.indices {
+        var index = 0
+        while index < bytes.count {
+            if c1(index) {
+                result.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                index += 2
+                continue
+            }
             if control(index) { result.append(contentsOf: picture(bytes[index])) } else { result.append(bytes[index]) }
+            index += 1
         }
         return String(decoding: result, as: UTF8.self)
     }
@@ -37,4 +49,15 @@ extension MarkdownRenderer {
     }
 
     static let spaces = (0..<64).map { String(repeating: " ", count: $0) }
+
+    /// Each tab as four spaces, byte by byte (a string's replacement goes by characters, and a tab followed
+    /// by a combining mark or a variation selector is one character with it, so it stayed).
+    static func tabsExpanded(_ code: [UInt8]) -> [UInt8] {
+        var expanded: [UInt8] = []
+        expanded.reserveCapacity(code.count + 12)
+        for byte in code {
+            if byte == 0x09 { expanded.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) } else { expanded.append(byte) }
+        }
+        return expanded
+    }
 }

@@ -28,6 +28,8 @@ public struct MarkdownRenderer: Sendable {
     var unsettled = false
     /// The unfinished line's start, once it has been shown in part, and how many of its bytes are out.
     var streamed: (line: TextLine, shownUpTo: Int)?
+    /// The unfinished line's length when an opener in it was last found still open (a long line only).
+    var unresolvedLength: Int?
     var wrapper: StyledWrapper
     /// The escape codes of the styles code is written in.
     var styleCodes = StyleCodes()
@@ -57,6 +59,8 @@ public struct MarkdownRenderer: Sendable {
 
     /// Takes the next piece of text; returns what can be written now.
     public mutating func feed(_ text: String) -> String {
+        // An empty piece decides nothing (not even whether a held carriage return ends the line).
+        guard !text.isEmpty else { return "" }
         var out: [UInt8] = []
         if text.utf8.count > 64 { out.reserveCapacity(text.utf8.count * 2) }
         // A carriage return held at the end of the last piece was not a line ending after all.
@@ -104,6 +108,8 @@ public struct MarkdownRenderer: Sendable {
     /// Also what Ctrl-C calls: everything received is shown, and no style is left open.
     public mutating func finish() -> String {
         var out: [UInt8] = []
+        // A carriage return at the very end is a line ending whose line feed never came.
+        if pending.last == 0x0D { pending.removeLast() }
         if !pending.isEmpty || streamed != nil { completeLine(into: &out) }
         if table != nil { flushTable(into: &out) }
         if fence != nil { closeFence(into: &out) }
@@ -118,6 +124,7 @@ public struct MarkdownRenderer: Sendable {
 
     mutating func completeLine(into out: inout [UInt8]) {
         unsettled = false
+        unresolvedLength = nil
         // The line's buffer goes back to `pending` afterwards, emptied: no allocation per line.
         var line: [UInt8] = []
         swap(&line, &pending)
@@ -166,7 +173,7 @@ public struct MarkdownRenderer: Sendable {
             out.append(contentsOf: horizontalRule)
         case .indentedCode(let start):
             var code = Array(line[start...])
-            if code.contains(0x09) { code = Array(code.text(from: 0).replacingOccurrences(of: "\t", with: "    ").utf8) }
+            if code.contains(0x09) { code = Self.tabsExpanded(code) }
             emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: "    ", into: &out)
             afterBlank = false
             afterListText = false
@@ -213,7 +220,14 @@ public struct MarkdownRenderer: Sendable {
     /// its last space before which nothing is left open.
     mutating func streamPending(into out: inout [UInt8]) {
         guard fence == nil, table == nil else { return }
-        let line = pending
+        var line = pending
+        // A carriage return at the end may be half of a CRLF: the line is looked at without it.
+        if line.last == 0x0D { line.removeLast() }
+        // A line whose openers are still open is looked at again only once it has grown by half since the
+        // last look (each look parses it from what is shown): a long line of unclosed `*` or `[` costs a
+        // few parses, not one per network read. The output is the same, shown later.
+        if let length = unresolvedLength, line.count < length + length / 2 { return }
+        unresolvedLength = nil
         var started = streamed
         if started == nil {
             // Hold a line until its kind is settled: a word and a space after where its text starts, and
@@ -225,14 +239,21 @@ public struct MarkdownRenderer: Sendable {
         // The last space before which every opener is closed: from the last space, back to the last space
         // before the first opener left open, until nothing is (one parse per step, not one per space).
         var cut = line.count
+        var opened = false
+        var resolved = false
         while cut > shownUpTo {
-            guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { return }
+            guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { break }
             cut = space
-            guard cut > shownUpTo else { return }
-            guard let open = InlineMarkdown.firstUnresolved(line, shownUpTo..<cut) else { break }
+            guard cut > shownUpTo else { break }
+            guard let open = InlineMarkdown.firstUnresolved(line, shownUpTo..<cut) else {
+                resolved = true
+                break
+            }
+            opened = true
             cut = open
         }
-        guard cut > shownUpTo else { return }
+        if opened, line.count - shownUpTo > 4096 { unresolvedLength = line.count }
+        guard resolved else { return }
         if streamed == nil { begin(text, into: &out) }
         streamed = (text, cut)
         add(line, shownUpTo..<cut, style: text.style, into: &out)

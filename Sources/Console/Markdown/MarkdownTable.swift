@@ -12,6 +12,8 @@ struct MarkdownTable: Sendable {
 
     /// The table in `lines` (header, delimiter row, body), or nil when the second line is not a delimiter row.
     init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
+        // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
+        let lines = lines.map { $0.contains(0x09) ? $0.map { $0 == 0x09 ? 0x20 : $0 } : $0 }
         guard lines.count >= 2,
             let alignments = Self.alignments(Self.cells(lines[1]).map { String(decoding: $0.bytes[$0.range], as: UTF8.self) })
         else { return nil }
@@ -94,8 +96,9 @@ struct MarkdownTable: Sendable {
             all.map { Self.naturalWidth(cell($0, column)) }.max() ?? 0
         }
         widths = widths.map { max($0, 1) }
-        let room = max(width - (3 * columns + 1), columns * 3)
-        while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3 {
+        // The widest column narrowed, one column at a time, down to one character if that is what fits.
+        let room = max(width - (3 * columns + 1), columns)
+        while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 1 {
             widths[widest] -= 1
         }
         let border = TextStyle(dim: true)

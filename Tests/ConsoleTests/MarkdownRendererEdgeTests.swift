@@ -1,0 +1,100 @@
+@testable import Console
+import Foundation
+import Testing
+
+/// Inputs a review found mishandled, each held to what it should render: carriage returns at a piece's
+/// end, C1 controls, nested emphasis, narrow tables, deep nesting, long fence headers and tabs.
+@Suite("Markdown rendering, edge cases")
+struct MarkdownRendererEdgeTests {
+    typealias Tests = MarkdownRendererTests
+
+    /// Pieces fed in turn, settling where `"<settle>"` is (the console settles once per network read).
+    static func stream(_ pieces: [String], width: Int = 40, colors: Bool = false) -> String {
+        var renderer = MarkdownRenderer(options: .init(width: width, colors: colors, hyperlinks: false))
+        var out = ""
+        for piece in pieces { out += piece == "<settle>" ? renderer.settle() : renderer.feed(piece) }
+        return out + renderer.finish()
+    }
+
+    static func whole(_ text: String, width: Int = 40, colors: Bool = false) -> String {
+        stream([text], width: width, colors: colors)
+    }
+
+    static func widest(_ out: String) -> Int {
+        out.split(separator: "\n").map { DisplayWidth.of($0) }.max() ?? 0
+    }
+
+    @Test(arguments: ["- - -", "--- ", "* * *"])
+    func aCarriageReturnAtAPiecesEndDoesNotSettleARuleAsAnItem(rule: String) {
+        let chunked = Self.stream([rule + "\r", "<settle>", "\nafter\n"])
+        #expect(chunked == Self.whole(rule + "\r\nafter\n"), "\(chunked.debugDescription)")
+        #expect(chunked.hasPrefix("───"), "\(chunked.debugDescription)")
+    }
+
+    @Test func anEmptyPieceDecidesNothing() {
+        #expect(Self.stream(["a\r", "", "\nb"]) == "a\nb\n")
+        #expect(Self.stream(["a\r", "", "<settle>", "b"]) == "a␍b\n")
+    }
+
+    @Test func aCarriageReturnAtTheEndNeverReachesTheTerminal() {
+        for text in ["|a|b|\n|-|-|\n|c|d\r", "text\r", "```\ncode\r"] {
+            let out = Self.whole(text)
+            #expect(!out.contains("\r"), "\(text.debugDescription) gave \(out.debugDescription)")
+        }
+    }
+
+    @Test func c1ControlsAreReplaced() {
+        let out = Self.whole("a\u{9B}31mred and [t](http://x\u{9C}/y)\n", colors: true)
+        #expect(!out.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(out.debugDescription)")
+        #expect(out.contains("a\u{FFFD}31mred"), "\(out.debugDescription)")
+    }
+
+    @Test func emphasisNests() {
+        let out = Self.whole("*Note: this is **important** here*\n", colors: true)
+        #expect(out.contains("\u{1B}[1;3mimportant\u{1B}[0m") && !out.contains("*"), "\(out.debugDescription)")
+        #expect(Self.whole("_a __b__ c_\n") == "a b c\n")
+        #expect(Self.whole("*a *b* c*\n") == "a b c\n")
+        #expect(Self.whole("**a*b**\n") == "a*b\n", "a marker between letters stays inside")
+        #expect(Self.whole("*a *b c*\n") == "*a b c\n", "the inner emphasis takes the closer")
+    }
+
+    /// An emphasis closed only until an inner one finds its closer further on is not shown early.
+    @Test func anEmphasisThatMayCloseLaterIsHeldBackWhileStreaming() {
+        let text = "*a **b* and then** c and more words to stream past the width of the line\n"
+        let whole = Self.whole(text, colors: true)
+        for seed in 1...30 {
+            let pieces = Tests.chunks(text, seed: UInt64(seed)).flatMap { [$0, "<settle>"] }
+            #expect(Self.stream(pieces, colors: true) == whole, "seed \(seed)")
+        }
+    }
+
+    @Test func aTableNarrowsItsColumnsToFit() {
+        let out = Self.whole("| aa | bb | cc | dd |\n|---|---|---|---|\n| 1 | 2 | 3 | 4 |\n", width: 20)
+        #expect(Self.widest(out) <= 20, "\(out)")
+        let eight = Self.whole("|a1|a2|a3|a4|a5|a6|a7|a8|\n|-|-|-|-|-|-|-|-|\n|bb|bb|bb|bb|bb|bb|bb|bb|\n", width: 40)
+        #expect(Self.widest(eight) <= 40, "\(eight)")
+    }
+
+    @Test func deepListsAndQuotesStayWithinTheWidth() {
+        let list = (0..<16).map { String(repeating: "  ", count: $0) + "- item at level \($0) with words" }.joined(separator: "\n") + "\n"
+        #expect(Self.widest(Self.whole(list, width: 30)) <= 30)
+        #expect(Self.widest(Self.whole(String(repeating: ">", count: 24) + " some words here\n", width: 40)) <= 40)
+        let code = (0..<12).map { String(repeating: "  ", count: $0) + "- level \($0)" }.joined(separator: "\n")
+            + "\n" + String(repeating: "  ", count: 12) + "```\n" + String(repeating: "  ", count: 12) + "let x = 1\n```\n"
+        #expect(Self.widest(Self.whole(code, width: 20)) <= 20, "\(Self.whole(code, width: 20))")
+    }
+
+    @Test func aFenceHeaderIsCutAndATabEndsItsLanguage() {
+        let long = Self.whole("```a-very-long-info-string-here-and-more\nx\n```\n", width: 20)
+        #expect(Self.widest(long) <= 20, "\(long)")
+        let tab = Self.whole("~~~py\tx\nprint(1)\n~~~\n", colors: true)
+        #expect(!tab.contains("\t") && tab.contains("─── py\u{1B}[0m\n") && tab.contains("\u{1B}[33m1\u{1B}[0m"), "\(tab.debugDescription)")
+    }
+
+    @Test func tabsInTableCellsAndCodeAreSpaces() {
+        let table = Self.whole("|a\tb|c|\n|-|-|\n|x|y|\n")
+        #expect(table.contains("│ a b │ c │"), "\(table)")
+        let code = Self.whole("```\n\t\u{FE0F}x\n```\n")
+        #expect(!code.contains("\t"), "\(code.debugDescription)")
+    }
+}
