@@ -70,7 +70,7 @@ struct TurnRenderer: Sendable {
                 enter(.refusal)
                 write(styled("[refusal] ", .yellow), wrap: false)
             }
-            write(styled(delta.delta, .yellow), wrap: true)
+            write(styled(shown(delta.delta), .yellow), wrap: true)
         case .reasoningSummaryTextDelta(let delta) where options.showExtras && options.showReasoning:
             noteFirstToken()
             if lane == .reasoning, reasoningParagraphEnded {
@@ -79,7 +79,7 @@ struct TurnRenderer: Sendable {
             }
             reasoningParagraphEnded = false
             enter(.reasoning)
-            write(styled(delta.delta, .dim), wrap: true)
+            write(styled(shown(delta.delta), .dim), wrap: true)
         case .reasoningSummaryPartDone where options.showExtras && options.showReasoning && lane == .reasoning:
             reasoningParagraphEnded = true
         case .outputItemDone(let done) where options.showExtras:
@@ -100,7 +100,7 @@ struct TurnRenderer: Sendable {
             switch item {
             case .reasoning(let reasoning) where options.showExtras && options.showReasoning && !reasoning.summary.isEmpty:
                 enter(.reasoning)
-                write(styled(reasoning.summary.joined(separator: "\n\n"), .dim), wrap: true)
+                write(styled(shown(reasoning.summary.joined(separator: "\n\n")), .dim), wrap: true)
             case .message(let message):
                 for part in message.content {
                     switch part {
@@ -114,7 +114,7 @@ struct TurnRenderer: Sendable {
                         }
                     case .refusal(let refusal):
                         enter(.refusal)
-                        write(styled("[refusal] " + refusal, .yellow), wrap: true)
+                        write(styled("[refusal] " + shown(refusal), .yellow), wrap: true)
                     default: break
                     }
                 }
@@ -136,9 +136,9 @@ struct TurnRenderer: Sendable {
         if !footnotes.isEmpty {
             emit("\n")
             for (index, note) in footnotes.enumerated() {
-                emit("[\(index + 1)] \(note.label)\n")
-                if let quote = note.quote, !quote.isEmpty { emit(styled("    “\(quote)”", .dim) + "\n") }
-                if let command = note.command { emit("    " + styled(command, .cyan) + "\n") }
+                emit("[\(index + 1)] \(shown(note.label))\n")
+                if let quote = note.quote, !quote.isEmpty { emit(styled("    “\(shown(quote))”", .dim) + "\n") }
+                if let command = note.command { emit("    " + styled(shown(command), .cyan) + "\n") }
             }
             footnotes.removeAll()
         }
@@ -195,7 +195,7 @@ struct TurnRenderer: Sendable {
 
     mutating func timeline(_ line: String, color: Color = .cyan) {
         enter(.timeline)
-        emit(styled(line, color) + "\n")
+        emit(styled(shown(line), color) + "\n")
     }
 
     mutating func footnote(for annotation: Annotation, partText: String) -> Int? {
@@ -261,7 +261,12 @@ struct TurnRenderer: Sendable {
     mutating func write(_ text: String, wrap: Bool) {
         if lane == .text, markdown != nil {
             buffer += markdown!.feed(text)
-        } else if wrap { writer.write(text, into: &buffer) } else { writer.writeUnwrapped(text, into: &buffer) }
+            if buffer.utf8.count >= 1 << 16 { flush() }
+            return
+        }
+        // The answer's text without rendering: shown here (the other lanes' text is shown by their callers).
+        let text = lane == .text ? shown(text) : text
+        if wrap { writer.write(text, into: &buffer) } else { writer.writeUnwrapped(text, into: &buffer) }
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
