@@ -56,12 +56,12 @@ public struct HistoryRunner: Sendable {
                 context.output.write(text)
                 return .success
             }
-            let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            do {
-                try Data(text.utf8).write(to: url, options: .atomic)
+            let url: URL
+            do throws(ConsoleError) {
+                url = try OutputFile.write(text, to: path)
             } catch {
-                context.diagnostics.write("error: cannot write \(url.path): \(error.localizedDescription)\n")
-                return .apiError
+                context.diagnostics.write("error: \(error.message)\n")
+                return error.exitStatus
             }
             context.diagnostics.write("Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n")
             return .success
@@ -69,24 +69,23 @@ public struct HistoryRunner: Sendable {
     }
 
     /// Deletes the conversation's records here; with `server`, first its stored responses and its
-    /// Conversations API conversation on the server (`ask` answers the question; nil: `--yes`).
-    public func delete(_ id: String, server: Bool, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
+    /// Conversations API conversation on the server each turn was sent to (the provider the inspector
+    /// recorded, unless `pinned`: `--provider` names one), asking first (`ask`; nil: `--yes`).
+    public func delete(_ id: String, server: Bool, pinned: Bool = false, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
         await withConversation(id) { export, summary, store in
             if server {
-                let responses = ConversationExport.distinct(export.turns.compactMap(\.exchange.responseId))
-                let conversations = ConversationExport.distinct(export.turns.compactMap { $0.request["conversation"].flatMap { $0.stringValue ?? $0["id"]?.stringValue } })
-                let count = "\(responses.count) stored response\(responses.count == 1 ? "" : "s")"
-                    + (conversations.isEmpty ? "" : " and \(conversations.count) conversation\(conversations.count == 1 ? "" : "s")")
-                if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(context.configuration.baseURL)? [y/N] ")) {
+                let groups = serverObjects(export, pinned: pinned)
+                let responses = groups.reduce(0) { $0 + $1.responses.count }, conversations = groups.reduce(0) { $0 + $1.conversations.count }
+                let count = "\(responses) stored response\(responses == 1 ? "" : "s")"
+                    + (conversations == 0 ? "" : " and \(conversations) conversation\(conversations == 1 ? "" : "s")")
+                let servers = groups.map { $0.provider == providerName ? context.configuration.baseURL : "provider \($0.provider)" }
+                if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(servers.joined(separator: " and "))? [y/N] ")) {
                     context.diagnostics.write("Nothing was deleted.\n")
                     return .success
                 }
                 var failed = 0
-                for response in responses {
-                    failed += await deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in try await context.client.delete(id: response) }
-                }
-                for conversation in conversations {
-                    failed += await deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in try await context.client.deleteConversation(id: conversation) }
+                for group in groups {
+                    failed += await deleteOnServer(group)
                 }
                 // What could not be deleted there keeps its records here, so it can be found again.
                 if failed > 0 {
@@ -98,6 +97,59 @@ public struct HistoryRunner: Sendable {
             context.output.write("Deleted \(summary.id.prefix(8)): \(removed) recorded exchange\(removed == 1 ? "" : "s").\n")
             return .success
         }
+    }
+
+    /// The provider this command's context talks to.
+    var providerName: String { context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
+
+    /// A conversation's stored responses and conversations on the server, by the provider its turns went to.
+    struct ServerObjects {
+        var provider: String
+        var responses: [String] = []
+        var conversations: [String] = []
+    }
+
+    func serverObjects(_ export: ConversationExport, pinned: Bool) -> [ServerObjects] {
+        var groups: [ServerObjects] = []
+        for turn in export.turns {
+            let provider = pinned ? providerName : turn.exchange.provider ?? ProviderCatalog.defaultName
+            if !groups.contains(where: { $0.provider == provider }) { groups.append(ServerObjects(provider: provider)) }
+            let index = groups.firstIndex { $0.provider == provider }!
+            if let response = turn.exchange.responseId, !groups[index].responses.contains(response) { groups[index].responses.append(response) }
+            if let conversation = turn.request["conversation"].flatMap({ $0.stringValue ?? $0["id"]?.stringValue }),
+                !groups[index].conversations.contains(conversation)
+            {
+                groups[index].conversations.append(conversation)
+            }
+        }
+        return groups.filter { !$0.responses.isEmpty || !$0.conversations.isEmpty }
+    }
+
+    /// Deletes one provider's objects with a context for that provider; how many could not be deleted.
+    func deleteOnServer(_ group: ServerObjects) async -> Int {
+        let target: ConsoleContext
+        if group.provider == providerName {
+            target = context
+        } else {
+            do {
+                target = try context.forProvider(group.provider)
+            } catch {
+                context.diagnostics.write("error: cannot reach provider \(group.provider), where \(group.responses.count + group.conversations.count) of them were created: \(error.message)\n")
+                return group.responses.count + group.conversations.count
+            }
+        }
+        let runner = HistoryRunner(context: target)
+        var failed = 0
+        for response in group.responses {
+            failed += await runner.deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in try await target.client.delete(id: response) }
+        }
+        for conversation in group.conversations {
+            failed += await runner.deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in
+                try await target.client.deleteConversation(id: conversation)
+            }
+        }
+        if group.provider != providerName { await target.shutdown() }
+        return failed
     }
 
     /// Deletes one object on the server, saying so; 1 when it failed (a 404 is not a failure: it is gone).

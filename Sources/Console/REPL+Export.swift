@@ -17,13 +17,17 @@ extension REPL {
             context.diagnostics.write("usage: /save PATH | /save code [N] PATH\n")
             return
         }
+        // `/save code 2`: a block's number where the file's name should be.
+        if words.count == 2, words.first == "code", Int(path) != nil {
+            context.diagnostics.write("usage: /save code [N] PATH (\(path) is taken as a block's number: give the file's name after it)\n")
+            return
+        }
         guard let (text, what) = answerPart(Array(words.dropLast()), usage: "usage: /save PATH | /save code [N] PATH") else { return }
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        do {
-            try Data((text.hasSuffix("\n") ? text : text + "\n").utf8).write(to: url, options: .atomic)
+        do throws(ConsoleError) {
+            let url = try OutputFile.write(text.hasSuffix("\n") ? text : text + "\n", to: path)
             context.output.write("Saved \(what) to \(url.path).\n")
         } catch {
-            context.diagnostics.write("error: cannot write \(url.path): \(error.localizedDescription)\n")
+            context.diagnostics.write("error: \(error.message)\n")
         }
     }
 

@@ -55,7 +55,9 @@ struct History: ParsableCommand {
         func run() throws {
             if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
             let ask = try confirmation(skipped: yes || !server, refusal: "history delete --server deletes on the server and stdin is not a terminal to ask on: pass --yes")
-            try withContext { [id, server] in await HistoryRunner(context: $0).delete(id, server: server, ask: ask) }
+            try withContext { [id, server, provider] in
+                await HistoryRunner(context: $0).delete(id, server: server, pinned: provider != nil, ask: ask)
+            }
         }
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A file a command writes what it was asked for into (`history export -o`, `/export`, `/save`): its path
+/// checked first, so that a mistake is said in words (a directory, a missing directory, no name) rather
+/// than as the system's error code. An existing file is replaced, as the docs say.
+struct OutputFile: Sendable {
+    let url: URL
+
+    /// `path` as typed (`~` expanded), relative to the current directory.
+    init(_ path: String) {
+        url = URL(
+            fileURLWithPath: (path as NSString).expandingTildeInPath,
+            relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        ).standardizedFileURL
+    }
+
+    /// Why `path` cannot be written to, before trying: nil when it looks writable.
+    static func problem(_ path: String) -> String? {
+        if path.trimmingCharacters(in: .whitespaces).isEmpty { return "no file name was given" }
+        let file = OutputFile(path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory: give a file name in it"
+        }
+        let directory = file.url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            return "its directory \(directory) does not exist"
+        }
+        if !isDirectory.boolValue { return "\(directory) is a file, not a directory" }
+        return nil
+    }
+
+    /// Writes `text` (atomically: a reader never sees half of it); the error names the file and the cause.
+    func write(_ text: String) throws(ConsoleError) {
+        do {
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+            throw ConsoleError("cannot write \(url.path): \(cause ?? error.localizedDescription)", exitStatus: .apiError)
+        }
+    }
+
+    /// Checks `path`, then writes `text` to it.
+    static func write(_ text: String, to path: String) throws(ConsoleError) -> URL {
+        if let problem = problem(path) { throw ConsoleError("cannot write to \"\(path)\": \(problem)", exitStatus: .usage) }
+        let file = OutputFile(path)
+        try file.write(text)
+        return file.url
+    }
+}
