@@ -118,6 +118,14 @@ public enum Subprocess {
             stderr: String(decoding: output[errorEnd]!, as: UTF8.self))
     }
 
+    /// Runs the built `openresponses` with `home` as its `OPENRESPONSES_HOME` and `HOME`, a minimal `PATH`,
+    /// and `extra` on top: a command as a user with a fresh home runs it.
+    public static func openresponses(_ arguments: [String], home: URL, environment extra: [String: String] = [:]) async throws -> Result {
+        var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
+        for (key, value) in extra { environment[key] = value }
+        return try await run(openresponsesBinary, arguments, environment: environment)
+    }
+
     /// The built `openresponses` executable next to the running test bundle (or in `.build/debug`).
     public static var openresponsesBinary: String {
         var candidates: [URL] = []

@@ -10,10 +10,8 @@ import Testing
 struct JobsProviderTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-jobprov-\(UUID().uuidString)", isDirectory: true)
 
-    func run(_ arguments: [String], environment extra: [String: String]) async throws -> Subprocess.Result {
-        var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
-        for (key, value) in extra { environment[key] = value }
-        return try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: environment)
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
+        try await Subprocess.openresponses(arguments, home: home, environment: extra)
     }
 
     static func jobServer(id: String, status: String) -> @Sendable (ReceivedRequest) -> Reply {

@@ -10,9 +10,7 @@ struct LibraryEmbeddingCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-libvec-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
-        var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
-        for (key, value) in extra { environment[key] = value }
-        return try await Subprocess.run(Subprocess.openresponsesBinary, ["library"] + arguments, environment: environment)
+        try await Subprocess.openresponses(["library"] + arguments, home: home, environment: extra)
     }
 
     /// Three notes; the question about the second shares none of its words.

@@ -11,9 +11,7 @@ struct ProvidersTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-prov-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
-        var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
-        for (key, value) in extra { environment[key] = value }
-        return try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: environment)
+        try await Subprocess.openresponses(arguments, home: home, environment: extra)
     }
 
     func write(_ name: String, _ text: String, mode: Int = 0o600) throws {
