@@ -42,8 +42,23 @@ public struct ReplayRunner: Sendable {
             context.diagnostics.write("error: exchange \(id) went to \(detail.summary.url); replay knows /responses and /conversations endpoints\n")
             return .usage
         }
-        // To another provider: the context's own client (made for that provider), the same path.
-        let client = provider == nil ? context.client(baseURL: baseURL) : context.client
+        // To the provider the exchange went to, with its key (a context made for it when it is not this
+        // command's); to another (`--provider`): the context's own client, made for that provider.
+        var target = context
+        var made: ConsoleContext?
+        let ownProvider = context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName
+        if provider == nil, let recorded = detail.summary.provider, recorded != ownProvider {
+            do {
+                made = try context.forProvider(recorded)
+            } catch {
+                context.diagnostics.write(
+                    "error: exchange \(id) went to provider \(recorded), which cannot be used now: \(error.message); --provider NAME sends it to another\n")
+                return error.exitStatus
+            }
+            target = made!
+            context.diagnostics.write("note: exchange \(id) went to provider \(recorded); replaying it there, with its key\n")
+        }
+        let client = provider == nil ? target.client(baseURL: baseURL) : context.client
         var exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
         if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }
         let streamed = (try? JSONValue.parse(body))?["stream"]?.boolValue == true || detail.summary.streamed
@@ -74,7 +89,9 @@ public struct ReplayRunner: Sendable {
             }
         }
         renderer.finishLine()
+        await target.recorder?.waitUntilIdle()
         await context.recorder?.waitUntilIdle()
+        if let made { await made.shutdown() }
         if let replay = try? await store.latestReplay(of: id) {
             context.diagnostics.write("recorded as exchange \(replay) (replay of \(id))\n")
         }

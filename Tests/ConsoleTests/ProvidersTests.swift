@@ -77,6 +77,13 @@ struct ProvidersTests {
         let diff = try await run(["inspect", "diff", String(alphaID), String(replayID)])
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(diff.stdout.contains("from A") && diff.stdout.contains("from B"), "\(diff.stdout)")
+        // Without --provider, a replay goes where the exchange went, with that provider's key and headers,
+        // not with the command's own key.
+        let again = try await run(["inspect", "replay", String(alphaID)], environment: environment.merging(["OPENAI_API_KEY": "sk-default-secret-0000"]) { $1 })
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("from A"))
+        #expect(again.stderr.contains("went to provider alpha; replaying it there, with its key"), "\(again.stderr)")
+        #expect(first.requests.last?.header("authorization") == "Bearer sk-alpha-secret-0000")
         let stats = try await run(["inspect", "stats", "--by", "provider", "--json"])
         #expect(stats.stdout.contains("\"alpha\"") && stats.stdout.contains("\"beta\""), "\(stats.stdout)")
 
