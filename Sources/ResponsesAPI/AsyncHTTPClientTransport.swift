@@ -61,7 +61,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             case .remoteConnectionClosed:
                 return ResponsesAPIError(code: .network, message: "the server closed the connection", underlying: error)
             default:
-                break
+                // A header value with a line break or a control character in it: its values are not shown
+                // (one may be the key), and sending again cannot help.
+                let described = "\(error)"
+                if described.hasPrefix("HTTPClientError.invalidHeaderFieldValues") {
+                    return ResponsesAPIError(
+                        code: .configuration,
+                        message: "a request header's value holds a line break or another character a header cannot carry (the value is not shown: it may be a key)")
+                }
+                if described.hasPrefix("HTTPClientError.invalidHeaderFieldNames") {
+                    return ResponsesAPIError(
+                        code: .configuration, message: "a request header's name is not a valid header name: \(described.dropFirst("HTTPClientError.".count))")
+                }
             }
         }
         if let error = error as? NIOConnectionError {

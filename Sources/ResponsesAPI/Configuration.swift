@@ -60,8 +60,15 @@ public struct Configuration: Sendable {
             }
             policy.maxRetries = retries
         }
+        let apiKey = value("OPENAI_API_KEY")
+        // A key that cannot go into a header (`export KEY="$(cat a b)"`): said without the key.
+        if let apiKey, apiKey.unicodeScalars.contains(where: { $0.value < 0x21 || (0x7F...0x9F).contains($0.value) }) {
+            throw ResponsesAPIError(
+                code: .configuration,
+                message: "the API key holds a line break, a space or another control character (the key is not shown); set it again without them")
+        }
         self.init(
-            baseURL: value("OPENAI_BASE_URL") ?? Self.defaultBaseURL, apiKey: value("OPENAI_API_KEY"),
+            baseURL: value("OPENAI_BASE_URL") ?? Self.defaultBaseURL, apiKey: apiKey,
             organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"),
             connectTimeout: try seconds("OPENRESPONSES_CONNECT_TIMEOUT") ?? .seconds(5),
             readTimeout: try seconds("OPENRESPONSES_TIMEOUT") ?? .seconds(600), retryPolicy: policy)

@@ -99,7 +99,13 @@ public struct ProviderCatalog: Sendable {
             throw SettingError("cannot read \(path): \(error.localizedDescription)")
         }
         let document: Any?
-        do { document = try Yams.load(yaml: text) } catch { throw SettingError("\(path): not YAML (\(error))") }
+        do { document = try Yams.load(yaml: text) } catch {
+            // Where, and what is wrong, but never the text: the line quoted would be a key.
+            guard let error = error as? YamlError, case let diagnostic = PresetValidator.diagnostic(for: error, path: path),
+                !diagnostic.message.hasPrefix("cannot read"), diagnostic.message != "\(error)"
+            else { throw SettingError("\(path): not valid YAML (its text is not shown: it holds keys)") }
+            throw SettingError("\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.message)")
+        }
         guard let entries = document as? [String: Any] else {
             if document == nil { return [:] }
             throw SettingError("\(path): expected a mapping of provider names to keys")

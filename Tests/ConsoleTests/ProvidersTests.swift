@@ -141,6 +141,47 @@ struct ProvidersTests {
         #expect(bad.stderr.contains("providers.beta.headers.X-Key"), "\(bad.stderr)")
     }
 
+    /// A key or header that cannot be sent, and a credentials file that is not YAML, are reported by where
+    /// and what, never by quoting them.
+    @Test func noErrorQuotesAKey() async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_k", text: "from K")) }
+        defer { Task { await server.stop() } }
+        try write("config.yaml", """
+            version: 1
+            providers:
+              kappa:
+                base_url: \(server.baseURL)
+                key_env: KAPPA_KEY
+              lambda:
+                base_url: \(server.baseURL)
+                headers:
+                  X-Secret: "${SECRET_HEADER}"
+            """)
+        try write("credentials.yaml", "lambda: sk-canary-lambda-0001\n  kappa: sk-canary-kappa-0002: x\n")
+        let yaml = try await run(["ask", "--provider", "lambda", "hi"])
+        #expect(yaml.status == 2)
+        #expect(yaml.stderr.contains("credentials.yaml:2:"), "\(yaml.stderr)")
+        #expect(!yaml.stderr.contains("canary"), "\(yaml.stderr)")
+        let check = try await run(["providers", "check", "lambda", "--json"])
+        #expect(!(check.stdout + check.stderr).contains("canary"), "\(check.stdout)")
+
+        let key = try await run(["ask", "--provider", "kappa", "hi"], environment: ["KAPPA_KEY": "sk-canary-kappa-0003\nsecond"])
+        #expect(key.status == 2)
+        #expect(key.stderr.contains("the API key holds a line break"), "\(key.stderr)")
+        #expect(!key.stderr.contains("canary"))
+
+        try write("credentials.yaml", "lambda: sk-canary-lambda-0004\n")
+        let header = try await run(["ask", "--provider", "lambda", "hi"], environment: ["SECRET_HEADER": "canary-value\r\nX-Injected: 1"])
+        #expect(header.status != 0)
+        #expect(header.stderr.contains("a request header's value holds a line break"), "\(header.stderr)")
+        #expect(!header.stderr.contains("canary"), "\(header.stderr)")
+        #expect(server.requests.isEmpty, "nothing was sent")
+        for file in try FileManager.default.contentsOfDirectory(atPath: home.path) where file.hasPrefix("inspector.sqlite") {
+            #expect(try Data(contentsOf: home.appendingPathComponent(file)).range(of: Data("canary".utf8)) == nil, "\(file)")
+        }
+    }
+
     @Test(.enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
     func checkTellsWhichPeerKeepsAChainedTurn() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
