@@ -38,6 +38,13 @@ public enum PresetSchema {
                 if let text = value.stringValue, let problem = EnvironmentTemplate.literalProblem(text) {
                     issues.append(ObjectIssue("headers.\(name)", problem))
                 }
+                // A header's name is an HTTP token (RFC 9110); the key has its own place.
+                let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+                if name.isEmpty || !name.unicodeScalars.allSatisfy({ $0.isASCII && token.contains($0) }) {
+                    issues.append(ObjectIssue("headers.\(name)", "not a header name: letters, digits and !#$%&'*+-.^_`|~ only"))
+                } else if name.lowercased() == "authorization" {
+                    issues.append(ObjectIssue("headers.\(name)", "the key is sent as Authorization already: name it with key_env or in credentials.yaml"))
+                }
             }
             if let url = provider["base_url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 issues.append(ObjectIssue("base_url", "'\(url)' is not an http(s) URL (example: http://127.0.0.1:11434/v1)"))

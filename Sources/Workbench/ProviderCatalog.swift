@@ -34,7 +34,9 @@ public struct ProviderCatalog: Sendable {
         var providers = [Provider(
             name: defaultName, baseURL: environment["OPENAI_BASE_URL"] ?? Configuration.defaultBaseURL, keyEnv: "OPENAI_API_KEY",
             organization: environment["OPENAI_ORG_ID"], project: environment["OPENAI_PROJECT_ID"], headers: [:], model: nil)]
-        for (name, value) in (config?.providers ?? [:]).sorted(by: { $0.key < $1.key }) where name != defaultName {
+        let source = config.map { $0.url.path } ?? "the environment"
+        for (name, value) in (config?.providers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let problem = Self.nameProblem(name) { throw SettingError("\(source): providers.\(name.debugDescription.dropFirst().dropLast()): \(problem)") }
             let fields = value.objectValue ?? [:]
             var headers: [String: String] = [:]
             for (header, template) in fields["headers"]?.objectValue ?? [:] { headers[header] = template.stringValue }
@@ -44,7 +46,17 @@ public struct ProviderCatalog: Sendable {
                 model: fields["model"]?.stringValue, timeout: fields["timeout"]?.doubleValue,
                 connectTimeout: fields["connect_timeout"]?.doubleValue))
         }
-        return ProviderCatalog(providers: providers, source: config.map { $0.url.path } ?? "the environment")
+        return ProviderCatalog(providers: providers, source: source)
+    }
+
+    /// Why `name` cannot name a provider: `default` is the environment's; a name is typed after
+    /// `--provider` and written in key paths, so it is letters, digits, `-` and `_`.
+    static func nameProblem(_ name: String) -> String? {
+        if name == defaultName {
+            return "default is the environment's provider (OPENAI_BASE_URL and OPENAI_API_KEY) and cannot be redefined here: give this one another name"
+        }
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+        return !name.isEmpty && allowed ? nil : "a provider's name is letters, digits, - and _ (it is typed after --provider)"
     }
 
     /// The client configuration for provider `name`: its URL, key, organization, project, timeouts and
@@ -89,8 +101,17 @@ public struct ProviderCatalog: Sendable {
     /// its owner may read it.
     public static func credentials(environment: AppEnvironment) throws(SettingError) -> [String: String] {
         let path = environment.dataDirectory.appendingPathComponent("credentials.yaml").path
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        let mode = ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? 0
+        // stat follows a symbolic link: the mode and owner checked are the file's that is read.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return [:] }
+            throw SettingError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SettingError("\(path) is not a file (a directory?): it should hold NAME: KEY lines") }
+        guard info.st_uid == geteuid() else {
+            throw SettingError("\(path) holds keys but is owned by user \(info.st_uid), not by you: it is not read")
+        }
+        let mode = Int(info.st_mode & 0o777)
         guard mode & 0o077 == 0 else {
             throw SettingError("\(path) has mode \(String(mode, radix: 8)) and holds keys: chmod 600 \(path) (it is not read until then)")
         }

@@ -139,6 +139,35 @@ struct ProvidersTests {
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("providers.beta.base_url"), "\(bad.stderr)")
         #expect(bad.stderr.contains("providers.beta.headers.X-Key"), "\(bad.stderr)")
+
+        // A link to a 0600 file is read; a directory, another user's file, bad names and headers are refused.
+        try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
+        try write("real.yaml", "beta: sk-beta-secret-0000\n")
+        try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
+        try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent("credentials.yaml").path, withDestinationPath: "real.yaml")
+        let linked = try await run(["providers", "list"])
+        #expect(linked.status == 0 && linked.stdout.contains("beta"), "\(linked.stderr)")
+        let viaLink = try await run(["ask", "--provider", "beta", "--model", "m", "hello"])
+        #expect(!viaLink.stderr.contains("mode"), "\(viaLink.stderr)")
+        if geteuid() == 0 {
+            chown(home.appendingPathComponent("real.yaml").path, 65534, 65534)
+            let foreign = try await run(["ask", "--provider", "beta", "hello"])
+            #expect(foreign.status == 2 && foreign.stderr.contains("is owned by user 65534, not by you"), "\(foreign.stderr)")
+        }
+        try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("credentials.yaml"), withIntermediateDirectories: false)
+        let directory = try await run(["ask", "--provider", "beta", "hello"])
+        #expect(directory.status == 2 && directory.stderr.contains("credentials.yaml is not a file"), "\(directory.stderr)")
+        for (config, expected) in [
+            ("  default:\n    base_url: http://x/v1\n", "providers.default: default is the environment's provider"),
+            ("  \"a.b\":\n    base_url: http://x/v1\n", "providers.a.b: a provider's name is letters, digits, - and _"),
+            ("  ok:\n    base_url: http://x/v1\n    headers:\n      \"X Bad\": \"${T}\"\n", "providers.ok.headers.X Bad: not a header name"),
+            ("  ok:\n    base_url: http://x/v1\n    headers:\n      Authorization: \"${T}\"\n", "the key is sent as Authorization already"),
+        ] {
+            try write("config.yaml", "version: 1\nproviders:\n" + config)
+            let refused = try await run(["providers", "list"])
+            #expect(refused.status == 2 && refused.stderr.contains(expected), "\(refused.stderr)")
+        }
     }
 
     /// A key or header that cannot be sent, and a credentials file that is not YAML, are reported by where
