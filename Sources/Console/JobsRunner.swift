@@ -144,7 +144,7 @@ public struct JobsRunner: Sendable {
         } catch {
             renderer.finishLine()
             context.diagnostics.write("error: cannot attach to \(id): \(error)\n")
-            return .apiError
+            return (error as? ResponsesAPIError)?.code == .configuration ? .usage : .apiError
         }
     }
 
@@ -164,7 +164,7 @@ public struct JobsRunner: Sendable {
             return .success
         } catch {
             context.diagnostics.write("error: cannot cancel \(id): \(error)\n")
-            return error.code == .cancelled ? .interrupted : .apiError
+            return error.code == .cancelled ? .interrupted : error.code == .configuration ? .usage : .apiError
         }
     }
 

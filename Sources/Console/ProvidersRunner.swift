@@ -73,6 +73,10 @@ struct ProvidersRunner: Sendable, CommandIORunner {
         for provider in chosen {
             var variables = environment.variables
             variables["OPENRESPONSES_PROVIDER"] = provider.name
+            // A check waits at most 30 s for each answer (unless the provider or the environment sets its own
+            // timeout) and does not retry: a server that accepts and never answers is reported, not waited on.
+            variables["OPENRESPONSES_TIMEOUT"] = variables["OPENRESPONSES_TIMEOUT"] ?? "30"
+            variables["OPENRESPONSES_MAX_RETRIES"] = variables["OPENRESPONSES_MAX_RETRIES"] ?? "0"
             var context: ConsoleContext?
             var report = Report(name: provider.name, baseURL: provider.baseURL)
             do {
@@ -87,7 +91,16 @@ struct ProvidersRunner: Sendable, CommandIORunner {
             reports.append(report)
         }
         output.write(json ? Self.json(reports) + "\n" : Self.table(reports))
-        return reports.allSatisfy { $0.modelsError == nil } ? .success : .apiError
+        if Task.isCancelled { return .interrupted }
+        // Failed: the models list, the tiny response or the streamed one (a chained turn not kept is a
+        // property of the server, not a failure).
+        let failed = reports.contains { report in
+            if report.modelsError != nil { return true }
+            if case .failure = report.create { return true }
+            if case .failure = report.stream { return true }
+            return false
+        }
+        return failed ? .apiError : .success
     }
 
     func check(_ provider: ProviderCatalog.Provider, client: ResponsesClient, report: Report) async -> Report {
