@@ -27,7 +27,7 @@ extension ConversationExport {
                     out += "## You\n\n" + CodeBlocks.closingFences(Self.text(ofMessage: item)) + "\n\n"
                 case "function_call_output":
                     let output = item["output"].map { $0.stringValue ?? $0.compactString } ?? ""
-                    out += "- → output: `" + TurnRenderer.clipped(output, 200).replacingOccurrences(of: "`", with: "'") + "`\n\n"
+                    out += "- → output:\n\n" + Self.fenced(output) + "\n\n"
                 default: break
                 }
             }
@@ -52,11 +52,26 @@ extension ConversationExport {
                     }
                 }
             }
-            if turn.exchange.state != "completed" { out += "*(\(turn.exchange.state)\(turn.exchange.errorMessage.map { ": " + $0 } ?? ""))*\n\n" }
+            if turn.exchange.state != "completed" {
+                // On one line: a line break would end the emphasis (an error page's body has many).
+                let error = turn.exchange.errorMessage.map { ": " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") } ?? ""
+                out += "*(\(turn.exchange.state)\(error))*\n\n"
+            }
             out += "*" + Self.usage(turn.exchange) + "*\n\n"
         }
         if !footnotes.isEmpty { out += footnotes.enumerated().map { "[^\($0.offset + 1)]: \($0.element)\n" }.joined() }
         return out
+    }
+
+    /// `text` whole in a fenced block, its fence longer than any run of backticks in it.
+    static func fenced(_ text: String) -> String {
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        return fence + "\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence
     }
 
     /// The text with a `[^n]` marker after each cited span (numbered across the conversation, one number

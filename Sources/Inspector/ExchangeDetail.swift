@@ -34,12 +34,22 @@ public struct ExchangeDetail: Sendable, Hashable {
     /// The request body as JSON (`.null` when empty or not JSON).
     public var requestJSON: JSONValue { (try? JSONValue.parse(requestBody)) ?? .null }
 
-    /// What the server answered, as JSON: the response of the terminal event of a stream, else the body.
+    /// What the server answered, as JSON: the response of the terminal event of a stream; for a stream that
+    /// stopped before it (cancelled, broken off), the response as its events built it so far (the partial
+    /// answer, with the status of the last snapshot); else the body.
     public var responseJSON: JSONValue {
         if let last = events.last(where: { ResponseStreamEvent.terminalTypes.contains($0.type) }),
             let json = try? JSONValue.parse(last.data)
         {
             return json["response"] ?? .null
+        }
+        if !events.isEmpty {
+            var accumulator = ResponseAccumulator()
+            for event in events {
+                if let json = try? JSONValue.parse(event.data) { accumulator.apply(ResponseStreamEvent(json: json)) }
+            }
+            let rebuilt = accumulator.rebuilt.json
+            if rebuilt["id"] != nil || !(rebuilt["output"]?.arrayValue ?? []).isEmpty { return rebuilt }
         }
         guard let body = responseBody, !body.isEmpty else { return .null }
         return (try? JSONValue.parse(body)) ?? .string(String(decoding: body, as: UTF8.self))
