@@ -4,19 +4,21 @@ import GRDB
 /// Conversations as the inspector keeps them: the exchanges of one console session, searched, read whole
 /// (for `history show` and `export`) and deleted.
 extension InspectorStore {
-    /// Sessions with an exchange whose input, output or event texts hold every word of `search`, newest
-    /// first.
+    /// Sessions whose exchanges' input, output or event texts hold every word of `search` (each word in
+    /// any of its turns), newest first.
     public func sessions(search: String, limit: Int) async throws -> [SessionSummary] {
-        guard let match = ExchangeQuery.ftsQuery(search) else { return [] }
-        return try await writer.read { db in
+        let words = search.split(whereSeparator: { $0.isWhitespace }).compactMap { ExchangeQuery.ftsQuery(String($0)) }
+        guard !words.isEmpty else { return [] }
+        let eachWord = Array(repeating: """
+            session IN (SELECT session FROM exchange WHERE session IS NOT NULL
+              AND id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?))
+            """, count: words.count).joined(separator: " AND ")
+        var arguments = StatementArguments(words)
+        arguments += [limit]
+        return try await writer.read { [arguments] db in
             try SessionSummary.fetchAll(
-                db,
-                sql: SessionSummary.select + """
-                     WHERE session IN (SELECT session FROM exchange WHERE session IS NOT NULL
-                       AND id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?))
-                    GROUP BY session ORDER BY MAX(id) DESC LIMIT ?
-                    """,
-                arguments: [match, limit])
+                db, sql: SessionSummary.select + " WHERE " + eachWord + " GROUP BY session ORDER BY MAX(id) DESC LIMIT ?",
+                arguments: arguments)
         }
     }
 
