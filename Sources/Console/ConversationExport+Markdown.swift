@@ -21,7 +21,8 @@ extension ConversationExport {
         }
         var footnotes: [String] = []
         for (index, turn) in turns.enumerated() {
-            for item in Self.newItems(turn.request, first: index == 0) {
+            if turn.compacted > 0 { out += "*(the conversation so far was compacted into \(turn.compacted) item\(turn.compacted == 1 ? "" : "s"))*\n\n" }
+            for item in Self.newItems(turn.request, first: index == 0, compacted: turn.compacted) {
                 switch item["type"]?.stringValue ?? (item["role"] != nil ? "message" : "") {
                 case "message" where item["role"]?.stringValue == "user":
                     out += "## You\n\n" + CodeBlocks.closingFences(Self.text(ofMessage: item)) + "\n\n"

@@ -12,6 +12,8 @@ struct ConversationExport {
         var exchange: ExchangeSummary
         var request: JSONValue
         var response: JSONValue
+        /// How many of its input items a `/compact` just before it made (the conversation so far, not new).
+        var compacted = 0
     }
 
     var session: String
@@ -21,17 +23,27 @@ struct ConversationExport {
     /// deletions, are not turns).
     init(session: String, exchanges: [ExchangeDetail]) {
         self.session = session
-        turns = exchanges.filter { $0.summary.method == "POST" && $0.summary.url.hasSuffix("/responses") }.map { detail in
-            Turn(exchange: detail.summary, request: detail.requestJSON, response: detail.responseJSON)
+        var turns: [Turn] = []
+        var compacted = 0
+        for detail in exchanges where detail.summary.method == "POST" {
+            if detail.summary.url.hasSuffix("/responses/compact") {
+                compacted = detail.responseJSON["output"]?.arrayValue?.count ?? 0
+            } else if detail.summary.url.hasSuffix("/responses") {
+                turns.append(Turn(exchange: detail.summary, request: detail.requestJSON, response: detail.responseJSON, compacted: compacted))
+                compacted = 0
+            }
         }
+        self.turns = turns
     }
 
     /// The items a request added to the conversation: all of its input when it chains (or is the first),
-    /// else (a stateless request resends the history) those after the last item the model produced.
-    static func newItems(_ request: JSONValue, first: Bool) -> [JSONValue] {
+    /// else (a stateless request resends the history) those after the last item the model produced; after
+    /// a `/compact`, those after the `compacted` items it starts with.
+    static func newItems(_ request: JSONValue, first: Bool, compacted: Int = 0) -> [JSONValue] {
         guard let items = request["input"]?.arrayValue else {
             return request["input"]?.stringValue.map { [["type": "message", "role": "user", "content": .string($0)]] } ?? []
         }
+        if compacted > 0 { return Array(items.dropFirst(compacted)) }
         if first || request["previous_response_id"]?.stringValue != nil || request["conversation"] != nil { return items }
         let produced = items.lastIndex { item in
             item["role"]?.stringValue == "assistant" || ["function_call", "reasoning", "web_search_call", "file_search_call"].contains(item["type"]?.stringValue ?? "")
