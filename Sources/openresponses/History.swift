@@ -12,6 +12,7 @@ struct History: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Conversations, newest first.")
         @Option(name: .long, help: "How many.") var limit = 20
+        func validate() throws { guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") } }
         @Flag(name: .long, help: "Print JSON.") var json = false
         func run() throws { try withContext { [limit, json] in await HistoryRunner(context: $0).list(limit: limit, json: json) } }
     }
@@ -28,6 +29,7 @@ struct History: ParsableCommand {
             commandName: "search", abstract: "Conversations whose questions, answers or tool output hold every word.")
         @Argument(help: "The words.") var words: [String]
         @Option(name: .long, help: "How many.") var limit = 20
+        func validate() throws { guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") } }
         @Flag(name: .long, help: "Print JSON.") var json = false
         func run() throws {
             let text = words.joined(separator: " ")
