@@ -46,6 +46,9 @@ public struct JobsRunner: Sendable {
         do {
             let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
             let entries = try await store.ledger(type: LedgerEntry.Kind.response.rawValue)
+            for problem in try await store.unreadableLedgerEntries() {
+                context.diagnostics.write("note: ledger entry \(problem); it is left out\n")
+            }
             var jobs: [Job] = []
             let now = context.environment.now()
             for entry in entries {

@@ -33,7 +33,11 @@ public struct LedgerRunner: Sendable {
         }
         let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
         do {
-            return (try await store.ledger(type: filter.type, createdBefore: filter.createdBefore), store)
+            let entries = try await store.ledger(type: filter.type, createdBefore: filter.createdBefore)
+            for problem in try await store.unreadableLedgerEntries() {
+                context.diagnostics.write("note: ledger entry \(problem); it is left out\n")
+            }
+            return (entries, store)
         } catch {
             throw ConsoleError("cannot read the ledger in \(store.path): \(error)", exitStatus: .apiError)
         }

@@ -45,7 +45,30 @@ extension InspectorStore {
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let all = arguments
         return try await writer.read { db in
-            try LedgerEntry.fetchAll(db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all)
+            // Row by row: one unreadable entry (a date changed by hand) is left out, not every entry.
+            try Row.fetchAll(db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all)
+                .compactMap { try? LedgerEntry(row: $0) }
+        }
+    }
+
+    /// The ledger's entries that cannot be read (a date or a type that is not what the store writes), as
+    /// `OBJECT_ID: what is wrong`: `ledger` leaves them out, and the commands that read it say so.
+    public func unreadableLedgerEntries() async throws -> [String] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM ledger ORDER BY created_at, object_id").compactMap { row in
+                do {
+                    _ = try LedgerEntry(row: row)
+                    return nil
+                } catch {
+                    let id = String.fromDatabaseValue(row["object_id"] as DatabaseValue) ?? "?"
+                    let dates = ["created_at", "expires_at", "deleted_at"].filter { column in
+                        let value = row[column] as DatabaseValue
+                        return !value.isNull && Date.fromDatabaseValue(value) == nil
+                    }
+                    let reason = dates.map { "\($0) \(String(describing: (row[$0] as DatabaseValue).storage.value ?? "").debugDescription) is not a date" }
+                    return "\(id): " + (reason.isEmpty ? "its row cannot be read" : reason.joined(separator: ", "))
+                }
+            }
         }
     }
 
