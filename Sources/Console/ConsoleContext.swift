@@ -62,6 +62,19 @@ public final class ConsoleContext: Sendable {
             configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
+    /// The provider this context talks to: `--provider` (`OPENRESPONSES_PROVIDER`), else `default`.
+    var providerName: String { environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
+
+    /// Runs `body` with a context for provider `name`: this one when it is this context's provider, else one
+    /// made for it (`forProvider`) and shut down afterwards. Throws when that provider cannot be used.
+    func withProvider<T>(_ name: String, _ body: (ConsoleContext) async -> T) async throws(ConsoleError) -> T {
+        guard name != providerName else { return await body(self) }
+        let other = try forProvider(name)
+        let result = await body(other)
+        await other.shutdown()
+        return result
+    }
+
     /// A context like this one (same environment otherwise, same output) for provider `name`, with its own
     /// client and key. Throws when the provider is unknown or its key is missing.
     func forProvider(_ name: String) throws(ConsoleError) -> ConsoleContext {

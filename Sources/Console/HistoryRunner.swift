@@ -78,7 +78,7 @@ public struct HistoryRunner: Sendable {
                 let responses = groups.reduce(0) { $0 + $1.responses.count }, conversations = groups.reduce(0) { $0 + $1.conversations.count }
                 let count = "\(responses) stored response\(responses == 1 ? "" : "s")"
                     + (conversations == 0 ? "" : " and \(conversations) conversation\(conversations == 1 ? "" : "s")")
-                let servers = groups.map { $0.provider == providerName ? context.configuration.baseURL : "provider \($0.provider)" }
+                let servers = groups.map { $0.provider == context.providerName ? context.configuration.baseURL : "provider \($0.provider)" }
                 if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(servers.joined(separator: " and "))? [y/N] ")) {
                     context.diagnostics.write("Nothing was deleted.\n")
                     return .success
@@ -99,9 +99,6 @@ public struct HistoryRunner: Sendable {
         }
     }
 
-    /// The provider this command's context talks to.
-    var providerName: String { context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
-
     /// A conversation's stored responses and conversations on the server, by the provider its turns went to.
     struct ServerObjects {
         var provider: String
@@ -112,9 +109,11 @@ public struct HistoryRunner: Sendable {
     func serverObjects(_ export: ConversationExport, pinned: Bool) -> [ServerObjects] {
         var groups: [ServerObjects] = []
         for turn in export.turns {
-            let provider = pinned ? providerName : turn.exchange.provider ?? ProviderCatalog.defaultName
-            if !groups.contains(where: { $0.provider == provider }) { groups.append(ServerObjects(provider: provider)) }
-            let index = groups.firstIndex { $0.provider == provider }!
+            let provider = pinned ? context.providerName : turn.exchange.provider ?? ProviderCatalog.defaultName
+            let index = groups.firstIndex { $0.provider == provider } ?? {
+                groups.append(ServerObjects(provider: provider))
+                return groups.count - 1
+            }()
             if let response = turn.exchange.responseId, !groups[index].responses.contains(response) { groups[index].responses.append(response) }
             if let conversation = turn.request["conversation"].flatMap({ $0.stringValue ?? $0["id"]?.stringValue }),
                 !groups[index].conversations.contains(conversation)
@@ -127,29 +126,26 @@ public struct HistoryRunner: Sendable {
 
     /// Deletes one provider's objects with a context for that provider; how many could not be deleted.
     func deleteOnServer(_ group: ServerObjects) async -> Int {
-        let target: ConsoleContext
-        if group.provider == providerName {
-            target = context
-        } else {
-            do {
-                target = try context.forProvider(group.provider)
-            } catch {
-                context.diagnostics.write("error: cannot reach provider \(group.provider), where \(group.responses.count + group.conversations.count) of them were created: \(error.message)\n")
-                return group.responses.count + group.conversations.count
+        do {
+            return try await context.withProvider(group.provider) { target in
+                var failed = 0
+                for response in group.responses {
+                    failed += await deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in
+                        try await target.client.delete(id: response)
+                    }
+                }
+                for conversation in group.conversations {
+                    failed += await deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in
+                        try await target.client.deleteConversation(id: conversation)
+                    }
+                }
+                return failed
             }
+        } catch {
+            let count = group.responses.count + group.conversations.count
+            context.diagnostics.write("error: cannot reach provider \(group.provider), where \(count) of them were created: \(error.message)\n")
+            return count
         }
-        let runner = HistoryRunner(context: target)
-        var failed = 0
-        for response in group.responses {
-            failed += await runner.deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in try await target.client.delete(id: response) }
-        }
-        for conversation in group.conversations {
-            failed += await runner.deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in
-                try await target.client.deleteConversation(id: conversation)
-            }
-        }
-        if group.provider != providerName { await target.shutdown() }
-        return failed
     }
 
     /// Deletes one object on the server, saying so; 1 when it failed (a 404 is not a failure: it is gone).

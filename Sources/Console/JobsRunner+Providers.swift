@@ -13,9 +13,6 @@ extension JobsRunner {
         case unusable(String)
     }
 
-    /// The provider this command's context talks to.
-    var providerName: String { context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
-
     /// The ledger's entry for response `id`, when the inspector has one.
     func ledgerEntry(for id: String) async -> LedgerEntry? {
         guard FileManager.default.fileExists(atPath: context.environment.inspectorPath),
@@ -28,20 +25,18 @@ extension JobsRunner {
     /// ledger says the job went to another provider, whose context is made (and shut down afterwards).
     /// The job's provider is said on diagnostics when it is not this command's.
     func onJobServer(_ id: String, pinned: Bool, _ body: (JobsRunner) async -> ExitStatus) async -> ExitStatus {
-        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider, provider != providerName else {
+        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider, provider != context.providerName else {
             return await body(self)
         }
-        let other: ConsoleContext
         do {
-            other = try context.forProvider(provider)
+            return try await context.withProvider(provider) { other in
+                context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
+                return await body(JobsRunner(context: other))
+            }
         } catch {
             context.diagnostics.write("error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
             return error.exitStatus
         }
-        context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
-        let status = await body(JobsRunner(context: other))
-        await other.shutdown()
-        return status
     }
 
     /// The client that can ask about `entry`, from `contexts` (made on first use, by provider name), or why
@@ -49,7 +44,7 @@ extension JobsRunner {
     func client(for entry: LedgerEntry, contexts: inout [String: ConsoleContext]) -> JobServer {
         let provider = entry.provider ?? ProviderCatalog.defaultName
         let jobContext: ConsoleContext
-        if provider == providerName {
+        if provider == context.providerName {
             jobContext = context
         } else if let made = contexts[provider] {
             jobContext = made

@@ -45,10 +45,8 @@ public struct JobsRunner: Sendable {
         let exit: ExitStatus
         do {
             let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
-            let entries = try await store.ledger(type: LedgerEntry.Kind.response.rawValue)
-            for problem in try await store.unreadableLedgerEntries() {
-                context.diagnostics.write("note: ledger entry \(problem); it is left out\n")
-            }
+            let (entries, unreadable) = try await store.readLedger(type: LedgerEntry.Kind.response.rawValue)
+            LedgerRunner.note(unreadable: unreadable, on: context.diagnostics)
             var jobs: [Job] = []
             let now = context.environment.now()
             for entry in entries {

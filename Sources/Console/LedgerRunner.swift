@@ -33,14 +33,17 @@ public struct LedgerRunner: Sendable {
         }
         let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
         do {
-            let entries = try await store.ledger(type: filter.type, createdBefore: filter.createdBefore)
-            for problem in try await store.unreadableLedgerEntries() {
-                context.diagnostics.write("note: ledger entry \(problem); it is left out\n")
-            }
-            return (entries, store)
+            let read = try await store.readLedger(type: filter.type, createdBefore: filter.createdBefore)
+            Self.note(unreadable: read.unreadable, on: context.diagnostics)
+            return (read.entries, store)
         } catch {
             throw ConsoleError("cannot read the ledger in \(store.path): \(error)", exitStatus: .apiError)
         }
+    }
+
+    /// Says which ledger entries could not be read and are left out.
+    static func note(unreadable: [String], on diagnostics: any OutputSink) {
+        for problem in unreadable { diagnostics.write("note: ledger entry \(problem); it is left out\n") }
     }
 
     public func list(_ filter: Filter, json: Bool) async -> ExitStatus {

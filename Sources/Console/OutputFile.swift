@@ -14,15 +14,14 @@ struct OutputFile: Sendable {
         ).standardizedFileURL
     }
 
-    /// Why `path` cannot be written to, before trying: nil when it looks writable.
-    static func problem(_ path: String) -> String? {
+    /// Why this file cannot be written to, before trying (`path` as typed): nil when it looks writable.
+    func problem(path: String) -> String? {
         if path.trimmingCharacters(in: .whitespaces).isEmpty { return "no file name was given" }
-        let file = OutputFile(path)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "it is a directory: give a file name in it"
         }
-        let directory = file.url.deletingLastPathComponent().path
+        let directory = url.deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             return "its directory \(directory) does not exist"
         }
@@ -42,8 +41,8 @@ struct OutputFile: Sendable {
 
     /// Checks `path`, then writes `text` to it.
     static func write(_ text: String, to path: String) throws(ConsoleError) -> URL {
-        if let problem = problem(path) { throw ConsoleError("cannot write to \"\(path)\": \(problem)", exitStatus: .usage) }
         let file = OutputFile(path)
+        if let problem = file.problem(path: path) { throw ConsoleError("cannot write to \"\(path)\": \(problem)", exitStatus: .usage) }
         try file.write(text)
         return file.url
     }

@@ -56,7 +56,7 @@ public struct ProxyRunner: Sendable {
             }
             configuration = ProxyConfiguration(
                 host: host, port: port, upstream: options.upstream ?? context.configuration.baseURL, token: options.token,
-                upstreamKey: key, provider: context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
+                upstreamKey: key, provider: context.providerName,
                 connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout)
             try configuration.validate()
         } catch {

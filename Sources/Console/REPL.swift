@@ -52,7 +52,7 @@ public final class REPL {
     public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
         self.openedContext = context
-        self.providerName = context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName
+        self.providerName = context.providerName
         self.session = ChatSession(client: context.client, environment: context.environment, stack: settings)
         self.presets = PresetLibrary(environment: context.environment)
         self.interrupt = interrupt

@@ -44,10 +44,8 @@ public struct ReplayRunner: Sendable {
         }
         // To the provider the exchange went to, with its key (a context made for it when it is not this
         // command's); to another (`--provider`): the context's own client, made for that provider.
-        var target = context
         var made: ConsoleContext?
-        let ownProvider = context.environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName
-        if provider == nil, let recorded = detail.summary.provider, recorded != ownProvider {
+        if provider == nil, let recorded = detail.summary.provider, recorded != context.providerName {
             do {
                 made = try context.forProvider(recorded)
             } catch {
@@ -55,9 +53,9 @@ public struct ReplayRunner: Sendable {
                     "error: exchange \(id) went to provider \(recorded), which cannot be used now: \(error.message); --provider NAME sends it to another\n")
                 return error.exitStatus
             }
-            target = made!
             context.diagnostics.write("note: exchange \(id) went to provider \(recorded); replaying it there, with its key\n")
         }
+        let target = made ?? context
         let client = provider == nil ? target.client(baseURL: baseURL) : context.client
         var exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
         if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }
@@ -89,9 +87,9 @@ public struct ReplayRunner: Sendable {
             }
         }
         renderer.finishLine()
-        await target.recorder?.waitUntilIdle()
-        await context.recorder?.waitUntilIdle()
+        // The made context's shutdown waits for its recording.
         if let made { await made.shutdown() }
+        await context.recorder?.waitUntilIdle()
         if let replay = try? await store.latestReplay(of: id) {
             context.diagnostics.write("recorded as exchange \(replay) (replay of \(id))\n")
         }

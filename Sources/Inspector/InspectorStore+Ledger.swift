@@ -31,6 +31,20 @@ extension InspectorStore {
     /// The ledger, oldest first: objects of `type` (all types when nil) created before `createdBefore`,
     /// without those known to be deleted unless `includingDeleted`.
     public func ledger(type: String? = nil, createdBefore: Date? = nil, includingDeleted: Bool = false) async throws -> [LedgerEntry] {
+        try await readLedger(type: type, createdBefore: createdBefore, includingDeleted: includingDeleted).entries
+    }
+
+    /// The ledger's entries that cannot be read (a date that is not what the store writes), as
+    /// `OBJECT_ID: what is wrong`: `ledger` leaves them out.
+    public func unreadableLedgerEntries() async throws -> [String] {
+        try await readLedger(includingDeleted: true).unreadable
+    }
+
+    /// The selected entries in one read, row by row: an entry that cannot be read (a date changed by hand)
+    /// is left out of `entries` and named in `unreadable`, so that one bad row does not hide the others.
+    public func readLedger(
+        type: String? = nil, createdBefore: Date? = nil, includingDeleted: Bool = false
+    ) async throws -> (entries: [LedgerEntry], unreadable: [String]) {
         var clauses: [String] = []
         var arguments = StatementArguments()
         if let type {
@@ -45,31 +59,28 @@ extension InspectorStore {
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         let all = arguments
         return try await writer.read { db in
-            // Row by row: one unreadable entry (a date changed by hand) is left out, not every entry.
-            try Row.fetchAll(db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all)
-                .compactMap { try? LedgerEntry(row: $0) }
+            var entries: [LedgerEntry] = []
+            var unreadable: [String] = []
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all) {
+                do {
+                    entries.append(try LedgerEntry(row: row))
+                } catch {
+                    unreadable.append(Self.unreadable(row))
+                }
+            }
+            return (entries, unreadable)
         }
     }
 
-    /// The ledger's entries that cannot be read (a date or a type that is not what the store writes), as
-    /// `OBJECT_ID: what is wrong`: `ledger` leaves them out, and the commands that read it say so.
-    public func unreadableLedgerEntries() async throws -> [String] {
-        try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM ledger ORDER BY created_at, object_id").compactMap { row in
-                do {
-                    _ = try LedgerEntry(row: row)
-                    return nil
-                } catch {
-                    let id = String.fromDatabaseValue(row["object_id"] as DatabaseValue) ?? "?"
-                    let dates = ["created_at", "expires_at", "deleted_at"].filter { column in
-                        let value = row[column] as DatabaseValue
-                        return !value.isNull && Date.fromDatabaseValue(value) == nil
-                    }
-                    let reason = dates.map { "\($0) \(String(describing: (row[$0] as DatabaseValue).storage.value ?? "").debugDescription) is not a date" }
-                    return "\(id): " + (reason.isEmpty ? "its row cannot be read" : reason.joined(separator: ", "))
-                }
-            }
+    /// `OBJECT_ID: what is wrong` for a ledger row that does not decode.
+    static func unreadable(_ row: Row) -> String {
+        let id = String.fromDatabaseValue(row["object_id"] as DatabaseValue) ?? "?"
+        let dates = ["created_at", "expires_at", "deleted_at"].filter { column in
+            let value = row[column] as DatabaseValue
+            return !value.isNull && Date.fromDatabaseValue(value) == nil
         }
+        let reason = dates.map { "\($0) \(String(describing: (row[$0] as DatabaseValue).storage.value ?? "").debugDescription) is not a date" }
+        return "\(id): " + (reason.isEmpty ? "its row cannot be read" : reason.joined(separator: ", "))
     }
 
     /// Marks an object gone (deleted by `ledger gc`, or found missing by `ledger verify`).

@@ -86,14 +86,12 @@ public struct StoreOpener: Sendable {
     /// it meanwhile); if it is still damaged, moves it aside and creates a new one. `moved` records the
     /// move before the new store is opened, so that a busy error opening it does not lose the report.
     func repair(moved: inout DamagedStore?) throws -> Opened {
-        var record = moved
-        defer { moved = record }
-        return try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
+        try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
             do {
-                return try openOnce(lockHeld: true, repaired: record)
+                return try openOnce(lockHeld: true, repaired: moved)
             } catch let again as DatabaseError where Self.isDamage(again) {
-                record = try DamagedStore.moveAside(path, reason: again.message ?? "\(again)", now: now)
-                return try openOnce(lockHeld: true, repaired: record)
+                moved = try DamagedStore.moveAside(path, reason: again.message ?? "\(again)", now: now)
+                return try openOnce(lockHeld: true, repaired: moved)
             }
         }
     }
