@@ -57,6 +57,10 @@ struct TurnRenderer: Sendable {
         switch event.kind {
         case .outputTextDelta(let delta):
             showText(delta.delta, part: PartKey(item: delta.itemID, part: delta.partIndex))
+        case .outputTextDone(let done) where event.omitsRepeatedText:
+            // The text less what the deltas brought (`RepeatedText.omitted`): "" when it only repeated them,
+            // else what followed them, which is new.
+            if !done.text.isEmpty { showText(done.text, part: PartKey(item: done.itemID, part: done.partIndex)) }
         case .outputTextDone(let done):
             catchUp(PartKey(item: done.itemID, part: done.partIndex), fullText: done.text)
         case .responseCompleted(let response), .responseIncomplete(let response), .responseFailed(let response):

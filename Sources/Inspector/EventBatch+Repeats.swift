@@ -65,10 +65,13 @@ extension EventBatch {
             guard let position = events.firstIndex(where: { $0.index == eventIndex }) else {
                 throw RepeatError(exchange: id, event: eventIndex, reason: "the event is missing")
             }
+            // The first `cut.count` bytes of the deltas' text: all of it, or a prefix when the final text went
+            // on past its deltas or departed from them (`RepeatSkimmer`).
             var text: [UInt8] = []
             text.reserveCapacity(cut.count)
-            for delta in texts[cut.source] ?? [] where events[delta.index].index < eventIndex {
-                text.append(contentsOf: events[delta.index].data[delta.range])
+            for delta in texts[cut.source] ?? [] where events[delta.index].index < eventIndex && text.count < cut.count {
+                let range = events[delta.index].data[delta.range]
+                text.append(contentsOf: range.prefix(cut.count - text.count))
             }
             var hasher = FingerprintHasher()
             hasher.update(text)

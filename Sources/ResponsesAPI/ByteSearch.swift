@@ -46,6 +46,21 @@ public enum ByteSearch {
 
         var isEmpty: Bool { needles.isEmpty }
 
+        /// Overwrites every occurrence with `*` (same length, so offsets into the bytes still hold); true
+        /// when there was any.
+        func mask(_ bytes: inout [UInt8]) -> Bool {
+            var found = false
+            for needle in needles {
+                var from = 0
+                while let at = needle.bytes.withUnsafeBytes({ n in bytes.withUnsafeBytes { find(n, anchor: needle.anchor, in: $0, from: from) } }) {
+                    for index in at..<(at + needle.bytes.count) { bytes[index] = UInt8(ascii: "*") }
+                    from = at + needle.bytes.count
+                    found = true
+                }
+            }
+            return found
+        }
+
         func occur(in haystack: UnsafeRawBufferPointer) -> Bool {
             needles.contains { needle in needle.bytes.withUnsafeBytes { find($0, anchor: needle.anchor, in: haystack) != nil } }
         }

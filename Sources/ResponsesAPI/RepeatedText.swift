@@ -101,10 +101,30 @@ struct DeltaTexts {
         var part: Int
     }
 
-    private var texts: [Key: (source: RepeatedTextSource, hasher: FingerprintHasher)] = [:]
+    private var texts: [Key: (source: RepeatedTextSource, hasher: FingerprintHasher, checkpoints: [LongStrings.Fingerprint])] = [:]
+    /// Raw bytes between two of a text's checkpoints (`RepeatSkimmer.interval`).
+    let interval: Int
+
+    init(interval: Int = RepeatSkimmer.defaultInterval) {
+        self.interval = interval
+    }
     /// Texts with a secret in one of their delta events: the inspector redacts those events, so the text
     /// could not be put back from them.
     private var withSecrets: Set<RepeatedTextSource> = []
+
+    /// The texts so far for `RepeatSkimmer`, those of `threshold` raw bytes or more whose deltas held no
+    /// secret (the inspector redacts those deltas, so such a text must stay in its final events).
+    func skimCandidates(threshold: Int) -> [RepeatSkimmer.Candidate] {
+        texts.values.compactMap { text in
+            guard text.hasher.count >= threshold, !withSecrets.contains(text.source) else { return nil }
+            return RepeatSkimmer.Candidate(source: text.source, fingerprint: text.hasher.finalize(), checkpoints: text.checkpoints)
+        }
+    }
+
+    /// Whether any text has reached `threshold` raw bytes (so a long line may repeat it).
+    func hasLongText(threshold: Int) -> Bool {
+        texts.values.contains { $0.hasher.count >= threshold }
+    }
 
     /// Before an event is parsed: a long one's strings are matched against the texts so far.
     func arm(_ longStrings: LongStrings, for data: [UInt8]) {
@@ -134,10 +154,28 @@ struct DeltaTexts {
     private mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
         guard let (tag, delta) = Self.textDelta(kind), let range = JSONParser.topLevelFields(data)?.delta else { return }
         let key = Key(tag: tag, output: delta.outputIndex, part: delta.partIndex)
-        if texts[key] == nil, let source = RepeatedTextSource.of(kind) { texts[key] = (source, FingerprintHasher()) }
-        texts[key]?.hasher.update(UnsafeBufferPointer(rebasing: data[range]))
+        if texts[key] == nil {
+            guard let source = RepeatedTextSource.of(kind) else { return }
+            texts[key] = (source, FingerprintHasher(), [])
+        }
+        Self.feed(&texts[key]!, UnsafeBufferPointer(rebasing: data[range]), interval: interval)
         if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)), let source = texts[key]?.source {
             withSecrets.insert(source)
+        }
+    }
+
+    /// A delta's raw bytes into its text's fingerprint, stopping at each checkpoint to keep the fingerprint
+    /// there (for `RepeatSkimmer`).
+    private static func feed(
+        _ text: inout (source: RepeatedTextSource, hasher: FingerprintHasher, checkpoints: [LongStrings.Fingerprint]),
+        _ bytes: UnsafeBufferPointer<UInt8>, interval: Int
+    ) {
+        var from = 0
+        while from < bytes.count {
+            let upTo = min(bytes.count, from + interval - text.hasher.count % interval)
+            text.hasher.update(UnsafeBufferPointer(rebasing: bytes[from..<upTo]))
+            if text.hasher.count % interval == 0 { text.checkpoints.append(text.hasher.finalize()) }
+            from = upTo
         }
     }
 

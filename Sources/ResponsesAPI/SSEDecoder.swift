@@ -31,6 +31,17 @@ public struct SSEDecoder: Sendable {
     /// stream's four 50 MB final events fault in 50 MB once, not four times.
     private var spare: [UInt8] = []
 
+    /// Texts a long `data:` line may repeat (the client and the proxy's tap set them before each push, from
+    /// the deltas so far): with some, a data line that grows past `longLine` goes through a `RepeatSkimmer`
+    /// as it arrives instead of being held whole, and its event carries the cut bytes and
+    /// `ServerSentEvent.repeats`.
+    var skimCandidates: [RepeatSkimmer.Candidate] = []
+    /// How the skimmer is made (tests make its intervals small).
+    var skimThreshold = 64 * 1024
+    var skimInterval = RepeatSkimmer.defaultInterval
+    private var skimmer: RepeatSkimmer?
+    private var skimmedRepeats: [RepeatSkimmer.Repeat] = []
+
     /// Bytes fed so far.
     public private(set) var bytesConsumed = 0
     /// Events dispatched so far.
@@ -53,7 +64,7 @@ public struct SSEDecoder: Sendable {
     }
 
     /// True when bytes of an unfinished event are waiting for more input.
-    public var hasPartialEvent: Bool { !pendingLine.isEmpty || hasData || eventName != nil }
+    public var hasPartialEvent: Bool { !pendingLine.isEmpty || hasData || eventName != nil || skimmer != nil }
 
     public mutating func push(
         _ bytes: UnsafeRawBufferPointer, emit: (ServerSentEvent) throws -> Void
@@ -80,6 +91,11 @@ public struct SSEDecoder: Sendable {
                 end = count
             }
             if end == count {
+                if skimmer != nil {
+                    skimmer!.push(UnsafeBufferPointer(start: base + start, count: count - start))
+                    return
+                }
+                if skimLongLine(base: base, from: start, to: count) { return }
                 let growing = pendingLine.count + count - start
                 let wanted = max(growing, longLineHint)
                 if growing > longLine, pendingLine.capacity < wanted {
@@ -103,7 +119,10 @@ public struct SSEDecoder: Sendable {
                 pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + from, count: count - from))
                 return
             }
-            if pendingLine.isEmpty {
+            if skimmer != nil {
+                skimmer!.push(UnsafeBufferPointer(start: base + start, count: end - start))
+                endSkim()
+            } else if pendingLine.isEmpty {
                 try processLine(UnsafeBufferPointer(start: base + start, count: end - start), emit: emit)
             } else {
                 pendingLine.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
@@ -132,9 +151,42 @@ public struct SSEDecoder: Sendable {
     /// Ends the stream: a last line without its line ending is processed, and an event whose data is
     /// complete but lacks the closing blank line is still dispatched (as openai-python does).
     public mutating func finish(emit: (ServerSentEvent) throws -> Void) rethrows {
+        if skimmer != nil { endSkim() }
         if !pendingLine.isEmpty { try flushPendingLine(emit: emit) }
         try dispatch(emit: emit)
         previousChunkEndedWithCR = false
+    }
+
+    /// A line that runs past this read and past `longLine`, the first data line of its event, while there
+    /// are texts it may repeat: from here on it goes through a skimmer (true), not into `pendingLine`.
+    private mutating func skimLongLine(base: UnsafePointer<UInt8>, from start: Int, to count: Int) -> Bool {
+        guard !skimCandidates.isEmpty, !hasData, !isFirstLine, pendingLine.count + count - start > longLine,
+            !(eventName?.hasSuffix(".delta") ?? false)  // a long delta is new text, whatever it looks like
+        else { return false }
+        var from = start
+        if pendingLine.isEmpty {
+            guard count - start > 6, memcmp(base + start, Self.dataPrefix, 5) == 0 else { return false }
+            from += base[start + 5] == UInt8(ascii: " ") ? 6 : 5
+        } else if !pendingLineIsData {
+            return false
+        }
+        var skimmer = RepeatSkimmer(candidates: skimCandidates, threshold: skimThreshold, interval: skimInterval)
+        pendingLine.withUnsafeBufferPointer { skimmer.push($0) }
+        skimmer.push(UnsafeBufferPointer(start: base + from, count: count - from))
+        pendingLine.removeAll(keepingCapacity: pendingLine.capacity <= 64 * 1024)
+        pendingLineIsData = false
+        self.skimmer = skimmer
+        return true
+    }
+
+    /// The skimmed line has ended: its cut bytes are the event's data.
+    private mutating func endSkim() {
+        guard var skimmer else { return }
+        self.skimmer = nil
+        let result = skimmer.finish()
+        data = result.bytes
+        hasData = true
+        skimmedRepeats = result.repeats
     }
 
     private mutating func flushPendingLine(emit: (ServerSentEvent) throws -> Void) rethrows {
@@ -222,7 +274,12 @@ public struct SSEDecoder: Sendable {
         swap(&payload, &data)
         hasData = false
         eventsDispatched += 1
-        try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry))
+        var event = ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry)
+        if !skimmedRepeats.isEmpty {
+            event.repeats = skimmedRepeats
+            skimmedRepeats = []
+        }
+        try emit(event)
         if payload.capacity > longLine, payload.capacity > spare.capacity {
             payload.removeAll(keepingCapacity: true)
             swap(&spare, &payload)

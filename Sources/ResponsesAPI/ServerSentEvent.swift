@@ -9,6 +9,9 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var id: String?
     /// The `retry:` field of this event, in milliseconds, when it carried one.
     public var retry: Int?
+    /// For a long line read in pieces by `RepeatSkimmer`: `data` holds the line without the texts it
+    /// repeats, and these say where each goes back (empty for every other event).
+    var repeats: [RepeatSkimmer.Repeat] = []
 
     public init(event: String? = nil, data: [UInt8], id: String? = nil, retry: Int? = nil) {
         self.event = event

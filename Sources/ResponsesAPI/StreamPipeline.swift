@@ -53,6 +53,10 @@ struct StreamPipeline {
         var decoder = takeDecoder()
         defer { self.decoder = decoder }
         decoder.longLineHint = decoderHint
+        // `ask` needs nothing of a repeated text: a final event's line is read in pieces, never held whole.
+        if repeatedText == .omitted, textBytes >= longStrings.threshold {
+            decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold)
+        }
         do {
             try chunk.withUnsafeReadableBytes { raw in try decoder.push(raw) { try decode($0) } }
         } catch {
@@ -67,14 +71,19 @@ struct StreamPipeline {
         let offset = exchange.elapsed
         var event: ResponseStreamEvent
         let omittedBefore = longStrings.omitted
-        if tracksRepeats { deltaTexts.arm(longStrings, for: sse.data) }
+        // A final event read in pieces (`RepeatSkimmer`) comes already cut of its repeats.
+        let skimmed = !sse.repeats.isEmpty
+        if tracksRepeats, !skimmed { deltaTexts.arm(longStrings, for: sse.data) }
         do {
-            event = try ResponseStreamEvent(sse, longStrings: longStrings)
-            event.omitsRepeatedText = longStrings.omitted > omittedBefore
+            event = try ResponseStreamEvent(skimmed ? sse.consumerView : sse, longStrings: longStrings)
+            event.omitsRepeatedText = skimmed || longStrings.omitted > omittedBefore
         } catch {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if exchange.recording != nil {
-                recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
+                let cut = skimmed ? sse.recordedCut(secrets: secrets) : nil
+                recorded.append(
+                    index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
+                    text: nil, cut: cut)
             }
             tracker.eventCount += 1
             exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
@@ -82,8 +91,10 @@ struct StreamPipeline {
         }
         // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
         // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
-        let settled = tracksRepeats ? deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets) : (cut: nil, recordable: nil)
-        if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
+        let settled = skimmed ? (cut: nil, recordable: sse.recordedCut(secrets: secrets))
+            : tracksRepeats ? deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets)
+            : (cut: nil, recordable: nil)
+        if event.omitsRepeatedText, !skimmed, let cut = settled.cut { event.data = cut.bytes }
         if exchange.recording != nil {
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,

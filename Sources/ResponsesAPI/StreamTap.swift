@@ -30,8 +30,10 @@ public struct StreamTap {
 
     /// One read's bytes, received `offset` after the request was sent; returns the events it completed.
     public mutating func push(_ bytes: UnsafeRawBufferPointer, at offset: Duration) -> RecordedEvents {
-        decoder.longLineHint = textBytes + textBytes / 16 + 4096
         var decoder = self.decoder
+        decoder.longLineHint = textBytes + textBytes / 16 + 4096
+        // A final event's line is read in pieces as it passes, never held whole (the tap keeps no text).
+        if textBytes >= longStrings.threshold { decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold) }
         self.decoder = SSEDecoder()
         decoder.push(bytes) { observe($0, at: offset) }
         self.decoder = decoder
@@ -73,17 +75,22 @@ public struct StreamTap {
     }
 
     private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
-        deltaTexts.arm(longStrings, for: sse.data)
-        guard let event = try? ResponseStreamEvent(sse, longStrings: longStrings) else {
+        // A final event read in pieces (`RepeatSkimmer`) comes already cut of its repeats.
+        let skimmed = !sse.repeats.isEmpty
+        if !skimmed { deltaTexts.arm(longStrings, for: sse.data) }
+        guard let event = try? ResponseStreamEvent(skimmed ? sse.consumerView : sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came.
-            recorded.append(index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data)
+            recorded.append(
+                index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data, text: nil,
+                cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
             tracker.eventCount += 1
             return
         }
-        let settled = deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets)
+        let recordable = skimmed ? sse.recordedCut(secrets: secrets)
+            : deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets).recordable
         recorded.append(
             index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-            data: sse.data, text: event.carriedText, cut: settled.recordable)
+            data: sse.data, text: event.carriedText, cut: recordable)
         tracker.observe(event, at: offset)
         if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
         if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }
