@@ -6,7 +6,8 @@ import TestSupport
 // about N MB in many small output_text.delta events; when it says "api", an answer of N MB as the API sends
 // a long one (multi-byte text in 32 KB deltas, then four final events each repeating the whole text:
 // about 5 × N MB on the wire); when it says "api-paced", the same at about 110 MB/s (1 MB, then a pause), as
-// fast as the server of the measurement sent it (2.3 s for 50 MB); when it says "slow", 200 words a
+// fast as the server of the measurement sent it (2.3 s for 50 MB); "large-paced", the small deltas at
+// that speed; when it says "slow", 200 words a
 // tenth of a second apart.
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed)
 
@@ -21,11 +22,14 @@ let megabytes = arguments.count > 2 ? Double(arguments[2]) ?? 50 : 50
 enum Answers {
     static let large = Fixtures.chunked(Fixtures.largeTextStream(megabytes: megabytes))
     static let api = Fixtures.chunked(Fixtures.apiTextStream(megabytes: megabytes).frames)
-    /// `api` in 1 MiB parts, each followed by the time 1 MiB takes at 110 MB/s.
-    static let apiPaced: [Reply.Part] = {
+    static let apiPaced = paced(api)
+    static let largePaced = paced(large)
+
+    /// `answer` in 1 MiB parts, each followed by the time 1 MiB takes at 110 MB/s.
+    static func paced(_ answer: [Reply.Part]) -> [Reply.Part] {
         var parts: [Reply.Part] = []
         var current: [UInt8] = []
-        for case .bytes(let bytes) in api {
+        for case .bytes(let bytes) in answer {
             current += bytes
             if current.count >= 1 << 20 {
                 parts += [.bytes(current), .pause(.microseconds(Int64(current.count) * 1_000_000 / 110_000_000))]
@@ -33,7 +37,7 @@ enum Answers {
             }
         }
         return parts + [.bytes(current)]
-    }()
+    }
 }
 let tiny = Fixtures.chunked(Fixtures.textStream(id: "resp_tiny", text: "Hello! This is a tiny streamed answer."))
 let headers = [("Content-Type", "text/event-stream; charset=utf-8")]
@@ -43,6 +47,7 @@ let server = try await LoopbackServer.start { request in
     if body.contains("slow") { return .sse(slow, pause: .milliseconds(100)) }
     if body.contains("\"api\"") { return Reply(status: 200, headers: headers, parts: Answers.api) }
     if body.contains("\"api-paced\"") { return Reply(status: 200, headers: headers, parts: Answers.apiPaced) }
+    if body.contains("\"large-paced\"") { return Reply(status: 200, headers: headers, parts: Answers.largePaced) }
     return Reply(status: 200, headers: headers, parts: body.contains("large") ? Answers.large : tiny)
 }
 try String(server.port).write(toFile: arguments[1], atomically: true, encoding: .utf8)

@@ -12,9 +12,10 @@ import Testing
 /// this is the tests' debug build, so the bound is looser than the benchmark's target.
 @Suite("A 50 MB answer through the binary")
 struct LongAnswerBinaryTests {
-    /// Peak memory allowed the debug binary: the text once (50 MB) plus the process; before the final
-    /// events' repeats were cut it was above 270 MB.
-    static let peakBound = 160 << 20
+    /// Peak memory allowed the binary, the target (96 MB), here for the debug build: 72 MB since a
+    /// final event's line is read in pieces (`RepeatSkimmer`); while that line was held whole the release
+    /// build alone took 101-103 MB, and above 270 MB before the final events' repeats were cut.
+    static let peakBound = 96 << 20
 
     @Test func theAPIShapeRendersLikeSmallDeltasKeepsEveryByteAndStaysSmall() async throws {
         let text = Fixtures.apiText(bytes: 50 << 20)
