@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "openresponses",
             dependencies: [
-                "Console", "ResponsesAPI", "Inspector", "Workbench",
+                "Console", "ResponsesAPI", "Inspector", "Workbench", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["GitRevision"]

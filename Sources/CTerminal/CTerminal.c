@@ -109,3 +109,16 @@ int or_pipe_cloexec(int fds[2]) {
     return 0;
 #endif
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void or_keep_memory_flat(int mmap_threshold) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, 1);
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+#else
+    (void)mmap_threshold;
+#endif
+}

@@ -25,4 +25,9 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
 /// process another thread starts meanwhile cannot inherit them. Returns 0, or -1 with errno set.
 int or_pipe_cloexec(int fds[2]);
 
+/// For a long-running server whose memory must stay flat (the recording proxy): one malloc arena for all
+/// threads, and blocks of `mmap_threshold` bytes or more mapped on their own and returned when freed. Does
+/// nothing where the C library has no mallopt (macOS).
+void or_keep_memory_flat(int mmap_threshold);
+
 #endif
