@@ -18,7 +18,10 @@ import Darwin
 /// The result (`Result`) is the line without the dropped bytes, and for each string a span saying where they
 /// go back: the first `count` raw bytes of a text's deltas (all of them for a whole repeat; a prefix when the
 /// final text goes on past its deltas or departs from them). The line's exact bytes are the cut bytes with
-/// each span put back, whatever the JSON (a line cut off inside a string still records its span).
+/// each span put back, whatever the JSON (a line cut off inside a string still records its span). The cut
+/// bytes are JSON again once each span is put back; a string that departed from its text partway may be cut
+/// inside an escape, so only the whole bytes are for parsing (the consumer's view drops such a string's rest:
+/// `ServerSentEvent.consumerView`).
 struct RepeatSkimmer {
     /// A text the deltas brought: its fingerprint, and its fingerprint after each `interval` raw bytes.
     struct Candidate: Sendable, Hashable {
@@ -76,6 +79,9 @@ struct RepeatSkimmer {
     }
 
     static let defaultInterval = 1 << 20
+
+    /// Bytes held so far (the line's kept bytes, and what of a string is not yet verified).
+    var heldBytes: Int { out.count }
 
     /// The next piece of the line (the `data:` field's value, from its first byte).
     mutating func push(_ piece: UnsafeBufferPointer<UInt8>) {
@@ -180,7 +186,10 @@ struct RepeatSkimmer {
                 return !holds
             }
             let position = stringStart + boundary - dropped
-            if let verified, backslashes(before: position) % 2 == 0 {
+            // A checkpoint may fall inside an escape (after its backslash): the drop still stands, since the
+            // text goes back byte for byte (`runAtDropped` keeps the count of backslashes before it). Only
+            // a text's end is taken where no escape is open, as what follows it is read as new text.
+            if let verified, !verified.whole || backslashes(before: position) % 2 == 0 {
                 matched = (boundary, verified.candidate, fingerprint, verified.whole)
                 runAtDropped = backslashes(before: position)
                 out.removeSubrange(stringStart..<position)

@@ -72,6 +72,7 @@ public struct SSEDecoder: Sendable {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         bytesConsumed += count
+        let dispatchedBefore = eventsDispatched
         var start = 0
         if previousChunkEndedWithCR {
             previousChunkEndedWithCR = false
@@ -95,7 +96,9 @@ public struct SSEDecoder: Sendable {
                     skimmer!.push(UnsafeBufferPointer(start: base + start, count: count - start))
                     return
                 }
-                if skimLongLine(base: base, from: start, to: count) { return }
+                // The candidates were taken before this read: an event it completed (the last delta) may
+                // have changed them, so the line is skimmed from the next read on.
+                if eventsDispatched == dispatchedBefore, skimLongLine(base: base, from: start, to: count) { return }
                 let growing = pendingLine.count + count - start
                 let wanted = max(growing, longLineHint)
                 if growing > longLine, pendingLine.capacity < wanted {
@@ -170,6 +173,11 @@ public struct SSEDecoder: Sendable {
         } else if !pendingLineIsData {
             return false
         }
+        // A long delta is new text whatever it looks like: not skimmed, by its JSON `type` (the API's first key)
+        // when the stream has no `event:` names.
+        var head = Array(pendingLine.prefix(256))
+        head.append(contentsOf: UnsafeBufferPointer(start: base + from, count: min(256 - head.count, count - from)))
+        if head.withUnsafeBufferPointer({ Self.isDeltaType($0) }) { return false }
         var skimmer = RepeatSkimmer(candidates: skimCandidates, threshold: skimThreshold, interval: skimInterval)
         pendingLine.withUnsafeBufferPointer { skimmer.push($0) }
         skimmer.push(UnsafeBufferPointer(start: base + from, count: count - from))
@@ -177,6 +185,19 @@ public struct SSEDecoder: Sendable {
         pendingLineIsData = false
         self.skimmer = skimmer
         return true
+    }
+
+    /// Whether a JSON line's first bytes name a delta type (`"type":"….delta"`).
+    static func isDeltaType(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = Array(#""type":""#.utf8)
+        guard head.count > key.count else { return false }
+        for start in 0...(head.count - key.count) where head[start] == key[0] {
+            guard (0..<key.count).allSatisfy({ head[start + $0] == key[$0] }) else { continue }
+            var end = start + key.count
+            while end < head.count, head[end] != 0x22 { end += 1 }
+            return end < head.count && Array(head[(start + key.count)..<end]).reversed().starts(with: Array(".delta".utf8).reversed())
+        }
+        return false
     }
 
     /// The skimmed line has ended: its cut bytes are the event's data.
