@@ -48,7 +48,8 @@ struct MarkdownConsoleTests {
         let before = try tmux.screen().split(separator: "\n", omittingEmptySubsequences: false).dropLast(2)
 
         try tmux.type("show me the plan")
-        let screen = try await tmux.waitFor("[usage]")
+        // The whole suite runs beside this test: on two cores shared with other work the answer has taken 35 s.
+        let screen = try await tmux.waitFor("[usage]", timeout: .seconds(60))
         #expect(screen.contains("# Plan"), "\(screen)")
         #expect(screen.contains("• first step"), "the bold markers are gone: \(screen)")
         #expect(screen.contains("┌──────┬────────┐") && screen.contains("│ grep │ search │"), "\(screen)")
