@@ -80,6 +80,19 @@ struct RepeatSkimmer {
 
     static let defaultInterval = 1 << 20
 
+    /// Whether a JSON line's first bytes name a delta type (`"type":"….delta"`).
+    static func namesDelta(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = Array(#""type":""#.utf8)
+        guard head.count > key.count else { return false }
+        for start in 0...(head.count - key.count) where head[start] == key[0] {
+            guard (0..<key.count).allSatisfy({ head[start + $0] == key[$0] }) else { continue }
+            var end = start + key.count
+            while end < head.count, head[end] != 0x22 { end += 1 }
+            return end < head.count && Array(head[(start + key.count)..<end]).reversed().starts(with: Array(".delta".utf8).reversed())
+        }
+        return false
+    }
+
     /// Bytes held so far (the line's kept bytes, and what of a string is not yet verified).
     var heldBytes: Int { out.count }
 

@@ -96,8 +96,7 @@ public struct SSEDecoder: Sendable {
                     skimmer!.push(UnsafeBufferPointer(start: base + start, count: count - start))
                     return
                 }
-                // The candidates were taken before this read: an event it completed (the last delta) may
-                // have changed them, so the line is skimmed from the next read on.
+                // Candidates taken before this read lack a delta it completed: then skim from the next read.
                 if eventsDispatched == dispatchedBefore, skimLongLine(base: base, from: start, to: count) { return }
                 let growing = pendingLine.count + count - start
                 let wanted = max(growing, longLineHint)
@@ -173,11 +172,10 @@ public struct SSEDecoder: Sendable {
         } else if !pendingLineIsData {
             return false
         }
-        // A long delta is new text whatever it looks like: not skimmed, by its JSON `type` (the API's first key)
-        // when the stream has no `event:` names.
+        // A long delta is new text, never skimmed: told by its JSON `type` too (streams without `event:` names).
         var head = Array(pendingLine.prefix(256))
         head.append(contentsOf: UnsafeBufferPointer(start: base + from, count: min(256 - head.count, count - from)))
-        if head.withUnsafeBufferPointer({ Self.isDeltaType($0) }) { return false }
+        if head.withUnsafeBufferPointer({ RepeatSkimmer.namesDelta($0) }) { return false }
         var skimmer = RepeatSkimmer(candidates: skimCandidates, threshold: skimThreshold, interval: skimInterval)
         pendingLine.withUnsafeBufferPointer { skimmer.push($0) }
         skimmer.push(UnsafeBufferPointer(start: base + from, count: count - from))
@@ -185,19 +183,6 @@ public struct SSEDecoder: Sendable {
         pendingLineIsData = false
         self.skimmer = skimmer
         return true
-    }
-
-    /// Whether a JSON line's first bytes name a delta type (`"type":"….delta"`).
-    static func isDeltaType(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = Array(#""type":""#.utf8)
-        guard head.count > key.count else { return false }
-        for start in 0...(head.count - key.count) where head[start] == key[0] {
-            guard (0..<key.count).allSatisfy({ head[start + $0] == key[$0] }) else { continue }
-            var end = start + key.count
-            while end < head.count, head[end] != 0x22 { end += 1 }
-            return end < head.count && Array(head[(start + key.count)..<end]).reversed().starts(with: Array(".delta".utf8).reversed())
-        }
-        return false
     }
 
     /// The skimmed line has ended: its cut bytes are the event's data.
