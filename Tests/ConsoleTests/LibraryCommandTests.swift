@@ -92,9 +92,23 @@ struct LibraryCommandTests {
         try tmux.recordOutput(to: raw)
         try tmux.type("OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary) library add '\(folder.path)'")
         // Ctrl-C once the third file is on the screen (a capture sees that at once; the recording of the
-        // terminal can lag behind it, so the progress line is looked for in it afterwards).
-        _ = try await tmux.waitFor(timeout: .seconds(60), "the third file's line") { $0.contains("[3/150] added") }
-        try tmux.press("C-c")
+        // terminal can lag behind it, so the progress line is looked for in it afterwards). Watched from a
+        // thread of its own: when the whole suite runs, other suites' synchronous work can hold this test's
+        // cooperative threads for longer than the batch takes, and Ctrl-C then came after its last file.
+        let pressed = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline {
+                    if let screen = try? tmux.screen(), screen.contains("[3/150] added") {
+                        done.resume(returning: (try? tmux.press("C-c")) != nil)
+                        return
+                    }
+                    usleep(20_000)
+                }
+                done.resume(returning: false)
+            }
+        }
+        try #require(pressed, "the third file's line never showed: \((try? tmux.screen()) ?? "")")
         let screen = try await tmux.waitFor("; kept what was done:", timeout: .seconds(60))
         // The progress line, drawn in place on the terminal, with the rate and the time left.
         try await Deadline.poll("the progress line in the terminal's recording") {
