@@ -81,17 +81,14 @@ struct RepeatSkimmer {
     static let defaultInterval = 1 << 20
 
     /// Whether a JSON line's first bytes name a delta type (`"type":"….delta"`).
-    static func namesDelta(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = Array(#""type":""#.utf8)
-        guard head.count > key.count else { return false }
-        for start in 0...(head.count - key.count) where head[start] == key[0] {
-            guard (0..<key.count).allSatisfy({ head[start + $0] == key[$0] }) else { continue }
-            var end = start + key.count
-            while end < head.count, head[end] != 0x22 { end += 1 }
-            return end < head.count && Array(head[(start + key.count)..<end]).reversed().starts(with: Array(".delta".utf8).reversed())
-        }
-        return false
+    static func namesDelta(_ head: UnsafeRawBufferPointer) -> Bool {
+        guard let at = typeKey.withUnsafeBytes({ ByteSearch.find($0, in: head) }) else { return false }
+        let value = head[(at + typeKey.count)...]
+        let name = value.prefix { $0 != 0x22 }
+        return name.count < value.count && name.reversed().starts(with: ".delta".utf8.reversed())
     }
+
+    private static let typeKey = Array(#""type":""#.utf8)
 
     /// Bytes held so far (the line's kept bytes, and what of a string is not yet verified).
     var heldBytes: Int { out.count }

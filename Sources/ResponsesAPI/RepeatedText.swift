@@ -102,12 +102,6 @@ struct DeltaTexts {
     }
 
     private var texts: [Key: (source: RepeatedTextSource, hasher: FingerprintHasher, checkpoints: [LongStrings.Fingerprint])] = [:]
-    /// Raw bytes between two of a text's checkpoints (`RepeatSkimmer.interval`).
-    let interval: Int
-
-    init(interval: Int = RepeatSkimmer.defaultInterval) {
-        self.interval = interval
-    }
     /// Texts with a secret in one of their delta events: the inspector redacts those events, so the text
     /// could not be put back from them.
     private var withSecrets: Set<RepeatedTextSource> = []
@@ -121,24 +115,29 @@ struct DeltaTexts {
         }
     }
 
-    /// Whether any text has reached `threshold` raw bytes (so a long line may repeat it).
-    func hasLongText(threshold: Int) -> Bool {
-        texts.values.contains { $0.hasher.count >= threshold }
-    }
-
-    /// Before an event is parsed: a long one's strings are matched against the texts so far.
-    func arm(_ longStrings: LongStrings, for data: [UInt8]) {
+    /// Before an event is parsed: the event to parse. A final event read in pieces (`RepeatSkimmer`) comes
+    /// already cut of its repeats and is parsed as its consumer reads it; any other long one's strings are
+    /// matched against the texts so far.
+    func arm(_ longStrings: LongStrings, for sse: ServerSentEvent) -> ServerSentEvent {
         longStrings.spans = []
-        longStrings.candidates = data.count > longStrings.threshold && !texts.isEmpty
+        guard sse.repeats.isEmpty else {
+            longStrings.candidates = []
+            return sse.consumerView
+        }
+        longStrings.candidates = sse.data.count > longStrings.threshold && !texts.isEmpty
             ? texts.values.map { ($0.source, $0.hasher.finalize()) } : []
+        return sse
     }
 
     /// After an event is parsed: its bytes without the texts it repeats (nil when it repeats none), the
     /// same when the recording may take them so (nil: record it whole, because the API key occurs in it or
-    /// in one of the texts' deltas, which the inspector redacts), and its own delta added to its text.
+    /// in one of the texts' deltas, which the inspector redacts), and its own delta added to its text. A
+    /// final event read in pieces is recorded as it was cut (`ServerSentEvent.recordedCut`).
     mutating func settle(
-        _ kind: ResponseStreamEvent.Kind?, data: [UInt8], longStrings: LongStrings, secrets: ByteSearch.Needles
+        _ kind: ResponseStreamEvent.Kind?, event sse: ServerSentEvent, longStrings: LongStrings, secrets: ByteSearch.Needles
     ) -> (cut: Cut?, recordable: Cut?) {
+        guard sse.repeats.isEmpty else { return (nil, sse.recordedCut(secrets: secrets)) }
+        let data = sse.data
         let spans = longStrings.spans
         longStrings.candidates = []
         longStrings.spans = []
@@ -158,7 +157,7 @@ struct DeltaTexts {
             guard let source = RepeatedTextSource.of(kind) else { return }
             texts[key] = (source, FingerprintHasher(), [])
         }
-        Self.feed(&texts[key]!, UnsafeBufferPointer(rebasing: data[range]), interval: interval)
+        Self.feed(&texts[key]!, UnsafeBufferPointer(rebasing: data[range]), interval: RepeatSkimmer.defaultInterval)
         if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)), let source = texts[key]?.source {
             withSecrets.insert(source)
         }

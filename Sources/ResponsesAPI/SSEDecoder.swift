@@ -175,7 +175,7 @@ public struct SSEDecoder: Sendable {
         // A long delta is new text, never skimmed: told by its JSON `type` too (streams without `event:` names).
         var head = Array(pendingLine.prefix(256))
         head.append(contentsOf: UnsafeBufferPointer(start: base + from, count: min(256 - head.count, count - from)))
-        if head.withUnsafeBufferPointer({ RepeatSkimmer.namesDelta($0) }) { return false }
+        if head.withUnsafeBytes({ RepeatSkimmer.namesDelta($0) }) { return false }
         var skimmer = RepeatSkimmer(candidates: skimCandidates, threshold: skimThreshold, interval: skimInterval)
         pendingLine.withUnsafeBufferPointer { skimmer.push($0) }
         skimmer.push(UnsafeBufferPointer(start: base + from, count: count - from))

@@ -73,17 +73,15 @@ struct StreamPipeline {
         let omittedBefore = longStrings.omitted
         // A final event read in pieces (`RepeatSkimmer`) comes already cut of its repeats.
         let skimmed = !sse.repeats.isEmpty
-        if tracksRepeats, !skimmed { deltaTexts.arm(longStrings, for: sse.data) }
         do {
-            event = try ResponseStreamEvent(skimmed ? sse.consumerView : sse, longStrings: longStrings)
+            event = try ResponseStreamEvent(tracksRepeats ? deltaTexts.arm(longStrings, for: sse) : sse, longStrings: longStrings)
             event.omitsRepeatedText = skimmed || longStrings.omitted > omittedBefore
         } catch {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if exchange.recording != nil {
-                let cut = skimmed ? sse.recordedCut(secrets: secrets) : nil
                 recorded.append(
                     index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
-                    text: nil, cut: cut)
+                    text: nil, cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
             }
             tracker.eventCount += 1
             exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
@@ -91,10 +89,8 @@ struct StreamPipeline {
         }
         // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
         // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
-        let settled = skimmed ? (cut: nil, recordable: sse.recordedCut(secrets: secrets))
-            : tracksRepeats ? deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets)
-            : (cut: nil, recordable: nil)
-        if event.omitsRepeatedText, !skimmed, let cut = settled.cut { event.data = cut.bytes }
+        let settled = tracksRepeats ? deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets) : (cut: nil, recordable: nil)
+        if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
         if exchange.recording != nil {
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,

@@ -75,22 +75,18 @@ public struct StreamTap {
     }
 
     private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
-        // A final event read in pieces (`RepeatSkimmer`) comes already cut of its repeats.
-        let skimmed = !sse.repeats.isEmpty
-        if !skimmed { deltaTexts.arm(longStrings, for: sse.data) }
-        guard let event = try? ResponseStreamEvent(skimmed ? sse.consumerView : sse, longStrings: longStrings) else {
-            // Not JSON (a `[DONE]` line, a comment-like event): kept as it came.
+        guard let event = try? ResponseStreamEvent(deltaTexts.arm(longStrings, for: sse), longStrings: longStrings) else {
+            // Not JSON (a `[DONE]` line, a comment-like event): kept as it came (a skimmed one, as it was cut).
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data, text: nil,
-                cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
+                cut: sse.repeats.isEmpty ? nil : sse.recordedCut(secrets: secrets))
             tracker.eventCount += 1
             return
         }
-        let recordable = skimmed ? sse.recordedCut(secrets: secrets)
-            : deltaTexts.settle(event.kind, data: sse.data, longStrings: longStrings, secrets: secrets).recordable
+        let settled = deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets)
         recorded.append(
             index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
-            data: sse.data, text: event.carriedText, cut: recordable)
+            data: sse.data, text: event.carriedText, cut: settled.recordable)
         tracker.observe(event, at: offset)
         if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
         if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }
