@@ -42,18 +42,39 @@ func pieces(_ corpus: String, _ sizes: [Int]) -> [String] {
     return result
 }
 
+/// Feeds `input` as the console does, settling the unfinished line once per network read (here every 8
+/// pieces); returns the bytes written. (A plain function: the loop's state is not captured by a closure.)
+func render(_ input: [String], _ renderer: inout MarkdownRenderer, _ out: inout [UInt8], keeping kept: UnsafeMutablePointer<[UInt8]>?) -> Int {
+    var written = 0
+    for index in input.indices {
+        renderer.feed(input[index], into: &out)
+        if index % 8 == 7 {
+            renderer.settle(into: &out)
+            written += out.count
+            kept?.pointee.append(contentsOf: out)
+            out.removeAll(keepingCapacity: true)
+        }
+    }
+    renderer.finish(into: &out)
+    written += out.count
+    kept?.pointee.append(contentsOf: out)
+    out.removeAll(keepingCapacity: true)
+    return written
+}
+
 func measure(_ name: String, _ corpus: String, _ input: [String]) {
     var renderer = MarkdownRenderer(options: .init(width: 100, colors: true, hyperlinks: false))
-    var written = 0
+    // MARKDOWN_BENCH_OUT=PATH keeps what was rendered (to compare two builds' output), outside the timing.
+    let keep = ProcessInfo.processInfo.environment["MARKDOWN_BENCH_OUT"].map { "\($0).\(name)" }
+    var kept: [UInt8] = []
+    // The console's way: the renderer appends to a byte buffer, written out (here: counted) and emptied.
+    var out: [UInt8] = []
+    out.reserveCapacity(1 << 17)
     let clock = ContinuousClock()
-    let elapsed = clock.measure {
-        // The console settles the unfinished line once per network read; here every 8 deltas.
-        for (index, piece) in input.enumerated() {
-            written += renderer.feed(piece).utf8.count
-            if index % 8 == 7 { written += renderer.settle().utf8.count }
-        }
-        written += renderer.finish().utf8.count
-    }
+    let start = clock.now
+    let written = withUnsafeMutablePointer(to: &kept) { render(input, &renderer, &out, keeping: keep != nil ? $0 : nil) }
+    let elapsed = clock.now - start
+    if let keep { FileManager.default.createFile(atPath: keep, contents: Data(kept)) }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let mb = Double(corpus.utf8.count) / 1_000_000
     print(String(format: "case=%@ input_MB=%.1f pieces=%d seconds=%.3f throughput_MB_s=%.1f output_MB=%.1f",

@@ -13,3 +13,17 @@ extension Array where Element == UInt8 {
         bytes.append(contentsOf: text.utf8)
     }
 }
+
+extension Array where Element == UInt8 {
+    /// `count` spaces (a generic append of repeated elements goes element by element).
+    mutating func appendSpaces(_ count: Int) {
+        guard count > 0 else { return }
+        if count <= spaceBytes.count {
+            spaceBytes.withUnsafeBufferPointer { append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        } else {
+            append(contentsOf: repeatElement(0x20, count: count))
+        }
+    }
+}
+
+private let spaceBytes = [UInt8](repeating: 0x20, count: 256)

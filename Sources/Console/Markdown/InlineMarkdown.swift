@@ -27,6 +27,7 @@ struct InlineMarkdown {
         -> (runs: [StyledRun], unresolved: Bool)
     {
         var parser = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
+        parser.runs.reserveCapacity(8)
         parser.parse(range, style: style)
         return (parser.runs, parser.unresolved)
     }
@@ -44,11 +45,17 @@ struct InlineMarkdown {
         var i = range.lowerBound
         var textStart = i
         let end = range.upperBound
+        let mayStart = Self.mayStart
         func flushText(_ upTo: Int, _ parser: inout InlineMarkdown) {
             if upTo > textStart { parser.append(parser.bytes[textStart..<upTo], style) }
         }
         while i < end {
             let byte = bytes[i]
+            // Most bytes start nothing: skipped without the switch.
+            guard mayStart[Int(byte)] else {
+                i += 1
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\\") where i + 1 < end && Self.isPunctuation(bytes[i + 1]):
                 flushText(i, &self)
@@ -133,6 +140,9 @@ struct InlineMarkdown {
         }
         flushText(end, &self)
     }
+
+    /// The bytes the parse looks at: `\\`, a backtick, `*`, `_`, `~`, `[`, `!`, `<` and `h` (a bare URL).
+    static let mayStart: [Bool] = (0..<256).map { Array("\\`*_~[!<h".utf8).contains(UInt8($0)) }
 
     // MARK: Pieces
 

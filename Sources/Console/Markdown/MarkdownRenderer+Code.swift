@@ -8,14 +8,22 @@ extension MarkdownRenderer {
         let screenIndent = indent > 0 && !lists.isEmpty
             ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
         // The language's name, cut to what fits beside the rule.
+        let roomForName = max(options.width - screenIndent.count - 4, 1)
         var name = ""
-        var nameWidth = 0
-        for character in info.prefix(while: { $0 != " " && $0 != "\t" }) {
-            let width = DisplayWidth.of(character)
-            guard nameWidth + width <= max(options.width - screenIndent.count - 4, 1) else { break }
-            name.append(character)
-            nameWidth += width
+        if info.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == 0x20 }) {
+            // ASCII (what a fence's info nearly always is): a column per byte.
+            name = String(info.utf8.prefix { $0 != 0x20 }.prefix(roomForName))!
+        } else {
+            var nameWidth = 0
+            for character in info.prefix(while: { $0 != " " && $0 != "\t" }) {
+                let width = DisplayWidth.of(character)
+                guard nameWidth + width <= roomForName else { break }
+                name.append(character)
+                nameWidth += width
+            }
         }
+        // The language, looked up once for a run of fences with the same info (an answer's usually are).
+        if fenceLanguage?.info != info { fenceLanguage = (info, LanguageSyntax.named(info)) }
         // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
         out += screenIndent
         if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
@@ -25,7 +33,7 @@ extension MarkdownRenderer {
         out.append(0x0A)
         fence = Fence(
             indent: indent, marker: marker, count: count, screenIndent: screenIndent,
-            highlighter: SyntaxHighlighter(language: LanguageSyntax.named(info)),
+            highlighter: SyntaxHighlighter(language: fenceLanguage?.language),
             codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
     }
 

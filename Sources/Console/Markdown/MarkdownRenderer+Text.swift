@@ -15,10 +15,37 @@ extension MarkdownRenderer {
             if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
             return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index)
         }
-        guard bytes.indices.contains(where: control) else { return nil }
+        // Most text has no byte that could be one: eight bytes at a time, each looked at only in a word
+        // with a byte below 0x20, 0x7F or one from 0x80 up.
+        var index = 0
+        var found = false
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            scan: while index < bytes.count {
+                if index + 8 <= bytes.count {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let below = (word &- 0x2020_2020_2020_2020) & ~word
+                    let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+                    let isDel = (del &- 0x0101_0101_0101_0101) & ~del
+                    if (word | below | isDel) & 0x8080_8080_8080_8080 == 0 {
+                        index += 8
+                        continue
+                    }
+                }
+                for offset in index..<min(index + 8, bytes.count) {
+                    let byte = bytes[offset]
+                    if byte < 0x20 || byte == 0x7F || byte == 0xC2, control(offset) {
+                        index = offset
+                        found = true
+                        break scan
+                    }
+                }
+                index += 8
+            }
+        }
+        guard found else { return nil }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 16)
-        var index = 0
+        index = 0
         while index < bytes.count {
             if c1(index) {
                 result.append(contentsOf: [0xEF, 0xBF, 0xBD])

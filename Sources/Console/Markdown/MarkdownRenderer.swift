@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders Markdown for a terminal as it streams in: headings, emphasis, code spans, links, nested
 /// lists with hanging indents, task lists, block quotes, rules, tables and fenced or indented code with
 /// syntax highlighting, wrapped to a width.
@@ -36,6 +38,8 @@ public struct MarkdownRenderer: Sendable {
     /// The open list items, outermost first.
     var lists: [ListLevel] = []
     var fence: Fence?
+    /// The last fence's info string and the language it names.
+    var fenceLanguage: (info: String, language: LanguageSyntax?)?
     /// A table's rows so far (the raw lines), printed when it ends.
     var table: [[UInt8]]?
     /// The previous line was blank (or there was none).
@@ -59,10 +63,16 @@ public struct MarkdownRenderer: Sendable {
 
     /// Takes the next piece of text; returns what can be written now.
     public mutating func feed(_ text: String) -> String {
-        // An empty piece decides nothing (not even whether a held carriage return ends the line).
-        guard !text.isEmpty else { return "" }
         var out: [UInt8] = []
         if text.utf8.count > 64 { out.reserveCapacity(text.utf8.count * 2) }
+        feed(text, into: &out)
+        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
+    }
+
+    /// Takes the next piece of text; appends what can be written now to `out` (UTF-8).
+    public mutating func feed(_ text: String, into out: inout [UInt8]) {
+        // An empty piece decides nothing (not even whether a held carriage return ends the line).
+        guard !text.isEmpty else { return }
         // A carriage return held at the end of the last piece was not a line ending after all.
         if pending.last == 0x0D, text.utf8.first != 0x0A {
             pending.removeLast()
@@ -77,8 +87,10 @@ public struct MarkdownRenderer: Sendable {
         }
         if let visible { text = visible }
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var start = 0
-            while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            while start < bytes.count, let found = memchr(base + start, 0x0A, bytes.count - start) {
+                let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<newline]))
                 if pending.last == 0x0D { pending.removeLast() }
                 completeLine(into: &out)
@@ -88,26 +100,36 @@ public struct MarkdownRenderer: Sendable {
                 let rest = UnsafeBufferPointer(rebasing: bytes[start...])
                 pending.append(contentsOf: rest)
                 // Only a space can settle more of the line (a word ends there).
-                if rest.contains(0x20) { unsettled = true }
+                if !unsettled, memchr(base + start, 0x20, bytes.count - start) != nil { unsettled = true }
             }
         }
-        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
     }
 
     /// What of the unfinished line can be shown now. The console asks once per network read (a read
     /// brings many deltas), not once per delta: the output is the same, and a line is looked at less often.
     public mutating func settle() -> String {
-        guard unsettled else { return "" }
-        unsettled = false
         var out: [UInt8] = []
-        streamPending(into: &out)
+        settle(into: &out)
         return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
+    }
+
+    /// `settle()`, appending to `out`.
+    public mutating func settle(into out: inout [UInt8]) {
+        guard unsettled else { return }
+        unsettled = false
+        streamPending(into: &out)
     }
 
     /// The end of the text: the unfinished line as a whole line, and an open table or code block closed.
     /// Also what Ctrl-C calls: everything received is shown, and no style is left open.
     public mutating func finish() -> String {
         var out: [UInt8] = []
+        finish(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `finish()`, appending to `out`.
+    public mutating func finish(into out: inout [UInt8]) {
         // A carriage return at the very end is a line ending whose line feed never came.
         if pending.last == 0x0D { pending.removeLast() }
         if !pending.isEmpty || streamed != nil { completeLine(into: &out) }
@@ -117,7 +139,6 @@ public struct MarkdownRenderer: Sendable {
         afterBlank = true
         afterListText = false
         afterIndentedCode = false
-        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Lines

@@ -6,26 +6,42 @@ import Foundation
 struct MarkdownTable: Sendable {
     enum Alignment: Sendable { case left, center, right }
 
-    var header: [[StyledRun]]
+    /// A cell: its runs and its natural width (its widest line's).
+    struct Cell: Sendable {
+        var runs: [StyledRun]
+        var width: Int
+        /// A `<br>` in it.
+        var breaks: Bool
+    }
+
     var alignments: [Alignment]
-    var rows: [[[StyledRun]]]
+    /// Every row's cells, the header's first: row `r` is `cells[rowStarts[r]..<rowStarts[r + 1]]`.
+    var cells: [Cell] = []
+    var rowStarts: [Int] = [0]
+    let colors: Bool
+    let hyperlinks: Bool
 
     /// The table in `lines` (header, delimiter row, body), or nil when the second line is not a delimiter row.
     init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
-        // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
-        let lines = lines.map { $0.contains(0x09) ? $0.map { $0 == 0x09 ? 0x20 : $0 } : $0 }
         guard lines.count >= 2,
-            let alignments = Self.alignments(Self.cells(lines[1]).map { String(decoding: $0.bytes[$0.range], as: UTF8.self) })
+            let alignments = Self.alignments(Self.cells(lines[1]).map { $0.bytes[$0.range] })
         else { return nil }
-        func parse(_ line: [UInt8]) -> [[StyledRun]] {
-            Self.cells(line).map { cell in
-                InlineMarkdown.runs(cell.bytes, cell.range, colors: colors, hyperlinks: hyperlinks).runs
-            }
-        }
         self.alignments = alignments
-        self.header = parse(lines[0])
-        self.rows = lines.dropFirst(2).map(parse)
+        self.colors = colors
+        self.hyperlinks = hyperlinks
+        for (index, line) in lines.enumerated() where index != 1 {
+            // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
+            let line = line.contains(0x09) ? line.map { $0 == 0x09 ? 0x20 : $0 } : line
+            for (bytes, range) in Self.cells(line) {
+                // The header in bold.
+                let runs = InlineMarkdown.runs(bytes, range, style: index == 0 ? TextStyle(bold: true) : .plain, colors: colors, hyperlinks: hyperlinks).runs
+                cells.append(Cell(runs: runs, width: Self.naturalWidth(runs), breaks: runs.contains { $0.bytes.contains(0x0A) }))
+            }
+            rowStarts.append(cells.count)
+        }
     }
+
+    var rowCount: Int { rowStarts.count - 1 }
 
     /// A row's cells: split at `|` outside code spans and not escaped, the outer pipes dropped, each
     /// trimmed of spaces; each a range of the line (or, when it holds `\|`, of a copy with plain pipes).
@@ -70,12 +86,12 @@ struct MarkdownTable: Sendable {
         }
     }
 
-    static func alignments(_ cells: [String]) -> [Alignment]? {
+    static func alignments(_ cells: [ArraySlice<UInt8>]) -> [Alignment]? {
         guard !cells.isEmpty else { return nil }
         var result: [Alignment] = []
         for cell in cells {
-            guard cell.contains("-"), cell.allSatisfy({ $0 == "-" || $0 == ":" }) else { return nil }
-            switch (cell.hasPrefix(":"), cell.hasSuffix(":")) {
+            guard cell.contains(UInt8(ascii: "-")), cell.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") }) else { return nil }
+            switch (cell.first == UInt8(ascii: ":"), cell.last == UInt8(ascii: ":")) {
             case (true, true): result.append(.center)
             case (false, true): result.append(.right)
             default: result.append(.left)
@@ -86,16 +102,13 @@ struct MarkdownTable: Sendable {
 
     /// The table's lines, each ending in a newline, no wider than `width` where it can be.
     func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout [UInt8]) {
-        let columns = max(header.count, alignments.count, rows.map { $0.count }.max() ?? 0)
-        func cell(_ row: [[StyledRun]], _ column: Int) -> [StyledRun] { column < row.count ? row[column] : [] }
-        var bold = header
-        for index in bold.indices { bold[index] = bold[index].map { var run = $0; run.style.bold = true; return run } }
-        let all = [bold] + rows
+        var columns = alignments.count
+        for row in 0..<rowCount { columns = max(columns, rowStarts[row + 1] - rowStarts[row]) }
         // Natural widths: the widest line of each column's cells.
-        var widths = (0..<columns).map { column in
-            all.map { Self.naturalWidth(cell($0, column)) }.max() ?? 0
+        var widths = Array(repeating: 1, count: columns)
+        for row in 0..<rowCount {
+            for (column, index) in (rowStarts[row]..<rowStarts[row + 1]).enumerated() { widths[column] = max(widths[column], cells[index].width) }
         }
-        widths = widths.map { max($0, 1) }
         // The widest column narrowed, one column at a time, down to one character if that is what fits.
         let room = max(width - (3 * columns + 1), columns)
         while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 1 {
@@ -115,29 +128,72 @@ struct MarkdownTable: Sendable {
             if colors { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
             out.append(0x0A)
         }
+        func pad(_ content: UnsafeBufferPointer<UInt8>, width contentWidth: Int, column: Int) {
+            let gap = max(0, widths[column] - contentWidth)
+            let alignment = column < alignments.count ? alignments[column] : .left
+            let (before, after) = switch alignment {
+            case .left: (0, gap)
+            case .right: (gap, 0)
+            case .center: (gap / 2, gap - gap / 2)
+            }
+            out.appendSpaces(before + 1)
+            out.append(contentsOf: content)
+            out.appendSpaces(after + 1)
+            out.append(contentsOf: bar)
+        }
         rule("┌", "┬", "┐")
-        for (index, row) in all.enumerated() {
-            let wrapped = (0..<columns).map { Self.lines(cell(row, $0), width: widths[$0], colors: colors, hyperlinks: hyperlinks) }
-            let height = wrapped.map { $0.count }.max() ?? 1
-            for line in 0..<max(height, 1) {
+        // One wrapper lays out every cell (a cell that fits its column is one line: no break is needed).
+        var wrapper = StyledWrapper(width: Int.max / 4, colors: colors, hyperlinks: hyperlinks, minimum: 1)
+        var scratch: [UInt8] = []
+        var cellLines: [Range<Int>] = []
+        var firstLine: [Int] = []
+        for row in 0..<rowCount {
+            let first = rowStarts[row], count = rowStarts[row + 1] - first
+            if (0..<count).allSatisfy({ !cells[first + $0].breaks && cells[first + $0].width <= widths[$0] }) {
                 out.append(contentsOf: bar)
+                wrapper.reset(width: Int.max / 4, minimum: 1)
                 for column in 0..<columns {
-                    let content: (bytes: ArraySlice<UInt8>, width: Int) = line < wrapped[column].count ? wrapped[column][line] : ([], 0)
-                    let gap = max(0, widths[column] - content.width)
-                    let alignment = column < alignments.count ? alignments[column] : .left
-                    let (before, after) = switch alignment {
-                    case .left: (0, gap)
-                    case .right: (gap, 0)
-                    case .center: (gap / 2, gap - gap / 2)
-                    }
-                    out.append(contentsOf: repeatElement(0x20, count: before + 1))
-                    out.append(contentsOf: content.bytes)
-                    out.append(contentsOf: repeatElement(0x20, count: after + 1))
-                    out.append(contentsOf: bar)
+                    scratch.removeAll(keepingCapacity: true)
+                    wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
+                    if column < count { wrapper.add(cells[first + column].runs, into: &scratch) }
+                    scratch.withUnsafeBufferPointer { pad($0, width: wrapper.column, column: column) }
                 }
                 out.append(0x0A)
+            } else {
+                // Each cell wrapped to its column: its lines as ranges of `scratch`, column after column.
+                scratch.removeAll(keepingCapacity: true)
+                cellLines.removeAll(keepingCapacity: true)
+                firstLine.removeAll(keepingCapacity: true)
+                for column in 0..<columns {
+                    firstLine.append(cellLines.count)
+                    let start = scratch.count
+                    if column < count, !cells[first + column].runs.isEmpty {
+                        wrapper.reset(width: widths[column], minimum: 1)
+                        wrapper.add(cells[first + column].runs, into: &scratch)
+                    }
+                    var lineStart = start
+                    for index in start..<scratch.count where scratch[index] == 0x0A {
+                        cellLines.append(lineStart..<index)
+                        lineStart = index + 1
+                    }
+                    cellLines.append(lineStart..<scratch.count)
+                }
+                firstLine.append(cellLines.count)
+                var height = 1
+                for column in 0..<columns { height = max(height, firstLine[column + 1] - firstLine[column]) }
+                scratch.withUnsafeBufferPointer { bytes in
+                    for line in 0..<height {
+                        out.append(contentsOf: bar)
+                        for column in 0..<columns {
+                            let index = firstLine[column] + line
+                            let content = index < firstLine[column + 1] ? UnsafeBufferPointer(rebasing: bytes[cellLines[index]]) : UnsafeBufferPointer(start: nil, count: 0)
+                            pad(content, width: DisplayWidth.of(utf8: content), column: column)
+                        }
+                        out.append(0x0A)
+                    }
+                }
             }
-            if index == 0 { rule("├", "┼", "┤") }
+            if row == 0 { rule("├", "┼", "┤") }
         }
         rule("└", "┴", "┘")
     }
@@ -154,32 +210,5 @@ struct MarkdownTable: Sendable {
             }
         }
         return max(widest, current)
-    }
-
-    /// A cell's runs wrapped at `width`: its lines, styled, with their display widths.
-    static func lines(_ runs: [StyledRun], width: Int, colors: Bool, hyperlinks: Bool) -> [(bytes: ArraySlice<UInt8>, width: Int)] {
-        guard !runs.isEmpty else { return [([], 0)] }
-        // One run that fits: its bytes, styled, as the wrapper would write them.
-        if runs.count == 1, runs[0].link == nil, !runs[0].bytes.contains(where: { $0 == 0x0A || $0 == 0x09 || $0 >= 0x7F }) {
-            let run = runs[0]
-            var first = run.bytes.startIndex, last = run.bytes.endIndex
-            while first < last, run.bytes[first] == 0x20 { first += 1 }
-            while last > first, run.bytes[last - 1] == 0x20 { last -= 1 }
-            let text = run.bytes[first..<last]
-            // (A styled run only when it is one word: the wrapper styles each word apart.)
-            if text.count <= width, !text.contains(where: { $0 < 0x20 }), run.style.isPlain || !text.contains(0x20) {
-                guard colors, !run.style.isPlain, !text.isEmpty else { return [(text, text.count)] }
-                var codes = StyleCodes()
-                var out: [UInt8] = []
-                codes.open(run.style, hyperlinks: false, into: &out)
-                out.append(contentsOf: text)
-                codes.close(run.style, hyperlinks: false, into: &out)
-                return [(out[...], text.count)]
-            }
-        }
-        var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
-        var out: [UInt8] = []
-        wrapper.add(runs, into: &out)
-        return out.split(separator: 0x0A, omittingEmptySubsequences: false).map { ($0, DisplayWidth.of(utf8: $0)) }
     }
 }

@@ -3,25 +3,25 @@
 /// display widths (CJK and emoji take two columns). `"\n"` in a run is a line break (`<br>`). Writes
 /// UTF-8 bytes: rendering is a stream of small appends, which bytes make cheap.
 struct StyledWrapper: Sendable {
-    let width: Int
+    private(set) var width: Int
     let colors: Bool
     let hyperlinks: Bool
     /// The column the cursor is at.
-    private(set) var column = 0
+    var column = 0
     /// What starts each continuation line, and its width.
-    private var hanging = ""
-    private var hangingWidth = 0
-    private var pendingSpaces = 0
+    var hanging = ""
+    var hangingWidth = 0
+    var pendingSpaces = 0
     /// A word has been placed on the current line since its prefix.
-    private var lineHasWord = false
+    var lineHasWord = false
     /// The style of the last run placed on the line: spaces between two words of one underlined or
     /// struck-through style take the style too, so a link or a struck phrase reads as one.
-    private var lastStyle: TextStyle?
-    private var lastLink: String?
+    var lastStyle: TextStyle?
+    var lastLink: String?
     /// The runs being placed, their bytes one after another (reused from call to call).
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
     /// The word being gathered: pieces of `scratch` with the index of their run's style (reused).
-    private var pieces: [Piece] = []
+    var pieces: [Piece] = []
 
     /// Part of a word: a range of `scratch`, in its run's style (run `run`, for the link).
     struct Piece {
@@ -29,12 +29,19 @@ struct StyledWrapper: Sendable {
         var style: TextStyle
         var range: Range<Int>
     }
-    private var styles = StyleCodes()
+    var styles = StyleCodes()
 
     init(width: Int, colors: Bool, hyperlinks: Bool, minimum: Int = 8) {
         self.width = max(width, minimum)
         self.colors = colors
         self.hyperlinks = hyperlinks
+    }
+
+    /// The same wrapper for another width (its buffers kept), at the start of a line.
+    mutating func reset(width: Int, minimum: Int = 8) {
+        self.width = max(width, minimum)
+        var ignored: [UInt8] = []
+        startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &ignored)
     }
 
     /// Starts a line with `prefix` (a list marker, a quote bar), continuation lines with `hanging`.
@@ -55,55 +62,49 @@ struct StyledWrapper: Sendable {
         scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
         for (index, run) in runs.enumerated() {
-            // Plain ASCII text that fits on the line as it is goes out whole (the same bytes the word by
-            // word path writes), unless a word goes on into the next run.
-            if pieces.isEmpty, run.style.isPlain, run.link == nil, index == runs.count - 1 || run.bytes.last == 0x20, fitsWhole(run.bytes, into: &out) {
+            // Printable ASCII that fits on the line as it is goes out whole, in one style (what the word by
+            // word path shows), unless a word goes on into the next run.
+            if pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20,
+                fitsWhole(run, into: &out)
+            {
                 continue
             }
-            var start = scratch.count
             let style = run.style
-            scratch.append(contentsOf: run.bytes)
-            for offset in start..<scratch.count {
-                let byte = scratch[offset]
-                guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
-                if start < offset { pieces.append(Piece(run: index, style: style, range: start..<offset)) }
-                if !pieces.isEmpty {
-                    place(runs, into: &out)
-                    pieces.removeAll(keepingCapacity: true)
+            let link = hyperlinks && colors ? run.link : nil
+            run.bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                var ascii = true
+                for offset in 0..<bytes.count {
+                    let byte = bytes[offset]
+                    if byte >= 0x7F { ascii = false }
+                    guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
+                    if start < offset {
+                        let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
+                        if pieces.isEmpty {
+                            // A word within one run: placed from the run's bytes.
+                            placeWord(word, width: ascii ? word.count : DisplayWidth.of(utf8: word), style, link, runs, index, into: &out)
+                        } else {
+                            gather(word, run: index, style: style)
+                        }
+                    }
+                    if !pieces.isEmpty {
+                        place(runs, into: &out)
+                        pieces.removeAll(keepingCapacity: true)
+                        scratch.removeAll(keepingCapacity: true)
+                    }
+                    if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
+                    start = offset + 1
+                    ascii = true
                 }
-                if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
-                start = offset + 1
+                // The run's last word may go on in the next run.
+                if start < bytes.count { gather(UnsafeBufferPointer(rebasing: bytes[start...]), run: index, style: style) }
             }
-            if start < scratch.count { pieces.append(Piece(run: index, style: style, range: start..<scratch.count)) }
         }
         if !pieces.isEmpty {
             place(runs, into: &out)
             pieces.removeAll(keepingCapacity: true)
+            scratch.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// Writes `bytes` (plain text) when it is printable ASCII and fits on the line, exactly as placing it
-    /// word by word would: leading spaces dropped at the start of a line, trailing ones held.
-    private mutating func fitsWhole(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) -> Bool {
-        var first = bytes.startIndex
-        while first < bytes.endIndex, bytes[first] == 0x20 { first += 1 }
-        var last = bytes.endIndex
-        while last > first, bytes[last - 1] == 0x20 { last -= 1 }
-        let leading = first - bytes.startIndex
-        guard first < last else { return false }
-        let middle = bytes[first..<last]
-        let spaces = lineHasWord ? pendingSpaces + leading : 0
-        guard column + spaces + middle.count <= width, middle.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == 0x20 }) else {
-            return false
-        }
-        out.append(contentsOf: repeatElement(0x20, count: spaces))
-        out.append(contentsOf: middle)
-        column += spaces + middle.count
-        pendingSpaces = bytes.endIndex - last
-        lineHasWord = true
-        lastStyle = .plain
-        lastLink = nil
-        return true
     }
 
     /// The display width of the gathered word (ASCII counted byte by byte).
@@ -131,7 +132,7 @@ struct StyledWrapper: Sendable {
     }
 
     /// A line break inside the block: the next line starts at the hanging indent.
-    private mutating func breakLine(into out: inout [UInt8]) {
+    mutating func breakLine(into out: inout [UInt8]) {
         out.append(0x0A)
         out += hanging
         column = hangingWidth
@@ -141,20 +142,12 @@ struct StyledWrapper: Sendable {
         lastLink = nil
     }
 
-    private mutating func place(_ runs: [StyledRun], into out: inout [UInt8]) {
+    mutating func place(_ runs: [StyledRun], into out: inout [UInt8]) {
         let wordWidth = wordWidth()
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
         } else if pendingSpaces > 0, lineHasWord {
-            let first = pieces[0]
-            if let lastStyle, lastStyle == first.style, lastStyle.underline || lastStyle.strike, colors, lastLink == link(runs, first) {
-                styles.open(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
-                out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
-                styles.close(lastStyle, link: lastLink, hyperlinks: hyperlinks, into: &out)
-            } else {
-                out.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
-            }
-            column += pendingSpaces
+            writePendingSpaces(before: pieces[0].style, link: link(runs, pieces[0]), into: &out)
         }
         pendingSpaces = 0
         lineHasWord = true

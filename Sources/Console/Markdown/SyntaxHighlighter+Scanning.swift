@@ -30,9 +30,11 @@ extension SyntaxHighlighter {
     }
 
     static func find(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.utf8.first else { return start < bytes.count ? start : nil }
         var i = start
         while i < bytes.count {
-            if starts(needle, bytes, i) { return i }
+            // The first byte compared before the whole needle (a string's or comment's text is mostly not it).
+            if bytes[i] == first, starts(needle, bytes, i) { return i }
             i += 1
         }
         return nil
@@ -40,10 +42,11 @@ extension SyntaxHighlighter {
 
     /// Like `find`, skipping what a backslash escapes.
     static func findUnescaped(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.utf8.first else { return start < bytes.count ? start : nil }
         var i = start
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "\\") { i += 2; continue }
-            if starts(needle, bytes, i) { return i }
+            if bytes[i] == first, starts(needle, bytes, i) { return i }
             i += 1
         }
         return nil

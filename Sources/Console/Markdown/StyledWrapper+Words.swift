@@ -1,0 +1,108 @@
+/// The wrapper's fast ways: a run that fits the line written whole, a word within one run placed from
+/// the run's bytes. Each writes the bytes the general way (`place`) would.
+extension StyledWrapper {
+    /// Part of a word kept until the word ends (in a later run).
+    mutating func gather(_ bytes: UnsafeBufferPointer<UInt8>, run: Int, style: TextStyle) {
+        let start = scratch.count
+        scratch.append(contentsOf: bytes)
+        pieces.append(Piece(run: run, style: style, range: start..<scratch.count))
+    }
+
+    /// A word of one run, `width` columns wide, placed as `place` places it: on this line after the
+    /// pending spaces, or on the next; one that needs cutting goes the general way.
+    mutating func placeWord(
+        _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
+        into out: inout [UInt8]
+    ) {
+        let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
+        let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+        guard startColumn + wordWidth <= width || wordWidth == 0 else {
+            gather(word, run: run, style: style)
+            place(runs, into: &out)
+            pieces.removeAll(keepingCapacity: true)
+            scratch.removeAll(keepingCapacity: true)
+            return
+        }
+        if breaks {
+            breakLine(into: &out)
+        } else if pendingSpaces > 0, lineHasWord {
+            writePendingSpaces(before: style, link: link, into: &out)
+        }
+        pendingSpaces = 0
+        lineHasWord = true
+        lastStyle = style
+        lastLink = link
+        if colors, !style.isPlain || link != nil, !word.isEmpty {
+            styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
+            out.append(contentsOf: word)
+            styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
+        } else {
+            out.append(contentsOf: word)
+        }
+        column += wordWidth
+    }
+
+    /// Writes `run` when it is printable ASCII and fits on the line, as placing it word by word would
+    /// show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
+    /// styled when the word path styles them; the same bytes the word path writes.
+    mutating func fitsWhole(_ run: StyledRun, into out: inout [UInt8]) -> Bool {
+        let bytes = run.bytes
+        var first = bytes.startIndex
+        while first < bytes.endIndex, bytes[first] == 0x20 { first += 1 }
+        var last = bytes.endIndex
+        while last > first, bytes[last - 1] == 0x20 { last -= 1 }
+        let leading = first - bytes.startIndex
+        guard first < last else { return false }
+        let middle = bytes[first..<last]
+        let spaces = lineHasWord ? pendingSpaces + leading : 0
+        guard column + spaces + middle.count <= width, middle.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            return false
+        }
+        let style = run.style
+        let link = hyperlinks && colors ? run.link : nil
+        if spaces > 0 {
+            pendingSpaces = spaces
+            writePendingSpaces(before: style, link: link, into: &out)
+        }
+        if colors, !style.isPlain || link != nil {
+            // Word by word, each in its style, as the word path writes them (a line streamed in parts
+            // and the same line whole must come out as the same bytes).
+            let styledSpaces = style.underline || style.strike
+            var index = first
+            while index < last {
+                var end = index
+                while end < last, bytes[end] != 0x20 { end += 1 }
+                styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
+                out.append(contentsOf: bytes[index..<end])
+                styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
+                index = end
+                while index < last, bytes[index] == 0x20 { index += 1 }
+                guard index > end else { continue }
+                if styledSpaces { styles.open(style, link: link, hyperlinks: hyperlinks, into: &out) }
+                out.appendSpaces(index - end)
+                if styledSpaces { styles.close(style, link: link, hyperlinks: hyperlinks, into: &out) }
+            }
+        } else {
+            out.append(contentsOf: middle)
+        }
+        column += middle.count
+        pendingSpaces = bytes.endIndex - last
+        lineHasWord = true
+        lastStyle = style
+        lastLink = link
+        return true
+    }
+
+    /// The spaces held before a word in `style`: styled like it when the word before was in the same
+    /// underlined or struck-through style and link (a link or a struck phrase reads as one).
+    mutating func writePendingSpaces(before style: TextStyle, link: String?, into out: inout [UInt8]) {
+        if colors, let lastStyle, lastStyle == style, lastStyle.underline || lastStyle.strike, lastLink == link {
+            styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
+            out.appendSpaces(pendingSpaces)
+            styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
+        } else {
+            out.appendSpaces(pendingSpaces)
+        }
+        column += pendingSpaces
+    }
+}
