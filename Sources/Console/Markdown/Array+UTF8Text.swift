@@ -18,7 +18,11 @@ extension Array where Element == UInt8 {
     /// `count` spaces (a generic append of repeated elements goes element by element).
     mutating func appendSpaces(_ count: Int) {
         guard count > 0 else { return }
-        if count <= spaceBytes.count {
+        if count <= 2 {
+            // One space between words, mostly: appended as a byte.
+            append(0x20)
+            if count == 2 { append(0x20) }
+        } else if count <= spaceBytes.count {
             spaceBytes.withUnsafeBufferPointer { append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
         } else {
             append(contentsOf: repeatElement(0x20, count: count))

@@ -72,6 +72,8 @@ enum DisplayWidth {
     /// are each a character of one column wherever they stand (`simple`) decoded from the bytes; anything
     /// else (wide, combining, emoji, invalid) character by character, over the whole text.
     static func of<Bytes: Collection>(utf8 bytes: Bytes) -> Int where Bytes.Element == UInt8 {
+        // Printable ASCII (most text): a column a byte, eight bytes at a time.
+        if let ascii = bytes.withContiguousStorageIfAvailable({ printableASCIICount($0) }), let ascii { return ascii }
         var width = 0
         var escape = Escape.none
         var index = bytes.startIndex
@@ -100,6 +102,25 @@ enum DisplayWidth {
             }
         }
         return width
+    }
+
+    /// `bytes.count` when every byte is printable ASCII (0x20–0x7E); nil otherwise.
+    static func printableASCIICount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return 0 }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let below = (word &- 0x2020_2020_2020_2020) & ~word
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            let isDel = (del &- 0x0101_0101_0101_0101) & ~del
+            guard (word | below | isDel) & 0x8080_8080_8080_8080 == 0 else { return nil }
+            index += 8
+        }
+        while index < bytes.count {
+            guard bytes[index] >= 0x20, bytes[index] < 0x7F else { return nil }
+            index += 1
+        }
+        return bytes.count
     }
 
     /// The width of a scalar that is a character by itself wherever it stands (no grapheme cluster can

@@ -50,12 +50,16 @@ struct InlineMarkdown {
             if upTo > textStart { parser.append(parser.bytes[textStart..<upTo], style) }
         }
         while i < end {
-            let byte = bytes[i]
-            // Most bytes start nothing: skipped without the switch.
-            guard mayStart[Int(byte)] else {
-                i += 1
-                continue
+            // Most bytes start nothing: skipped over the array's storage, without the switch.
+            i = bytes.withUnsafeBufferPointer { bytes in
+                mayStart.withUnsafeBufferPointer { mayStart in
+                    var j = i
+                    while j < end, !mayStart[Int(bytes[j])] { j += 1 }
+                    return j
+                }
             }
+            guard i < end else { break }
+            let byte = bytes[i]
             switch byte {
             case UInt8(ascii: "\\") where i + 1 < end && Self.isPunctuation(bytes[i + 1]):
                 flushText(i, &self)

@@ -26,6 +26,9 @@ final class LanguageSyntax: Sendable {
     let mode: Mode
     /// Bytes that can start a comment or a string (the highlighter looks closer only at those).
     let triggers: [Bool]
+    /// The bytes identifiers are made of: letters, digits, `_`, every non-ASCII byte and
+    /// `identifierCharacters` (a table: the highlighter asks for every byte of every word).
+    let identifierBytes: [Bool]
     /// Keywords and types of up to eight bytes, packed into a number (looked up without making a string).
     let packed: [UInt64: WordKind]
     let longestWord: Int
@@ -58,6 +61,9 @@ final class LanguageSyntax: Sendable {
             if let first = start.utf8.first { triggers[Int(first)] = true }
         }
         self.triggers = triggers
+        self.identifierBytes = (0..<256).map { byte in
+            SyntaxHighlighter.isWordByte(UInt8(byte)) || identifierCharacters.utf8.contains(UInt8(byte))
+        }
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }
         for word in keywords { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .keyword } }
@@ -88,9 +94,11 @@ final class LanguageSyntax: Sendable {
 
     /// The language a fence's info string names (`swift`, `py`, `ts {.line-numbers}`), if it is known.
     static func named(_ info: String) -> LanguageSyntax? {
-        let name = info.prefix { $0 != " " && $0 != "\t" && $0 != "{" && $0 != "," }
-        guard !name.isEmpty else { return nil }
-        return byName[String(name)] ?? byName[name.lowercased()]
+        // Up to the first space, tab, `{` or `,` (all ASCII: found in the bytes, not by characters).
+        let end = info.utf8.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ",") } ?? info.endIndex
+        guard end != info.startIndex else { return nil }
+        let name = String(info[..<end])
+        return byName[name] ?? byName[name.lowercased()]
     }
 
     static let byName: [String: LanguageSyntax] = {

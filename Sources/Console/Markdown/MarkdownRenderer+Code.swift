@@ -68,9 +68,11 @@ extension MarkdownRenderer {
     mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout [UInt8]) {
         let room = max(options.width - indent.count, 8)
         out += indent
-        // An ASCII line that fits: as it is.
+        // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).
         if code.count <= room, !code.contains(where: { $0 >= 0x7F }) {
-            for token in tokens { write(code[token.range], token.style, into: &out) }
+            code.withUnsafeBufferPointer { code in
+                for token in tokens { write(UnsafeBufferPointer(rebasing: code[token.range]), token.style, into: &out) }
+            }
             out.append(0x0A)
             return
         }
@@ -109,6 +111,17 @@ extension MarkdownRenderer {
             write(ArraySlice(piece.utf8), token.style, into: &out)
         }
         out.append(0x0A)
+    }
+
+    /// `bytes` in `style` (each piece closes its own style).
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
+        guard options.colors, !style.isPlain, !bytes.isEmpty else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        styleCodes.open(style, hyperlinks: false, into: &out)
+        out.append(contentsOf: bytes)
+        styleCodes.close(style, hyperlinks: false, into: &out)
     }
 
     /// `bytes` in `style` (each piece closes its own style).

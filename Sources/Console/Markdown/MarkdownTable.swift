@@ -6,17 +6,13 @@ import Foundation
 struct MarkdownTable: Sendable {
     enum Alignment: Sendable { case left, center, right }
 
-    /// A cell: its runs and its natural width (its widest line's).
-    struct Cell: Sendable {
-        var runs: [StyledRun]
-        var width: Int
-        /// A `<br>` in it.
-        var breaks: Bool
-    }
-
     var alignments: [Alignment]
-    /// Every row's cells, the header's first: row `r` is `cells[rowStarts[r]..<rowStarts[r + 1]]`.
-    var cells: [Cell] = []
+    /// Every row's cells, the header's first: row `r` is `rowStarts[r]..<rowStarts[r + 1]` of each array
+    /// (apart, so that laying out reads widths without touching the runs): a cell's runs, its natural width
+    /// (its widest line's), and whether it holds a `<br>`.
+    var cellRuns: [[StyledRun]] = []
+    var cellWidths: [Int] = []
+    var cellBreaks: [Bool] = []
     var rowStarts: [Int] = [0]
     let colors: Bool
     let hyperlinks: Bool
@@ -35,9 +31,17 @@ struct MarkdownTable: Sendable {
             for (bytes, range) in Self.cells(line) {
                 // The header in bold.
                 let runs = InlineMarkdown.runs(bytes, range, style: index == 0 ? TextStyle(bold: true) : .plain, colors: colors, hyperlinks: hyperlinks).runs
-                cells.append(Cell(runs: runs, width: Self.naturalWidth(runs), breaks: runs.contains { $0.bytes.contains(0x0A) }))
+                // One run of printable ASCII (most cells): its width is its length, and it has no break.
+                if runs.count == 1, let ascii = runs[0].bytes.withContiguousStorageIfAvailable({ DisplayWidth.printableASCIICount($0) }) ?? nil {
+                    cellWidths.append(ascii)
+                    cellBreaks.append(false)
+                } else {
+                    cellWidths.append(Self.naturalWidth(runs))
+                    cellBreaks.append(runs.contains { $0.bytes.contains(0x0A) })
+                }
+                cellRuns.append(runs)
             }
-            rowStarts.append(cells.count)
+            rowStarts.append(cellRuns.count)
         }
     }
 
@@ -50,20 +54,27 @@ struct MarkdownTable: Sendable {
         var escaped: [Int] = []
         var inCode = false
         var start = 0
-        var i = 0
-        while i < line.count {
-            let byte = line[i]
-            if byte == UInt8(ascii: "\\"), i + 1 < line.count, line[i + 1] == UInt8(ascii: "|") {
-                escaped.append(i)
-                i += 2
-                continue
+        line.withUnsafeBufferPointer { line in
+            var i = 0
+            while i < line.count {
+                let byte = line[i]
+                // Only `\`, a backtick and `|` matter (all above 0x5B).
+                guard byte >= UInt8(ascii: "\\") else {
+                    i += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "\\"), i + 1 < line.count, line[i + 1] == UInt8(ascii: "|") {
+                    escaped.append(i)
+                    i += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "`") { inCode.toggle() }
+                if byte == UInt8(ascii: "|"), !inCode {
+                    ranges.append(start..<i)
+                    start = i + 1
+                }
+                i += 1
             }
-            if byte == UInt8(ascii: "`") { inCode.toggle() }
-            if byte == UInt8(ascii: "|"), !inCode {
-                ranges.append(start..<i)
-                start = i + 1
-            }
-            i += 1
         }
         ranges.append(start..<line.count)
         func blank(_ range: Range<Int>) -> Bool { line[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
@@ -107,7 +118,7 @@ struct MarkdownTable: Sendable {
         // Natural widths: the widest line of each column's cells.
         var widths = Array(repeating: 1, count: columns)
         for row in 0..<rowCount {
-            for (column, index) in (rowStarts[row]..<rowStarts[row + 1]).enumerated() { widths[column] = max(widths[column], cells[index].width) }
+            for (column, index) in (rowStarts[row]..<rowStarts[row + 1]).enumerated() { widths[column] = max(widths[column], cellWidths[index]) }
         }
         // The widest column narrowed, one column at a time, down to one character if that is what fits.
         let room = max(width - (3 * columns + 1), columns)
@@ -149,13 +160,13 @@ struct MarkdownTable: Sendable {
         var firstLine: [Int] = []
         for row in 0..<rowCount {
             let first = rowStarts[row], count = rowStarts[row + 1] - first
-            if (0..<count).allSatisfy({ !cells[first + $0].breaks && cells[first + $0].width <= widths[$0] }) {
+            if (0..<count).allSatisfy({ !cellBreaks[first + $0] && cellWidths[first + $0] <= widths[$0] }) {
                 out.append(contentsOf: bar)
                 wrapper.reset(width: Int.max / 4, minimum: 1)
                 for column in 0..<columns {
                     scratch.removeAll(keepingCapacity: true)
                     wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
-                    if column < count { wrapper.add(cells[first + column].runs, into: &scratch) }
+                    if column < count { wrapper.add(cellRuns[first + column], into: &scratch) }
                     scratch.withUnsafeBufferPointer { pad($0, width: wrapper.column, column: column) }
                 }
                 out.append(0x0A)
@@ -167,9 +178,9 @@ struct MarkdownTable: Sendable {
                 for column in 0..<columns {
                     firstLine.append(cellLines.count)
                     let start = scratch.count
-                    if column < count, !cells[first + column].runs.isEmpty {
+                    if column < count, !cellRuns[first + column].isEmpty {
                         wrapper.reset(width: widths[column], minimum: 1)
-                        wrapper.add(cells[first + column].runs, into: &scratch)
+                        wrapper.add(cellRuns[first + column], into: &scratch)
                     }
                     var lineStart = start
                     for index in start..<scratch.count where scratch[index] == 0x0A {
@@ -200,7 +211,7 @@ struct MarkdownTable: Sendable {
 
     /// The width of a cell's widest line (`<br>` breaks lines).
     static func naturalWidth(_ runs: [StyledRun]) -> Int {
-        if runs.count == 1, !runs[0].bytes.contains(0x0A) { return DisplayWidth.of(utf8: runs[0].bytes) }
+        if !runs.contains(where: { $0.bytes.contains(0x0A) }) { return runs.reduce(0) { $0 + DisplayWidth.of(utf8: $1.bytes) } }
         var widest = 0
         var current = 0
         for run in runs {

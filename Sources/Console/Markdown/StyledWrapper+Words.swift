@@ -42,6 +42,48 @@ extension StyledWrapper {
         column += wordWidth
     }
 
+    /// A word of a run without style codes placed as `placeWord` places it, but not written yet: a line's
+    /// words are written together as the run's bytes from the first to the last, when the spaces between
+    /// them are the run's own (what the word path writes). Returns the words held, or nil when the word
+    /// needs cutting (the general way).
+    mutating func hold(
+        _ word: Range<Int>, width wordWidth: Int, held: Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle,
+        _ link: String?, into out: inout [UInt8]
+    ) -> Range<Int>? {
+        let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
+        let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+        guard startColumn + wordWidth <= width || wordWidth == 0 else { return nil }
+        var held = held
+        if breaks {
+            Self.write(&held, of: bytes, into: &out)
+            breakLine(into: &out)
+        } else if pendingSpaces > 0, lineHasWord {
+            if let words = held, word.lowerBound - words.upperBound == pendingSpaces,
+                bytes[words.upperBound..<word.lowerBound].allSatisfy({ $0 == 0x20 })
+            {
+                column += pendingSpaces
+            } else {
+                Self.write(&held, of: bytes, into: &out)
+                writePendingSpaces(before: style, link: link, into: &out)
+            }
+        } else {
+            Self.write(&held, of: bytes, into: &out)
+        }
+        pendingSpaces = 0
+        lineHasWord = true
+        lastStyle = style
+        lastLink = link
+        column += wordWidth
+        return (held?.lowerBound ?? word.lowerBound)..<word.upperBound
+    }
+
+    /// The held words written, as they are.
+    static func write(_ held: inout Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard let words = held else { return }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words]))
+        held = nil
+    }
+
     /// Writes `run` when it is printable ASCII and fits on the line, as placing it word by word would
     /// show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
@@ -96,7 +138,7 @@ extension StyledWrapper {
     /// The spaces held before a word in `style`: styled like it when the word before was in the same
     /// underlined or struck-through style and link (a link or a struck phrase reads as one).
     mutating func writePendingSpaces(before style: TextStyle, link: String?, into out: inout [UInt8]) {
-        if colors, let lastStyle, lastStyle == style, lastStyle.underline || lastStyle.strike, lastLink == link {
+        if colors, style.underline || style.strike, let lastStyle, lastStyle == style, lastLink == link {
             styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
             out.appendSpaces(pendingSpaces)
             styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)

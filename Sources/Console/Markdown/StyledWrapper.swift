@@ -71,31 +71,51 @@ struct StyledWrapper: Sendable {
             }
             let style = run.style
             let link = hyperlinks && colors ? run.link : nil
+            // Words shown without style codes are held and written a line's worth at a time.
+            let unstyled = !colors || (style.isPlain && link == nil)
             run.bytes.withUnsafeBufferPointer { bytes in
+                var held: Range<Int>?
                 var start = 0
                 var ascii = true
                 for offset in 0..<bytes.count {
                     let byte = bytes[offset]
-                    if byte >= 0x7F { ascii = false }
+                    // Most bytes are a word's (above the space): one comparison.
+                    guard byte <= 0x20 else {
+                        if byte >= 0x7F { ascii = false }
+                        continue
+                    }
                     guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
                     if start < offset {
                         let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
                         if pieces.isEmpty {
                             // A word within one run: placed from the run's bytes.
-                            placeWord(word, width: ascii ? word.count : DisplayWidth.of(utf8: word), style, link, runs, index, into: &out)
+                            let wordWidth = ascii ? word.count : DisplayWidth.of(utf8: word)
+                            if unstyled, let extended = hold(start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out) {
+                                held = extended
+                            } else {
+                                Self.write(&held, of: bytes, into: &out)
+                                placeWord(word, width: wordWidth, style, link, runs, index, into: &out)
+                            }
                         } else {
                             gather(word, run: index, style: style)
                         }
                     }
                     if !pieces.isEmpty {
+                        Self.write(&held, of: bytes, into: &out)
                         place(runs, into: &out)
                         pieces.removeAll(keepingCapacity: true)
                         scratch.removeAll(keepingCapacity: true)
                     }
-                    if byte == 0x0A { breakLine(into: &out) } else { pendingSpaces += 1 }
+                    if byte == 0x0A {
+                        Self.write(&held, of: bytes, into: &out)
+                        breakLine(into: &out)
+                    } else {
+                        pendingSpaces += 1
+                    }
                     start = offset + 1
                     ascii = true
                 }
+                Self.write(&held, of: bytes, into: &out)
                 // The run's last word may go on in the next run.
                 if start < bytes.count { gather(UnsafeBufferPointer(rebasing: bytes[start...]), run: index, style: style) }
             }

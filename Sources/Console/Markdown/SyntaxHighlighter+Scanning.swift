@@ -12,7 +12,7 @@ extension SyntaxHighlighter {
 
         mutating func add(_ range: Range<Int>, _ style: TextStyle) {
             guard !range.isEmpty else { return }
-            if let last = tokens.last, last.style.key == style.key, last.range.upperBound == range.lowerBound {
+            if let last = tokens.last, last.range.upperBound == range.lowerBound, last.style == style {
                 tokens[tokens.count - 1].range = last.range.lowerBound..<range.upperBound
             } else {
                 tokens.append(Token(range: range, style: style))

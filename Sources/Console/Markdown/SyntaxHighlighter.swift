@@ -97,9 +97,10 @@ struct SyntaxHighlighter: Sendable {
             runs.add(i..<j, Self.number)
             return j
         }
-        if Self.isWordByte(byte) || language.identifierCharacters.utf8.contains(byte) {
+        let identifierBytes = language.identifierBytes
+        if identifierBytes[Int(byte)] {
             var j = i + 1
-            while j < bytes.count, Self.isWordByte(bytes[j]) || language.identifierCharacters.utf8.contains(bytes[j]) { j += 1 }
+            while j < bytes.count, identifierBytes[Int(bytes[j])] { j += 1 }
             if language.keys, Self.followedByColon(bytes, j) {
                 runs.add(i..<j, Self.key)
             } else {
