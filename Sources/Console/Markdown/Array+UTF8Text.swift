@@ -15,6 +15,14 @@ extension Array where Element == UInt8 {
 }
 
 extension Array where Element == UInt8 {
+    /// `ESC [ 0 m`, which ends every style (four byte appends: cheaper than a generic append of four).
+    mutating func appendReset() {
+        append(0x1B)
+        append(0x5B)
+        append(0x30)
+        append(0x6D)
+    }
+
     /// `count` spaces (a generic append of repeated elements goes element by element).
     mutating func appendSpaces(_ count: Int) {
         guard count > 0 else { return }

@@ -69,16 +69,18 @@ extension InlineMarkdown {
             markUnresolved(at: index)
             return nil
         }
-        let inside = String(decoding: bytes[(index + 1)..<j], as: UTF8.self)
-        let tag = inside.lowercased().filter { $0 != " " }
-        if tag == "br" || tag == "br/" {
+        // Looked at as bytes: most `<` in an answer are neither (comparisons, generics, other tags).
+        let inside = bytes[(index + 1)..<j]
+        let tag = inside.filter { $0 != 0x20 }.map { $0 | 0x20 }
+        if tag == Array("br".utf8) || tag == Array("br/".utf8) {
             flush(&self)
             runs.append(StyledRun("\n", style))
             return j + 1
         }
-        if !inside.contains(" "), inside.contains("://") || inside.hasPrefix("mailto:") {
+        if !inside.contains(0x20), Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
+            let url = String(decoding: inside, as: UTF8.self)
             flush(&self)
-            linkRuns([StyledRun(inside, style)], url: inside, style: style)
+            linkRuns([StyledRun(url, style)], url: url, style: style)
             return j + 1
         }
         return nil
@@ -111,6 +113,13 @@ extension InlineMarkdown {
             }
         }
         return j > index + prefix ? j : nil
+    }
+
+    static func contains(_ bytes: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = needle.utf8Start
+        return (bytes.startIndex...(bytes.endIndex - count)).contains { at in (0..<count).allSatisfy { bytes[at + $0] == start[$0] } }
     }
 
     static let trailingPunctuation: [UInt8] = Array(".,:;!?\"'*_~".utf8)

@@ -214,3 +214,24 @@ extension MarkdownRenderer {
         return i
     }
 }
+
+extension MarkdownRenderer {
+    /// Prints the table held so far; lines that turn out not to be a table (no delimiter row) as prose.
+    mutating func flushTable(into out: inout [UInt8]) {
+        guard let lines = table else { return }
+        table = nil
+        if let laidOut = MarkdownTable(lines, colors: options.colors, hyperlinks: options.hyperlinks) {
+            lists.removeAll()
+            laidOut.render(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks, into: &out)
+        } else {
+            for line in lines {
+                let start = line.firstIndex { $0 != 0x20 } ?? 0
+                begin(TextLine(contentStart: start), into: &out)
+                add(line, start..<line.count, style: .plain, into: &out)
+                wrapper.endLine(into: &out)
+            }
+        }
+        afterBlank = false
+        afterListText = false
+    }
+}

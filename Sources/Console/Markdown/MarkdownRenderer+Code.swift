@@ -29,7 +29,7 @@ extension MarkdownRenderer {
         if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
         out += name.isEmpty ? "───" : "─── "
         out.append(contentsOf: name.utf8)
-        if options.colors { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        if options.colors { out.appendReset() }
         out.append(0x0A)
         fence = Fence(
             indent: indent, marker: marker, count: count, screenIndent: screenIndent,
@@ -126,12 +126,6 @@ extension MarkdownRenderer {
 
     /// `bytes` in `style` (each piece closes its own style).
     mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
-        guard options.colors, !style.isPlain, !bytes.isEmpty else {
-            out.append(contentsOf: bytes)
-            return
-        }
-        styleCodes.open(style, hyperlinks: false, into: &out)
-        out.append(contentsOf: bytes)
-        styleCodes.close(style, hyperlinks: false, into: &out)
+        bytes.withUnsafeBufferPointer { write($0, style, into: &out) }
     }
 }

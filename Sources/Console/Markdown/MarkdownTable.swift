@@ -136,7 +136,7 @@ struct MarkdownTable: Sendable {
                 for _ in 0..<(width + 2) { out.append(contentsOf: dash) }
             }
             out += right
-            if colors { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+            if colors { out.appendReset() }
             out.append(0x0A)
         }
         func pad(_ content: UnsafeBufferPointer<UInt8>, width contentWidth: Int, column: Int) {

@@ -25,7 +25,7 @@ struct StyleCodes: Sendable {
     }
 
     func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
-        if style.key != 0 { out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D]) }
+        if style.key != 0 { out.appendReset() }
         if hyperlinks, link != nil { out += "\u{1B}]8;;\u{1B}\\" }
     }
 }

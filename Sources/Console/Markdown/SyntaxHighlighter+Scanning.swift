@@ -6,17 +6,23 @@ extension SyntaxHighlighter {
         var style: TextStyle
     }
 
-    /// Collects tokens, merging neighbours of one style.
+    /// Collects tokens, merging neighbours of one style (the last token's end and style's key kept apart:
+    /// a line adds a token for every word and punctuation byte).
     struct RunBuilder {
         var tokens: [Token] = []
+        private var lastEnd = -1
+        private var lastKey = -1
 
         mutating func add(_ range: Range<Int>, _ style: TextStyle) {
             guard !range.isEmpty else { return }
-            if let last = tokens.last, last.range.upperBound == range.lowerBound, last.style == style {
-                tokens[tokens.count - 1].range = last.range.lowerBound..<range.upperBound
+            let key = style.key
+            if lastEnd == range.lowerBound, lastKey == key, !tokens.isEmpty {
+                tokens[tokens.count - 1].range = tokens[tokens.count - 1].range.lowerBound..<range.upperBound
             } else {
                 tokens.append(Token(range: range, style: style))
+                lastKey = key
             }
+            lastEnd = range.upperBound
         }
     }
 
