@@ -30,6 +30,8 @@ struct StyledWrapper: Sendable {
         var range: Range<Int>
     }
     var styles = StyleCodes()
+    /// The fast ways on (tests turn them off to hold them to the general way's bytes).
+    var fastPaths = true
 
     init(width: Int, colors: Bool, hyperlinks: Bool, minimum: Int = 8) {
         self.width = max(width, minimum)
@@ -64,7 +66,7 @@ struct StyledWrapper: Sendable {
         for (index, run) in runs.enumerated() {
             // Printable ASCII that fits on the line as it is goes out whole, in one style (what the word by
             // word path shows), unless a word goes on into the next run.
-            if pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20,
+            if fastPaths, pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20,
                 fitsWhole(run, into: &out)
             {
                 continue
@@ -87,7 +89,7 @@ struct StyledWrapper: Sendable {
                     guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
                     if start < offset {
                         let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-                        if pieces.isEmpty {
+                        if fastPaths, pieces.isEmpty {
                             // A word within one run: placed from the run's bytes.
                             let wordWidth = ascii ? word.count : DisplayWidth.of(utf8: word)
                             if unstyled, let extended = hold(start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out) {
