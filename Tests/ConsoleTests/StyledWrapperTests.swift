@@ -42,11 +42,11 @@ struct StyledWrapperTests {
     static func render(_ calls: [[StyledRun]], width: Int, colors: Bool, hyperlinks: Bool, fast: Bool) -> String {
         var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         wrapper.fastPaths = fast
-        var out: [UInt8] = []
+        var out = RenderBuffer()
         wrapper.startLine(prefix: "• ", prefixWidth: 2, hanging: "  ", hangingWidth: 2, into: &out)
         for runs in calls { wrapper.add(runs, into: &out) }
         wrapper.endLine(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     @Test func theFastWaysWriteWhatTheGeneralWayWrites() {
@@ -71,9 +71,9 @@ struct StyledWrapperTests {
     @Test func theFastWaysAreTaken() {
         let runs = [StyledRun("plain words, then ", .plain), StyledRun("bold ones", TextStyle(bold: true)), StyledRun(" and a long tail of more plain words that wraps", .plain)]
         var wrapper = StyledWrapper(width: 30, colors: true, hyperlinks: false)
-        var out: [UInt8] = []
+        var out = RenderBuffer()
         wrapper.add(runs, into: &out)
-        #expect(String(decoding: out, as: UTF8.self) == "plain words, then \u{1B}[1mbold\u{1B}[0m \u{1B}[1mones\u{1B}[0m\nand a long tail of more plain\nwords that wraps")
+        #expect(out.string == "plain words, then \u{1B}[1mbold\u{1B}[0m \u{1B}[1mones\u{1B}[0m\nand a long tail of more plain\nwords that wraps")
         #expect(Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: true) == Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: false))
     }
 

@@ -217,7 +217,7 @@ extension MarkdownRenderer {
 
 extension MarkdownRenderer {
     /// Prints the table held so far; lines that turn out not to be a table (no delimiter row) as prose.
-    mutating func flushTable(into out: inout [UInt8]) {
+    mutating func flushTable(into out: inout RenderBuffer) {
         guard let lines = table else { return }
         table = nil
         if let laidOut = MarkdownTable(lines, colors: options.colors, hyperlinks: options.hyperlinks) {

@@ -3,7 +3,7 @@ import Foundation
 /// Fenced code: a header naming the language, each line highlighted as it completes, long lines cut at
 /// the width with a visible continuation mark, and a closing rule.
 extension MarkdownRenderer {
-    mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout [UInt8]) {
+    mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout RenderBuffer) {
         // Inside a list item: under its text, leaving the code at least eight columns.
         let screenIndent = indent > 0 && !lists.isEmpty
             ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
@@ -28,7 +28,7 @@ extension MarkdownRenderer {
         out += screenIndent
         if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
         out += name.isEmpty ? "───" : "─── "
-        out.append(contentsOf: name.utf8)
+        out += name
         if options.colors { out.appendReset() }
         out.append(0x0A)
         fence = Fence(
@@ -37,7 +37,7 @@ extension MarkdownRenderer {
             codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
     }
 
-    mutating func codeLine(_ line: [UInt8], into out: inout [UInt8]) {
+    mutating func codeLine(_ line: [UInt8], into out: inout RenderBuffer) {
         guard let marker = fence?.marker, let count = fence?.count, let indent = fence?.indent else { return }
         if Fence.closes(line[...], marker: marker, count: count) {
             closeFence(into: &out)
@@ -54,7 +54,7 @@ extension MarkdownRenderer {
     static let dimRule = Array((TextStyle(dim: true).apply("───", colors: true) + "\n").utf8)
     static let plainRule = Array("───\n".utf8)
 
-    mutating func closeFence(into out: inout [UInt8]) {
+    mutating func closeFence(into out: inout RenderBuffer) {
         let indent = fence?.screenIndent ?? ""
         fence = nil
         out += indent
@@ -65,7 +65,7 @@ extension MarkdownRenderer {
 
     /// One line of code after `indent`; what does not fit goes on as many lines as it needs, each
     /// starting with `↪` under the code.
-    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout [UInt8]) {
+    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout RenderBuffer) {
         let room = max(options.width - indent.count, 8)
         out += indent
         // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).
@@ -114,7 +114,7 @@ extension MarkdownRenderer {
     }
 
     /// `bytes` in `style` (each piece closes its own style).
-    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, into out: inout RenderBuffer) {
         guard options.colors, !style.isPlain, !bytes.isEmpty else {
             out.append(contentsOf: bytes)
             return
@@ -125,7 +125,7 @@ extension MarkdownRenderer {
     }
 
     /// `bytes` in `style` (each piece closes its own style).
-    mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout [UInt8]) {
+    mutating func write(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into out: inout RenderBuffer) {
         bytes.withUnsafeBufferPointer { write($0, style, into: &out) }
     }
 }

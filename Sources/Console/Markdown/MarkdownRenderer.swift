@@ -63,14 +63,20 @@ public struct MarkdownRenderer: Sendable {
 
     /// Takes the next piece of text; returns what can be written now.
     public mutating func feed(_ text: String) -> String {
-        var out: [UInt8] = []
-        if text.utf8.count > 64 { out.reserveCapacity(text.utf8.count * 2) }
+        var out = RenderBuffer()
         feed(text, into: &out)
-        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
-    /// Takes the next piece of text; appends what can be written now to `out` (UTF-8).
+    /// `feed(_:)`, appending the UTF-8 bytes to `out`.
     public mutating func feed(_ text: String, into out: inout [UInt8]) {
+        var buffer = RenderBuffer()
+        feed(text, into: &buffer)
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
+    /// Takes the next piece of text; appends what can be written now to `out`.
+    mutating func feed(_ text: String, into out: inout RenderBuffer) {
         // An empty piece decides nothing (not even whether a held carriage return ends the line).
         guard !text.isEmpty else { return }
         // A carriage return held at the end of the last piece was not a line ending after all.
@@ -108,13 +114,19 @@ public struct MarkdownRenderer: Sendable {
     /// What of the unfinished line can be shown now. The console asks once per network read (a read
     /// brings many deltas), not once per delta: the output is the same, and a line is looked at less often.
     public mutating func settle() -> String {
-        var out: [UInt8] = []
+        var out = RenderBuffer()
         settle(into: &out)
-        return out.isEmpty ? "" : String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
-    /// `settle()`, appending to `out`.
+    /// `settle()`, appending the UTF-8 bytes to `out`.
     public mutating func settle(into out: inout [UInt8]) {
+        var buffer = RenderBuffer()
+        settle(into: &buffer)
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
+    mutating func settle(into out: inout RenderBuffer) {
         guard unsettled else { return }
         unsettled = false
         streamPending(into: &out)
@@ -123,13 +135,19 @@ public struct MarkdownRenderer: Sendable {
     /// The end of the text: the unfinished line as a whole line, and an open table or code block closed.
     /// Also what Ctrl-C calls: everything received is shown, and no style is left open.
     public mutating func finish() -> String {
-        var out: [UInt8] = []
+        var out = RenderBuffer()
         finish(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
-    /// `finish()`, appending to `out`.
+    /// `finish()`, appending the UTF-8 bytes to `out`.
     public mutating func finish(into out: inout [UInt8]) {
+        var buffer = RenderBuffer()
+        finish(into: &buffer)
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
+    mutating func finish(into out: inout RenderBuffer) {
         // A carriage return at the very end is a line ending whose line feed never came.
         if pending.last == 0x0D { pending.removeLast() }
         if !pending.isEmpty || streamed != nil { completeLine(into: &out) }
@@ -143,7 +161,7 @@ public struct MarkdownRenderer: Sendable {
 
     // MARK: Lines
 
-    mutating func completeLine(into out: inout [UInt8]) {
+    mutating func completeLine(into out: inout RenderBuffer) {
         unsettled = false
         unresolvedLength = nil
         // The line's buffer goes back to `pending` afterwards, emptied: no allocation per line.
@@ -163,7 +181,7 @@ public struct MarkdownRenderer: Sendable {
         render(line, into: &out)
     }
 
-    mutating func render(_ line: [UInt8], into out: inout [UInt8]) {
+    mutating func render(_ line: [UInt8], into out: inout RenderBuffer) {
         if fence != nil {
             codeLine(line, into: &out)
             return
@@ -213,7 +231,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// A text line's prefix written and the list state changed, as the line begins.
-    mutating func begin(_ text: TextLine, into out: inout [UInt8]) {
+    mutating func begin(_ text: TextLine, into out: inout RenderBuffer) {
         switch text.list {
         case .keep: break
         case .clear: lists.removeAll()
@@ -231,7 +249,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// Inline content `range` of `line` placed on the current line.
-    mutating func add(_ line: [UInt8], _ range: Range<Int>, style: TextStyle, into out: inout [UInt8]) {
+    mutating func add(_ line: [UInt8], _ range: Range<Int>, style: TextStyle, into out: inout RenderBuffer) {
         guard !range.isEmpty else { return }
         let runs = InlineMarkdown.runs(line, range, style: style, colors: options.colors, hyperlinks: options.hyperlinks).runs
         wrapper.add(runs, into: &out)
@@ -239,7 +257,7 @@ public struct MarkdownRenderer: Sendable {
 
     /// Shows the settled part of the unfinished line: a text line whose kind cannot change any more, up to
     /// its last space before which nothing is left open.
-    mutating func streamPending(into out: inout [UInt8]) {
+    mutating func streamPending(into out: inout RenderBuffer) {
         guard fence == nil, table == nil else { return }
         var line = pending
         // A carriage return at the end may be half of a CRLF: the line is looked at without it.

@@ -112,7 +112,7 @@ struct MarkdownTable: Sendable {
     }
 
     /// The table's lines, each ending in a newline, no wider than `width` where it can be.
-    func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout [UInt8]) {
+    func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout RenderBuffer) {
         var columns = alignments.count
         for row in 0..<rowCount { columns = max(columns, rowStarts[row + 1] - rowStarts[row]) }
         // Natural widths: the widest line of each column's cells.
@@ -155,7 +155,7 @@ struct MarkdownTable: Sendable {
         rule("┌", "┬", "┐")
         // One wrapper lays out every cell (a cell that fits its column is one line: no break is needed).
         var wrapper = StyledWrapper(width: Int.max / 4, colors: colors, hyperlinks: hyperlinks, minimum: 1)
-        var scratch: [UInt8] = []
+        var scratch = RenderBuffer()
         var cellLines: [Range<Int>] = []
         var firstLine: [Int] = []
         for row in 0..<rowCount {
@@ -164,7 +164,7 @@ struct MarkdownTable: Sendable {
                 out.append(contentsOf: bar)
                 wrapper.reset(width: Int.max / 4, minimum: 1)
                 for column in 0..<columns {
-                    scratch.removeAll(keepingCapacity: true)
+                    scratch.removeAll()
                     wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
                     if column < count { wrapper.add(cellRuns[first + column], into: &scratch) }
                     scratch.withUnsafeBufferPointer { pad($0, width: wrapper.column, column: column) }
@@ -172,7 +172,7 @@ struct MarkdownTable: Sendable {
                 out.append(0x0A)
             } else {
                 // Each cell wrapped to its column: its lines as ranges of `scratch`, column after column.
-                scratch.removeAll(keepingCapacity: true)
+                scratch.removeAll()
                 cellLines.removeAll(keepingCapacity: true)
                 firstLine.removeAll(keepingCapacity: true)
                 for column in 0..<columns {

@@ -14,7 +14,7 @@ struct StyleCodes: Sendable {
     private var lastKey = -1
     private var lastCodes: [UInt8] = []
 
-    mutating func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+    mutating func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout RenderBuffer) {
         if hyperlinks, let link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
         let key = style.key
         if key != lastKey {
@@ -24,7 +24,7 @@ struct StyleCodes: Sendable {
         out.append(contentsOf: lastCodes)
     }
 
-    func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout [UInt8]) {
+    func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout RenderBuffer) {
         if style.key != 0 { out.appendReset() }
         if hyperlinks, link != nil { out += "\u{1B}]8;;\u{1B}\\" }
     }

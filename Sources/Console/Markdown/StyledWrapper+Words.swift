@@ -12,7 +12,7 @@ extension StyledWrapper {
     /// pending spaces, or on the next; one that needs cutting goes the general way.
     mutating func placeWord(
         _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
-        into out: inout [UInt8]
+        into out: inout RenderBuffer
     ) {
         let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
         let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
@@ -48,7 +48,7 @@ extension StyledWrapper {
     /// needs cutting (the general way).
     mutating func hold(
         _ word: Range<Int>, width wordWidth: Int, held: Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle,
-        _ link: String?, into out: inout [UInt8]
+        _ link: String?, into out: inout RenderBuffer
     ) -> Range<Int>? {
         let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
         let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
@@ -78,7 +78,7 @@ extension StyledWrapper {
     }
 
     /// The held words written, as they are.
-    static func write(_ held: inout Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    static func write(_ held: inout Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, into out: inout RenderBuffer) {
         guard let words = held else { return }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[words]))
         held = nil
@@ -87,7 +87,7 @@ extension StyledWrapper {
     /// Writes `run` when it is printable ASCII and fits on the line, as placing it word by word would
     /// show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
-    mutating func fitsWhole(_ run: StyledRun, into out: inout [UInt8]) -> Bool {
+    mutating func fitsWhole(_ run: StyledRun, into out: inout RenderBuffer) -> Bool {
         let bytes = run.bytes
         var first = bytes.startIndex
         while first < bytes.endIndex, bytes[first] == 0x20 { first += 1 }
@@ -137,7 +137,7 @@ extension StyledWrapper {
 
     /// The spaces held before a word in `style`: styled like it when the word before was in the same
     /// underlined or struck-through style and link (a link or a struck phrase reads as one).
-    mutating func writePendingSpaces(before style: TextStyle, link: String?, into out: inout [UInt8]) {
+    mutating func writePendingSpaces(before style: TextStyle, link: String?, into out: inout RenderBuffer) {
         if colors, style.underline || style.strike, let lastStyle, lastStyle == style, lastLink == link {
             styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
             out.appendSpaces(pendingSpaces)

@@ -42,12 +42,12 @@ struct StyledWrapper: Sendable {
     /// The same wrapper for another width (its buffers kept), at the start of a line.
     mutating func reset(width: Int, minimum: Int = 8) {
         self.width = max(width, minimum)
-        var ignored: [UInt8] = []
+        var ignored = RenderBuffer()
         startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &ignored)
     }
 
     /// Starts a line with `prefix` (a list marker, a quote bar), continuation lines with `hanging`.
-    mutating func startLine(prefix: String, prefixWidth: Int, hanging: String, hangingWidth: Int, into out: inout [UInt8]) {
+    mutating func startLine(prefix: String, prefixWidth: Int, hanging: String, hangingWidth: Int, into out: inout RenderBuffer) {
         out += prefix
         column = prefixWidth
         self.hanging = hanging
@@ -60,7 +60,7 @@ struct StyledWrapper: Sendable {
 
     /// Places `runs` after what is on the line. Spaces at the end are held for the next word (and dropped
     /// at the end of the line).
-    mutating func add(_ runs: [StyledRun], into out: inout [UInt8]) {
+    mutating func add(_ runs: [StyledRun], into out: inout RenderBuffer) {
         scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
         for (index, run) in runs.enumerated() {
@@ -144,7 +144,7 @@ struct StyledWrapper: Sendable {
     }
 
     /// Ends the line.
-    mutating func endLine(into out: inout [UInt8]) {
+    mutating func endLine(into out: inout RenderBuffer) {
         out.append(0x0A)
         column = 0
         pendingSpaces = 0
@@ -154,7 +154,7 @@ struct StyledWrapper: Sendable {
     }
 
     /// A line break inside the block: the next line starts at the hanging indent.
-    mutating func breakLine(into out: inout [UInt8]) {
+    mutating func breakLine(into out: inout RenderBuffer) {
         out.append(0x0A)
         out += hanging
         column = hangingWidth
@@ -164,7 +164,7 @@ struct StyledWrapper: Sendable {
         lastLink = nil
     }
 
-    mutating func place(_ runs: [StyledRun], into out: inout [UInt8]) {
+    mutating func place(_ runs: [StyledRun], into out: inout RenderBuffer) {
         let wordWidth = wordWidth()
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
@@ -222,7 +222,7 @@ struct StyledWrapper: Sendable {
     }
 
     /// Bytes of `scratch` in `style`, as a hyperlink to `link` when there is one.
-    private mutating func write(_ range: Range<Int>, _ style: TextStyle, _ link: String?, into out: inout [UInt8]) {
+    private mutating func write(_ range: Range<Int>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) {
         guard colors, !style.isPlain || link != nil, !range.isEmpty else {
             out.append(contentsOf: scratch[range])
             return
@@ -232,7 +232,7 @@ struct StyledWrapper: Sendable {
         styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
     }
 
-    private mutating func write(_ text: String, _ style: TextStyle, _ link: String?, into out: inout [UInt8]) {
+    private mutating func write(_ text: String, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) {
         guard colors, !style.isPlain || link != nil, !text.isEmpty else {
             out += text
             return

@@ -1,0 +1,100 @@
+/// The renderer's output while it renders: UTF-8 bytes appended in many small pieces (a word, an escape
+/// code, a space). An array's generic append costs about a hundred instructions a call, which was a
+/// tenth of the renderer's time; here an append is a capacity check and a copy. Not copyable: one owner,
+/// freed when it goes; its bytes are handed on (`withUnsafeBufferPointer`) at the end of each call.
+struct RenderBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit { base?.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+
+    subscript(index: Int) -> UInt8 {
+        precondition(index >= 0 && index < count, "RenderBuffer index \(index) out of 0..<\(count)")
+        return base![index]
+    }
+
+    /// Room for `extra` more bytes: at least double what there was, so appends stay cheap on average.
+    private mutating func reserve(_ extra: Int) {
+        let needed = count + extra
+        guard needed > capacity else { return }
+        let grown = Swift.max(needed, capacity * 2, 256)
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        if let base {
+            fresh.update(from: base, count: count)
+            base.deallocate()
+        }
+        base = fresh
+        capacity = grown
+    }
+
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { reserve(1) }
+        base![count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base! + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(contentsOf bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    static func += (buffer: inout RenderBuffer, text: String) {
+        buffer.append(text)
+    }
+
+    /// `count` spaces.
+    mutating func appendSpaces(_ spaces: Int) {
+        guard spaces > 0 else { return }
+        reserve(spaces)
+        (base! + count).initialize(repeating: 0x20, count: spaces)
+        count += spaces
+    }
+
+    /// `ESC [ 0 m`, which ends every style.
+    mutating func appendReset() {
+        reserve(4)
+        base![count] = 0x1B
+        base![count + 1] = 0x5B
+        base![count + 2] = 0x30
+        base![count + 3] = 0x6D
+        count += 4
+    }
+
+    mutating func removeAll() {
+        count = 0
+    }
+
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes as text (UTF-8 by construction: the input's, cut only between scalars, and ASCII codes).
+    var string: String {
+        count == 0 ? "" : withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes from `start` on, as an array.
+    func bytes(from start: Int = 0) -> [UInt8] {
+        withUnsafeBufferPointer { Array($0[start...]) }
+    }
+}

@@ -1,0 +1,36 @@
+@testable import Console
+import TestSupport
+import Testing
+
+/// The renderer's output buffer against an array given the same appends: bytes, buffers, slices, text,
+/// spaces and resets, in random order and sizes, across many regrowths and after emptying.
+@Suite("Render buffer")
+struct RenderBufferTests {
+    @Test func holdsWhatAnArrayGivenTheSameAppendsHolds() {
+        var generator = SplitMix(seed: 52)
+        var buffer = RenderBuffer()
+        var expected: [UInt8] = []
+        for round in 0..<3 {
+            for _ in 0..<2_000 {
+                let size = Int.random(in: 0...(Bool.random(using: &generator) ? 8 : 700), using: &generator)
+                let bytes = (0..<size).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+                switch Int.random(in: 0..<7, using: &generator) {
+                case 0: if let first = bytes.first { buffer.append(first); expected.append(first) }
+                case 1: bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }; expected += bytes
+                case 2: buffer.append(contentsOf: bytes[(size / 3)...]); expected += bytes[(size / 3)...]
+                case 3: buffer += "→ \(size)"; expected += Array("→ \(size)".utf8)
+                case 4: buffer.appendSpaces(size % 40); expected += Array(repeating: 0x20, count: size % 40)
+                case 5: buffer.appendReset(); expected += [0x1B, 0x5B, 0x30, 0x6D]
+                default: buffer.append(contentsOf: bytes); expected += bytes
+                }
+            }
+            #expect(buffer.count == expected.count, "round \(round)")
+            #expect(buffer.bytes() == expected, "round \(round)")
+            #expect(buffer.bytes(from: expected.count / 2) == Array(expected[(expected.count / 2)...]))
+            #expect(buffer[expected.count - 1] == expected.last)
+            buffer.removeAll()
+            expected.removeAll()
+            #expect(buffer.isEmpty && buffer.string.isEmpty)
+        }
+    }
+}
