@@ -61,20 +61,6 @@ public struct MarkdownRenderer: Sendable {
         self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
     }
 
-    /// Takes the next piece of text; returns what can be written now.
-    public mutating func feed(_ text: String) -> String {
-        var out = RenderBuffer()
-        feed(text, into: &out)
-        return out.string
-    }
-
-    /// `feed(_:)`, appending the UTF-8 bytes to `out`.
-    public mutating func feed(_ text: String, into out: inout [UInt8]) {
-        var buffer = RenderBuffer()
-        feed(text, into: &buffer)
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-    }
-
     /// Takes the next piece of text; appends what can be written now to `out`.
     mutating func feed(_ text: String, into out: inout RenderBuffer) {
         // An empty piece decides nothing (not even whether a held carriage return ends the line).
@@ -111,42 +97,14 @@ public struct MarkdownRenderer: Sendable {
         }
     }
 
-    /// What of the unfinished line can be shown now. The console asks once per network read (a read
-    /// brings many deltas), not once per delta: the output is the same, and a line is looked at less often.
-    public mutating func settle() -> String {
-        var out = RenderBuffer()
-        settle(into: &out)
-        return out.string
-    }
-
-    /// `settle()`, appending the UTF-8 bytes to `out`.
-    public mutating func settle(into out: inout [UInt8]) {
-        var buffer = RenderBuffer()
-        settle(into: &buffer)
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-    }
-
+    /// `settle()` (see MarkdownRenderer+Output), into the buffer.
     mutating func settle(into out: inout RenderBuffer) {
         guard unsettled else { return }
         unsettled = false
         streamPending(into: &out)
     }
 
-    /// The end of the text: the unfinished line as a whole line, and an open table or code block closed.
-    /// Also what Ctrl-C calls: everything received is shown, and no style is left open.
-    public mutating func finish() -> String {
-        var out = RenderBuffer()
-        finish(into: &out)
-        return out.string
-    }
-
-    /// `finish()`, appending the UTF-8 bytes to `out`.
-    public mutating func finish(into out: inout [UInt8]) {
-        var buffer = RenderBuffer()
-        finish(into: &buffer)
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-    }
-
+    /// `finish()` (see MarkdownRenderer+Output), into the buffer.
     mutating func finish(into out: inout RenderBuffer) {
         // A carriage return at the very end is a line ending whose line feed never came.
         if pending.last == 0x0D { pending.removeLast() }
