@@ -13,8 +13,6 @@ struct InlineMarkdown {
     var unresolved = false
     /// Where the first of them is.
     var firstUnresolvedAt: Int?
-    /// Build the runs (false: only find out whether the text is resolved).
-    var collects = true
 
     init(_ bytes: [UInt8], colors: Bool, hyperlinks: Bool) {
         self.bytes = bytes
@@ -30,15 +28,6 @@ struct InlineMarkdown {
         parser.runs.reserveCapacity(8)
         parser.parse(range, style: style)
         return (parser.runs, parser.unresolved)
-    }
-
-    /// Where the first opener in `bytes[range]` that finds no closer there is; nil when every one does (no
-    /// runs are built).
-    static func firstUnresolved(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
-        var parser = InlineMarkdown(bytes, colors: false, hyperlinks: false)
-        parser.collects = false
-        parser.parse(range, style: .plain)
-        return parser.firstUnresolvedAt
     }
 
     mutating func parse(_ range: Range<Int>, style: TextStyle) {
@@ -156,7 +145,7 @@ struct InlineMarkdown {
     }
 
     mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
-        guard collects, !slice.isEmpty else { return }
+        guard !slice.isEmpty else { return }
         if let last = runs.last, last.fromLine, last.link == nil, last.style == style, last.bytes.endIndex == slice.startIndex {
             runs[runs.count - 1].bytes = bytes[last.bytes.startIndex..<slice.endIndex]
         } else {

@@ -237,23 +237,26 @@ public struct MarkdownRenderer: Sendable {
         // before the first opener left open, until nothing is (one parse per step, not one per space).
         var cut = line.count
         var opened = false
-        var resolved = false
+        // The runs of what is shown, from the parse that found it resolved (not parsed again to show it).
+        var resolved: [StyledRun]?
         while cut > shownUpTo {
             guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { break }
             cut = space
             guard cut > shownUpTo else { break }
-            guard let open = InlineMarkdown.firstUnresolved(line, shownUpTo..<cut) else {
-                resolved = true
+            var parser = InlineMarkdown(line, colors: options.colors, hyperlinks: options.hyperlinks)
+            parser.parse(shownUpTo..<cut, style: text.style)
+            guard let open = parser.firstUnresolvedAt else {
+                resolved = parser.runs
                 break
             }
             opened = true
             cut = open
         }
         if opened, line.count - shownUpTo > 4096 { unresolvedLength = line.count }
-        guard resolved else { return }
+        guard let resolved else { return }
         if streamed == nil { begin(text, into: &out) }
         streamed = (text, cut)
-        add(line, shownUpTo..<cut, style: text.style, into: &out)
+        wrapper.add(resolved, into: &out)
     }
 
     static func settled(_ line: [UInt8], _ contentStart: Int) -> Bool {
