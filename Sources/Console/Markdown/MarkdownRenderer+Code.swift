@@ -8,7 +8,8 @@ extension MarkdownRenderer {
         let screenIndent = indent > 0 && !lists.isEmpty
             ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
         // The language's name, cut to what fits beside the rule.
-        let roomForName = max(options.width - screenIndent.count - 4, 1)
+        // (Indents are spaces: their byte count is their width, without counting characters.)
+        let roomForName = max(options.width - screenIndent.utf8.count - 4, 1)
         var name = ""
         if info.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == 0x20 }) {
             // ASCII (what a fence's info nearly always is): a column per byte.
@@ -66,10 +67,10 @@ extension MarkdownRenderer {
     /// One line of code after `indent`; what does not fit goes on as many lines as it needs, each
     /// starting with `↪` under the code.
     mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout RenderBuffer) {
-        let room = max(options.width - indent.count, 8)
+        let room = max(options.width - indent.utf8.count, 8)
         out += indent
         // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).
-        if code.count <= room, !code.contains(where: { $0 >= 0x7F }) {
+        if code.count <= room, code.withUnsafeBufferPointer({ DisplayWidth.printableASCIICount($0) != nil }) {
             code.withUnsafeBufferPointer { code in
                 for token in tokens { write(UnsafeBufferPointer(rebasing: code[token.range]), token.style, into: &out) }
             }
