@@ -4,7 +4,9 @@
 # with tables and code blocks in thirteen languages) and this project's own documentation (Docs/*.md and
 # README.md: prose, lists, some tables and code, as answers mostly are). Each in token-sized deltas (the
 # unfinished line settled every 8, as the console does once per network read) and in 16 KB pieces.
-# Prints the median MB/s of RUNS runs (target: at least 50 MB/s).
+# Prints the median MB/s of RUNS runs (target: at least 50 MB/s). The binary alone: MARKDOWN_BENCH_CASE=deltas|reads
+# runs one case, MARKDOWN_BENCH_OUT=PATH keeps the output (PATH.deltas, PATH.reads) to compare builds byte for byte;
+# Benchmarks/markdown-instructions.sh counts instructions instead of time.
 #   Benchmarks/markdown.sh [MB]      (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
