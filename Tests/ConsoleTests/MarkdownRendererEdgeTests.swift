@@ -97,4 +97,24 @@ struct MarkdownRendererEdgeTests {
         let code = Self.whole("```\n\t\u{FE0F}x\n```\n")
         #expect(!code.contains("\t"), "\(code.debugDescription)")
     }
+
+    /// A character cluster across a space or a style's edge (` \u{FE0F}`, `**👍**🏽`) is wider to the wrapper,
+    /// which counts each side, than to the cell's natural width: the row still lines up with the others.
+    @Test(arguments: [" \u{FE0F}", "**👍**🏽", " 🏽"])
+    func aClusterAcrossASpaceOrAStyleKeepsTheTableAligned(joint: String) {
+        for colors in [false, true] {
+            let table = Self.whole("| h |\n|---|\n| a\(joint) |\n| wider cell |\n| a\(joint)b |\n", width: 80, colors: colors)
+            let widths = Set(table.split(separator: "\n").map { DisplayWidth.of($0) })
+            #expect(widths.count == 1, "\(table)")
+        }
+    }
+
+    /// A combining mark makes one character of the byte before it: `<mailto:\u{301}x>` is no autolink and
+    /// ```` ```swift \u{301} ```` names no language, as the characters say.
+    @Test func aCombiningMarkAfterADelimiterChangesNothingItShouldNot() {
+        #expect(Self.whole("<mailto:\u{301}x>").contains("<mailto"))
+        let code = Self.whole("```swift \u{301}\nlet x = 1\n```\n", colors: true)
+        #expect(!code.contains("\u{1B}[35mlet"), "\(code.debugDescription)")
+        #expect(Self.whole("```swift\nlet x = 1\n```\n", colors: true).contains("\u{1B}[35mlet"))
+    }
 }

@@ -77,11 +77,15 @@ extension InlineMarkdown {
             runs.append(StyledRun("\n", style))
             return j + 1
         }
-        if !inside.contains(0x20), Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
+        // An autolink: the bytes rule most out, the text decides (by characters: a combining mark after `:` or
+        // a space makes another character of it).
+        if Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
             let url = String(decoding: inside, as: UTF8.self)
-            flush(&self)
-            linkRuns([StyledRun(url, style)], url: url, style: style)
-            return j + 1
+            if !url.contains(" "), url.contains("://") || url.hasPrefix("mailto:") {
+                flush(&self)
+                linkRuns([StyledRun(url, style)], url: url, style: style)
+                return j + 1
+            }
         }
         return nil
     }

@@ -94,10 +94,16 @@ final class LanguageSyntax: Sendable {
 
     /// The language a fence's info string names (`swift`, `py`, `ts {.line-numbers}`), if it is known.
     static func named(_ info: String) -> LanguageSyntax? {
-        // Up to the first space, tab, `{` or `,` (all ASCII: found in the bytes, not by characters).
-        let end = info.utf8.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ",") } ?? info.endIndex
-        guard end != info.startIndex else { return nil }
-        let name = String(info[..<end])
+        // Up to the first space, tab, `{` or `,`: in ASCII found in the bytes; otherwise by characters (a
+        // combining mark after a space makes another character of it).
+        let name: String
+        if info.utf8.allSatisfy({ $0 < 0x80 }) {
+            let end = info.utf8.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ",") } ?? info.endIndex
+            name = String(info[..<end])
+        } else {
+            name = String(info.prefix { $0 != " " && $0 != "\t" && $0 != "{" && $0 != "," })
+        }
+        guard !name.isEmpty else { return nil }
         return byName[name] ?? byName[name.lowercased()]
     }
 

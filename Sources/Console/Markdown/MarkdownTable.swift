@@ -160,17 +160,36 @@ struct MarkdownTable: Sendable {
         var firstLine: [Int] = []
         for row in 0..<rowCount {
             let first = rowStarts[row], count = rowStarts[row + 1] - first
+            // A row whose cells all show on one line in their columns (by the wrapper's own count, the one
+            // it breaks by): written from the cells as laid out on one line, each padded by its display width.
+            var fitted = false
             if (0..<count).allSatisfy({ !cellBreaks[first + $0] && cellWidths[first + $0] <= widths[$0] }) {
-                out.append(contentsOf: bar)
                 wrapper.reset(width: Int.max / 4, minimum: 1)
-                for column in 0..<columns {
-                    scratch.removeAll()
+                scratch.removeAll()
+                cellLines.removeAll(keepingCapacity: true)
+                fitted = true
+                for column in 0..<count {
+                    let start = scratch.count
                     wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
-                    if column < count { wrapper.add(cellRuns[first + column], into: &scratch) }
-                    scratch.withUnsafeBufferPointer { pad($0, width: wrapper.column, column: column) }
+                    wrapper.add(cellRuns[first + column], into: &scratch)
+                    cellLines.append(start..<scratch.count)
+                    if wrapper.column > widths[column] {
+                        fitted = false
+                        break
+                    }
                 }
-                out.append(0x0A)
-            } else {
+                if fitted {
+                    out.append(contentsOf: bar)
+                    scratch.withUnsafeBufferPointer { bytes in
+                        for column in 0..<columns {
+                            let content = column < count ? UnsafeBufferPointer(rebasing: bytes[cellLines[column]]) : UnsafeBufferPointer(start: nil, count: 0)
+                            pad(content, width: DisplayWidth.of(utf8: content), column: column)
+                        }
+                    }
+                    out.append(0x0A)
+                }
+            }
+            if !fitted {
                 // Each cell wrapped to its column: its lines as ranges of `scratch`, column after column.
                 scratch.removeAll()
                 cellLines.removeAll(keepingCapacity: true)

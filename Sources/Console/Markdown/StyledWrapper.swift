@@ -86,7 +86,11 @@ struct StyledWrapper: Sendable {
                         if byte >= 0x7F { ascii = false }
                         continue
                     }
-                    guard byte == 0x20 || byte == 0x09 || byte == 0x0A else { continue }
+                    guard byte == 0x20 || byte == 0x09 || byte == 0x0A else {
+                        // Another control byte (the renderer shows them as pictures first): no column of its own.
+                        ascii = false
+                        continue
+                    }
                     if start < offset {
                         let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
                         if fastPaths, pieces.isEmpty {
