@@ -1,5 +1,5 @@
-/// The wrapper's fast ways: a run that fits the line written whole, a word within one run placed from
-/// the run's bytes. Each writes the bytes the general way (`place`) would.
+/// The wrapper's fast ways: a run that fits the line written whole, a plain ASCII run laid out a line at a
+/// time, a word within one run placed from the run's bytes. Each writes the bytes the general way (`place`) would.
 extension StyledWrapper {
     /// Part of a word kept until the word ends (in a later run).
     mutating func gather(_ bytes: UnsafeBufferPointer<UInt8>, run: Int, style: TextStyle) {
@@ -23,15 +23,7 @@ extension StyledWrapper {
             scratch.removeAll(keepingCapacity: true)
             return
         }
-        if breaks {
-            breakLine(into: &out)
-        } else if pendingSpaces > 0, lineHasWord {
-            writePendingSpaces(before: style, link: link, into: &out)
-        }
-        pendingSpaces = 0
-        lineHasWord = true
-        lastStyle = style
-        lastLink = link
+        beginWord(breaking: breaks, style, link, into: &out)
         if colors, !style.isPlain || link != nil, !word.isEmpty {
             styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
             out.append(contentsOf: word)
@@ -84,6 +76,50 @@ extension StyledWrapper {
         held = nil
     }
 
+    /// A run of printable ASCII shown without style codes, laid out a line at a time: a line's words written as
+    /// one piece of the run (the spaces between them are the run's, as the word path writes them); a word
+    /// too wide for a line goes the general way.
+    mutating func fill(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
+        into out: inout RenderBuffer
+    ) {
+        var index = 0
+        while index < bytes.count {
+            var wordStart = index
+            while wordStart < bytes.count, bytes[wordStart] == 0x20 { wordStart += 1 }
+            pendingSpaces += wordStart - index
+            // Spaces at the end are held for the next word.
+            guard wordStart < bytes.count else { return }
+            var wordEnd = wordStart
+            while wordEnd < bytes.count, bytes[wordEnd] != 0x20 { wordEnd += 1 }
+            let wordWidth = wordEnd - wordStart
+            let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
+            let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+            guard startColumn + wordWidth <= width else {
+                placeWord(UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, runs, run, into: &out)
+                index = wordEnd
+                continue
+            }
+            beginWord(breaking: breaks, style, link, into: &out)
+            // The words after it that fit on this line, with the spaces between them.
+            var end = wordEnd
+            var lineColumn = startColumn + wordWidth
+            while end < bytes.count {
+                var next = end
+                while next < bytes.count, bytes[next] == 0x20 { next += 1 }
+                guard next < bytes.count else { break }
+                var nextEnd = next
+                while nextEnd < bytes.count, bytes[nextEnd] != 0x20 { nextEnd += 1 }
+                guard lineColumn + (nextEnd - end) <= width else { break }
+                lineColumn += nextEnd - end
+                end = nextEnd
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[wordStart..<end]))
+            column = lineColumn
+            index = end
+        }
+    }
+
     /// Writes `run` when it is printable ASCII and fits on the line, as placing it word by word would
     /// show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
@@ -133,6 +169,19 @@ extension StyledWrapper {
         lastStyle = style
         lastLink = link
         return true
+    }
+
+    /// Before a word that fits: the line broken, or the spaces held written; the word's style noted.
+    mutating func beginWord(breaking breaks: Bool, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) {
+        if breaks {
+            breakLine(into: &out)
+        } else if pendingSpaces > 0, lineHasWord {
+            writePendingSpaces(before: style, link: link, into: &out)
+        }
+        pendingSpaces = 0
+        lineHasWord = true
+        lastStyle = style
+        lastLink = link
     }
 
     /// The spaces held before a word in `style`: styled like it when the word before was in the same

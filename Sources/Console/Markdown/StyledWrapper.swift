@@ -64,17 +64,19 @@ struct StyledWrapper: Sendable {
         scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
         for (index, run) in runs.enumerated() {
-            // Printable ASCII that fits on the line as it is goes out whole, in one style (what the word by
-            // word path shows), unless a word goes on into the next run.
-            if fastPaths, pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20,
-                fitsWhole(run, into: &out)
-            {
-                continue
-            }
             let style = run.style
             let link = hyperlinks && colors ? run.link : nil
             // Words shown without style codes are held and written a line's worth at a time.
             let unstyled = !colors || (style.isPlain && link == nil)
+            // A run whose last word does not go on into the next run: printable ASCII without style codes is laid
+            // out a line at a time; with them, it goes out whole when it fits (what the word by word path shows).
+            if fastPaths, pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20 {
+                if unstyled, run.bytes.withUnsafeBufferPointer({ DisplayWidth.printableASCIICount($0) != nil }) {
+                    run.bytes.withUnsafeBufferPointer { fill($0, style, link, runs, index, into: &out) }
+                    continue
+                }
+                if fitsWhole(run, into: &out) { continue }
+            }
             run.bytes.withUnsafeBufferPointer { bytes in
                 var held: Range<Int>?
                 var start = 0
