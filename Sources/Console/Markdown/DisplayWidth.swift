@@ -104,16 +104,20 @@ enum DisplayWidth {
         return width
     }
 
+    /// Whether each of eight bytes is printable ASCII (0x20–0x7E): none below 0x20, none 0x7F, none from 0x80.
+    static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let below = (word &- 0x2020_2020_2020_2020) & ~word
+        let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+        let isDel = (del &- 0x0101_0101_0101_0101) & ~del
+        return (word | below | isDel) & 0x8080_8080_8080_8080 == 0
+    }
+
     /// `bytes.count` when every byte is printable ASCII (0x20–0x7E); nil otherwise.
     static func printableASCIICount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return 0 }
         var index = 0
         while index + 8 <= bytes.count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let below = (word &- 0x2020_2020_2020_2020) & ~word
-            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-            let isDel = (del &- 0x0101_0101_0101_0101) & ~del
-            guard (word | below | isDel) & 0x8080_8080_8080_8080 == 0 else { return nil }
+            guard isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return nil }
             index += 8
         }
         while index < bytes.count {

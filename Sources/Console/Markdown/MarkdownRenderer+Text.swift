@@ -22,11 +22,7 @@ extension MarkdownRenderer {
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             scan: while index < bytes.count {
                 if index + 8 <= bytes.count {
-                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    let below = (word &- 0x2020_2020_2020_2020) & ~word
-                    let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-                    let isDel = (del &- 0x0101_0101_0101_0101) & ~del
-                    if (word | below | isDel) & 0x8080_8080_8080_8080 == 0 {
+                    if DisplayWidth.isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                         index += 8
                         continue
                     }

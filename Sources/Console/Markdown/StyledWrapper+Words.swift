@@ -14,8 +14,7 @@ extension StyledWrapper {
         _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
         into out: inout RenderBuffer
     ) {
-        let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
-        let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+        let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
         guard startColumn + wordWidth <= width || wordWidth == 0 else {
             gather(word, run: run, style: style)
             place(runs, into: &out)
@@ -42,8 +41,7 @@ extension StyledWrapper {
         _ word: Range<Int>, width wordWidth: Int, held: Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle,
         _ link: String?, into out: inout RenderBuffer
     ) -> Range<Int>? {
-        let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
-        let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+        let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
         guard startColumn + wordWidth <= width || wordWidth == 0 else { return nil }
         var held = held
         if breaks {
@@ -93,8 +91,7 @@ extension StyledWrapper {
             var wordEnd = wordStart
             while wordEnd < bytes.count, bytes[wordEnd] != 0x20 { wordEnd += 1 }
             let wordWidth = wordEnd - wordStart
-            let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
-            let startColumn = breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column
+            let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
             guard startColumn + wordWidth <= width else {
                 placeWord(UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, runs, run, into: &out)
                 index = wordEnd
@@ -120,8 +117,8 @@ extension StyledWrapper {
         }
     }
 
-    /// Writes `run` when it is printable ASCII and fits on the line, as placing it word by word would
-    /// show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
+    /// Writes `run` (one with style codes; plain runs are `fill`'s) when it is printable ASCII and fits on
+    /// the line, as placing it word by word would show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
     mutating func fitsWhole(_ run: StyledRun, into out: inout RenderBuffer) -> Bool {
         let bytes = run.bytes
@@ -142,26 +139,22 @@ extension StyledWrapper {
             pendingSpaces = spaces
             writePendingSpaces(before: style, link: link, into: &out)
         }
-        if colors, !style.isPlain || link != nil {
-            // Word by word, each in its style, as the word path writes them (a line streamed in parts
-            // and the same line whole must come out as the same bytes).
-            let styledSpaces = style.underline || style.strike
-            var index = first
-            while index < last {
-                var end = index
-                while end < last, bytes[end] != 0x20 { end += 1 }
-                styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
-                out.append(contentsOf: bytes[index..<end])
-                styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
-                index = end
-                while index < last, bytes[index] == 0x20 { index += 1 }
-                guard index > end else { continue }
-                if styledSpaces { styles.open(style, link: link, hyperlinks: hyperlinks, into: &out) }
-                out.appendSpaces(index - end)
-                if styledSpaces { styles.close(style, link: link, hyperlinks: hyperlinks, into: &out) }
-            }
-        } else {
-            out.append(contentsOf: middle)
+        // Word by word, each in its style, as the word path writes them (a line streamed in parts and the
+        // same line whole must come out as the same bytes).
+        let styledSpaces = style.underline || style.strike
+        var index = first
+        while index < last {
+            var end = index
+            while end < last, bytes[end] != 0x20 { end += 1 }
+            styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
+            out.append(contentsOf: bytes[index..<end])
+            styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
+            index = end
+            while index < last, bytes[index] == 0x20 { index += 1 }
+            guard index > end else { continue }
+            if styledSpaces { styles.open(style, link: link, hyperlinks: hyperlinks, into: &out) }
+            out.appendSpaces(index - end)
+            if styledSpaces { styles.close(style, link: link, hyperlinks: hyperlinks, into: &out) }
         }
         column += middle.count
         pendingSpaces = bytes.endIndex - last
@@ -169,6 +162,13 @@ extension StyledWrapper {
         lastStyle = style
         lastLink = link
         return true
+    }
+
+    /// Where a word `wordWidth` wide goes, as `place` decides: whether the line breaks before it, and the
+    /// column it starts at (after the spaces held, when it stays on this line with words before it).
+    func placement(ofWordWidth wordWidth: Int) -> (breaks: Bool, startColumn: Int) {
+        let breaks = lineHasWord && column + pendingSpaces + wordWidth > width
+        return (breaks, breaks ? hangingWidth : lineHasWord ? column + pendingSpaces : column)
     }
 
     /// Before a word that fits: the line broken, or the spaces held written; the word's style noted.

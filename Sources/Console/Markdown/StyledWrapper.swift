@@ -75,7 +75,7 @@ struct StyledWrapper: Sendable {
                     run.bytes.withUnsafeBufferPointer { fill($0, style, link, runs, index, into: &out) }
                     continue
                 }
-                if fitsWhole(run, into: &out) { continue }
+                if !unstyled, fitsWhole(run, into: &out) { continue }
             }
             run.bytes.withUnsafeBufferPointer { bytes in
                 var held: Range<Int>?
