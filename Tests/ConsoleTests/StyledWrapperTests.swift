@@ -18,8 +18,9 @@ struct StyledWrapperTests {
         TextStyle(strike: true), TextStyle(dim: true),
     ]
 
-    static func runs(_ generator: inout SplitMix) -> [StyledRun] {
-        (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+    static func runs(_ generator: inout SplitMix) -> StyledText {
+        var styled = StyledText()
+        for _ in 0..<Int.random(in: 1...5, using: &generator) {
             var text = ""
             for index in 0..<Int.random(in: 1...7, using: &generator) {
                 let separator = switch Int.random(in: 0..<12, using: &generator) {
@@ -33,18 +34,26 @@ struct StyledWrapperTests {
                 text += words.randomElement(using: &generator)!
             }
             if Bool.random(using: &generator) { text += " " }
-            var run = StyledRun(text, styles.randomElement(using: &generator)!)
-            if Int.random(in: 0..<4, using: &generator) == 0 { run.link = "https://example.com/\(Int.random(in: 0..<2, using: &generator))" }
-            return run
+            styled.append(text, styles.randomElement(using: &generator)!)
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                styled.runs[styled.runs.count - 1].link = Int32(styled.links.count)
+                styled.links.append("https://example.com/\(Int.random(in: 0..<2, using: &generator))")
+            }
         }
+        return styled
     }
 
-    static func render(_ calls: [[StyledRun]], width: Int, colors: Bool, hyperlinks: Bool, fast: Bool) -> String {
+    /// The runs' texts, to show a failing case.
+    static func pieces(_ text: StyledText) -> [String] {
+        text.runs.map { text.bytes.text($0.range) }
+    }
+
+    static func render(_ calls: [StyledText], width: Int, colors: Bool, hyperlinks: Bool, fast: Bool) -> String {
         var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         wrapper.fastPaths = fast
         var out = RenderBuffer()
         wrapper.startLine(prefix: "• ", prefixWidth: 2, hanging: "  ", hangingWidth: 2, into: &out)
-        for runs in calls { wrapper.add(runs, into: &out) }
+        for text in calls { wrapper.add(text, into: &out) }
         wrapper.endLine(into: &out)
         return out.string
     }
@@ -61,7 +70,7 @@ struct StyledWrapperTests {
             let general = Self.render(calls, width: width, colors: colors, hyperlinks: hyperlinks, fast: false)
             if fast != general {
                 differing += 1
-                Issue.record("case \(index), width \(width), colours \(colors), hyperlinks \(hyperlinks): \(calls.map { $0.map(\.text) })\nfast:    \(fast.debugDescription)\ngeneral: \(general.debugDescription)")
+                Issue.record("case \(index), width \(width), colours \(colors), hyperlinks \(hyperlinks): \(calls.map(Self.pieces))\nfast:    \(fast.debugDescription)\ngeneral: \(general.debugDescription)")
             }
             if differing == 3 { break }
         }
@@ -69,7 +78,7 @@ struct StyledWrapperTests {
 
     /// The fast ways are taken at all (else the test above holds nothing): plain and styled runs that fit.
     @Test func theFastWaysAreTaken() {
-        let runs = [StyledRun("plain words, then ", .plain), StyledRun("bold ones", TextStyle(bold: true)), StyledRun(" and a long tail of more plain words that wraps", .plain)]
+        let runs = StyledText([("plain words, then ", .plain), ("bold ones", TextStyle(bold: true)), (" and a long tail of more plain words that wraps", .plain)])
         var wrapper = StyledWrapper(width: 30, colors: true, hyperlinks: false)
         var out = RenderBuffer()
         wrapper.add(runs, into: &out)

@@ -112,6 +112,26 @@ enum DisplayWidth {
         return (word | below | isDel) & 0x8080_8080_8080_8080 == 0
     }
 
+    /// The index of the first byte at or after `start` that is not printable ASCII above the space (a space,
+    /// a control byte, DEL or a byte of a multi-byte scalar); `bytes.count` when there is none.
+    static func nextNonWordByte(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return start }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            // Each test is exact for its lowest byte (a borrow only marks bytes above a true one), so the lowest
+            // byte marked by any of them is the first that is not a word's.
+            let below = (word &- 0x2121_2121_2121_2121) & ~word
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            let isDel = (del &- 0x0101_0101_0101_0101) & ~del
+            let marked = (word | below | isDel) & 0x8080_8080_8080_8080
+            if marked != 0 { return index + marked.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < bytes.count, bytes[index] > 0x20, bytes[index] < 0x7F { index += 1 }
+        return index
+    }
+
     /// `bytes.count` when every byte is printable ASCII (0x20–0x7E); nil otherwise.
     static func printableASCIICount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return 0 }

@@ -48,12 +48,12 @@ extension InlineMarkdown {
         if upper - lower >= 2, bytes[lower] == UInt8(ascii: "<"), bytes[upper - 1] == UInt8(ascii: ">") { lower += 1; upper -= 1 }
         let target = bytes.text(lower..<upper)
         flush(&self)
-        var inner = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
-        inner.parse((open + 1)..<close, style: style)
-        if let at = inner.firstUnresolvedAt { markUnresolved(at: at) }
-        var text = inner.runs
-        if image { text.insert(StyledRun("[image: ", style), at: 0); text.append(StyledRun("]", style)) }
-        linkRuns(text, url: target, style: style)
+        // The link's text parsed into runs of its own (nothing before it is joined on: the `[` is between).
+        let first = text.runs.count
+        if image { text.append("[image: ", style) }
+        parse((open + 1)..<close, style: style)
+        if image { text.append("]", style) }
+        linkRuns(from: first, url: target, style: style)
         return k + 1
     }
 
@@ -74,7 +74,7 @@ extension InlineMarkdown {
         let tag = inside.filter { $0 != 0x20 }.map { $0 | 0x20 }
         if tag == Array("br".utf8) || tag == Array("br/".utf8) {
             flush(&self)
-            runs.append(StyledRun("\n", style))
+            text.append("\n", style)
             return j + 1
         }
         // An autolink: the bytes rule most out, the text decides (by characters: a combining mark after `:` or
@@ -83,7 +83,9 @@ extension InlineMarkdown {
             let url = String(decoding: inside, as: UTF8.self)
             if !url.contains(" "), url.contains("://") || url.hasPrefix("mailto:") {
                 flush(&self)
-                linkRuns([StyledRun(url, style)], url: url, style: style)
+                let first = text.runs.count
+                text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
+                linkRuns(from: first, url: url, style: style)
                 return j + 1
             }
         }

@@ -5,29 +5,40 @@
 /// the line is literal text, and marks the parse `unresolved`: a streamed line is only shown up to a point
 /// where nothing is unresolved, so what is shown early is what the whole line renders to.
 struct InlineMarkdown {
+    /// The bytes parsed (the runs' ranges are of these, and of what the parse adds after them in `text`).
     let bytes: [UInt8]
     let colors: Bool
     let hyperlinks: Bool
-    var runs: [StyledRun] = []
+    /// The runs so far, over `bytes` and the text the parse added.
+    var text: StyledText
     /// Some opener found no closer.
     var unresolved = false
     /// Where the first of them is.
     var firstUnresolvedAt: Int?
+    /// The first run a new run may be joined onto.
+    var firstRun = 0
 
     init(_ bytes: [UInt8], colors: Bool, hyperlinks: Bool) {
         self.bytes = bytes
         self.colors = colors
         self.hyperlinks = hyperlinks
+        self.text = StyledText(bytes)
     }
 
     /// The runs of `bytes[range]`.
     static func runs(_ bytes: [UInt8], _ range: Range<Int>, style: TextStyle = .plain, colors: Bool, hyperlinks: Bool)
-        -> (runs: [StyledRun], unresolved: Bool)
+        -> (text: StyledText, unresolved: Bool)
     {
         var parser = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
-        parser.runs.reserveCapacity(8)
+        parser.text.runs.reserveCapacity(8)
         parser.parse(range, style: style)
-        return (parser.runs, parser.unresolved)
+        return (parser.text, parser.unresolved)
+    }
+
+    /// Starts a new piece of text: a run made after this is not joined onto one made before it (a table's
+    /// cells are parsed one after another into one text).
+    mutating func startPiece() {
+        firstRun = text.runs.count
     }
 
     mutating func parse(_ range: Range<Int>, style: TextStyle) {
@@ -36,7 +47,7 @@ struct InlineMarkdown {
         let end = range.upperBound
         let mayStart = Self.mayStart
         func flushText(_ upTo: Int, _ parser: inout InlineMarkdown) {
-            if upTo > textStart { parser.append(parser.bytes[textStart..<upTo], style) }
+            if upTo > textStart { parser.append(textStart..<upTo, style) }
         }
         while i < end {
             // Most bytes start nothing: skipped over the array's storage, without the switch.
@@ -52,7 +63,7 @@ struct InlineMarkdown {
             switch byte {
             case UInt8(ascii: "\\") where i + 1 < end && Self.isPunctuation(bytes[i + 1]):
                 flushText(i, &self)
-                append(bytes[(i + 1)..<(i + 2)], style)
+                append((i + 1)..<(i + 2), style)
                 i += 2
                 textStart = i
             case UInt8(ascii: "`"):
@@ -75,7 +86,7 @@ struct InlineMarkdown {
                 if let close = found?.at {
                     flushText(i, &self)
                     // Extra markers of a longer run stay literal before the emphasis.
-                    if n > width { append(bytes[i..<(i + n - width)], style) }
+                    if n > width { append(i..<(i + n - width), style) }
                     var inner = style
                     if width != 2 { inner.italic = true }
                     if width >= 2 { inner.bold = true }
@@ -93,9 +104,9 @@ struct InlineMarkdown {
                         flushText(i, &self)
                         var inner = style
                         inner.strike = true
-                        if !colors { append(bytes[i..<(i + 2)], style) }
+                        if !colors { append(i..<(i + 2), style) }
                         parse((i + 2)..<close, style: inner)
-                        if !colors { append(bytes[close..<(close + 2)], style) }
+                        if !colors { append(close..<(close + 2), style) }
                         i = close + 2
                         textStart = i
                         continue
@@ -120,8 +131,9 @@ struct InlineMarkdown {
             case UInt8(ascii: "h") where (i == range.lowerBound || Self.isSpace(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "(")):
                 if let urlEnd = bareURL(at: i, end: end) {
                     flushText(i, &self)
-                    let url = String(decoding: bytes[i..<urlEnd], as: UTF8.self)
-                    linkRuns([StyledRun(url, style)], url: url, style: style)
+                    let first = text.runs.count
+                    text.runs.append(StyledRun(range: i..<urlEnd, style: style))
+                    linkRuns(from: first, url: bytes.text(i..<urlEnd), style: style)
                     i = urlEnd
                     textStart = i
                 } else {
@@ -144,12 +156,14 @@ struct InlineMarkdown {
         firstUnresolvedAt = min(firstUnresolvedAt ?? index, index)
     }
 
-    mutating func append(_ slice: ArraySlice<UInt8>, _ style: TextStyle) {
-        guard !slice.isEmpty else { return }
-        if let last = runs.last, last.fromLine, last.link == nil, last.style == style, last.bytes.endIndex == slice.startIndex {
-            runs[runs.count - 1].bytes = bytes[last.bytes.startIndex..<slice.endIndex]
+    /// `bytes[range]` in `style`, joined onto the last run when that one ends where it starts in the same style.
+    mutating func append(_ range: Range<Int>, _ style: TextStyle) {
+        guard !range.isEmpty else { return }
+        let last = text.runs.count - 1
+        if last >= firstRun, text.runs[last].link < 0, text.runs[last].range.upperBound == range.lowerBound, text.runs[last].style == style {
+            text.runs[last].range = text.runs[last].range.lowerBound..<range.upperBound
         } else {
-            runs.append(StyledRun(line: slice, style))
+            text.runs.append(StyledRun(range: range, style: style))
         }
     }
 
@@ -160,24 +174,26 @@ struct InlineMarkdown {
         var code = style
         code.code = true
         if colors {
-            append(bytes[lower..<upper], code)
+            append(lower..<upper, code)
         } else {
-            runs.append(StyledRun("`" + String(decoding: bytes[lower..<upper], as: UTF8.self) + "`", code))
+            text.append("`" + bytes.text(lower..<upper) + "`", code)
         }
     }
 
-    /// The link's text in link style, then its target: an OSC 8 hyperlink, or ` (url)` after the text.
-    mutating func linkRuns(_ text: [StyledRun], url: String, style: TextStyle) {
-        let shown = text.map { $0.text }.joined()
-        for var run in text {
-            run.link = url
-            if colors { run.style.underline = true; run.style.color = .blue }
-            runs.append(run)
+    /// The runs from `first` on (the link's text) in link style, then its target: an OSC 8 hyperlink, or
+    /// ` (url)` after the text.
+    mutating func linkRuns(from first: Int, url: String, style: TextStyle) {
+        let shown = text.text(first..<text.runs.count)
+        let link = Int32(text.links.count)
+        text.links.append(url)
+        for index in first..<text.runs.count {
+            text.runs[index].link = link
+            if colors { text.runs[index].style.underline = true; text.runs[index].style.color = .blue }
         }
         if !(colors && hyperlinks), shown != url {
             var dim = style
             dim.dim = true
-            runs.append(StyledRun(" (\(url))", dim))
+            text.append(" (\(url))", dim)
         }
     }
 

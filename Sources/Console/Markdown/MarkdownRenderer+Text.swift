@@ -15,27 +15,33 @@ extension MarkdownRenderer {
             if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
             return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index)
         }
-        // Most text has no byte that could be one: eight bytes at a time, each looked at only in a word
-        // with a byte below 0x20, 0x7F or one from 0x80 up.
+        // Most text has no byte that could be one: eight bytes at a time, only a byte that may start one
+        // (a control byte other than a tab or a line feed, DEL, 0xC2) looked at.
         var index = 0
         var found = false
         if let base = UnsafeRawPointer(bytes.baseAddress) {
-            scan: while index < bytes.count {
-                if index + 8 <= bytes.count {
-                    if DisplayWidth.isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                        index += 8
-                        continue
-                    }
-                }
-                for offset in index..<min(index + 8, bytes.count) {
-                    let byte = bytes[offset]
-                    if byte < 0x20 || byte == 0x7F || byte == 0xC2, control(offset) {
+            scan: while index + 8 <= bytes.count {
+                var marked = Self.controlCandidates(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                while marked != 0 {
+                    let offset = index + marked.trailingZeroBitCount >> 3
+                    if control(offset) {
                         index = offset
                         found = true
                         break scan
                     }
+                    marked &= marked &- 1
                 }
                 index += 8
+            }
+            if !found {
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte < 0x20 || byte == 0x7F || byte == 0xC2, control(index) {
+                        found = true
+                        break
+                    }
+                    index += 1
+                }
             }
         }
         guard found else { return nil }
@@ -52,6 +58,17 @@ extension MarkdownRenderer {
             index += 1
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The high bit of each byte of `word` that may start a control character: below 0x20 but not a tab or a
+    /// line feed, DEL, or 0xC2 (a C1 control's first byte). Exact for every byte (no borrow crosses bytes).
+    @inline(__always)
+    static func controlCandidates(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each zero byte of `value`.
+        func zero(_ value: UInt64) -> UInt64 { ~(((value & low) &+ low) | value) & high }
+        let control = zero(word & 0xE0E0_E0E0_E0E0_E0E0) & ~zero(word ^ 0x0909_0909_0909_0909) & ~zero(word ^ 0x0A0A_0A0A_0A0A_0A0A)
+        return control | zero(word ^ low) | zero(word ^ 0xC2C2_C2C2_C2C2_C2C2)
     }
 
     static func visibleControls(_ bytes: [UInt8]) -> String? {

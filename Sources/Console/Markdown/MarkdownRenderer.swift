@@ -209,8 +209,8 @@ public struct MarkdownRenderer: Sendable {
     /// Inline content `range` of `line` placed on the current line.
     mutating func add(_ line: [UInt8], _ range: Range<Int>, style: TextStyle, into out: inout RenderBuffer) {
         guard !range.isEmpty else { return }
-        let runs = InlineMarkdown.runs(line, range, style: style, colors: options.colors, hyperlinks: options.hyperlinks).runs
-        wrapper.add(runs, into: &out)
+        let text = InlineMarkdown.runs(line, range, style: style, colors: options.colors, hyperlinks: options.hyperlinks).text
+        wrapper.add(text, into: &out)
     }
 
     /// Shows the settled part of the unfinished line: a text line whose kind cannot change any more, up to
@@ -238,7 +238,7 @@ public struct MarkdownRenderer: Sendable {
         var cut = line.count
         var opened = false
         // The runs of what is shown, from the parse that found it resolved (not parsed again to show it).
-        var resolved: [StyledRun]?
+        var resolved: StyledText?
         while cut > shownUpTo {
             guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { break }
             cut = space
@@ -246,7 +246,7 @@ public struct MarkdownRenderer: Sendable {
             var parser = InlineMarkdown(line, colors: options.colors, hyperlinks: options.hyperlinks)
             parser.parse(shownUpTo..<cut, style: text.style)
             guard let open = parser.firstUnresolvedAt else {
-                resolved = parser.runs
+                resolved = parser.text
                 break
             }
             opened = true

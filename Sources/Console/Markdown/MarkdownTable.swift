@@ -7,10 +7,12 @@ struct MarkdownTable: Sendable {
     enum Alignment: Sendable { case left, center, right }
 
     var alignments: [Alignment]
-    /// Every row's cells, the header's first: row `r` is `rowStarts[r]..<rowStarts[r + 1]` of each array
-    /// (apart, so that laying out reads widths without touching the runs): a cell's runs, its natural width
-    /// (its widest line's), and whether it holds a `<br>`.
-    var cellRuns: [[StyledRun]] = []
+    /// Every cell's runs, in one text over the table's lines: cell `c`'s runs are
+    /// `cellRunStarts[c]..<cellRunStarts[c + 1]`. Row `r`'s cells are `rowStarts[r]..<rowStarts[r + 1]`, the
+    /// header's first; apart from the runs (so that laying out reads widths without touching them), each
+    /// cell's natural width (its widest line's) and whether it holds a `<br>`.
+    var text = StyledText()
+    var cellRunStarts: [Int] = [0]
     var cellWidths: [Int] = []
     var cellBreaks: [Bool] = []
     var rowStarts: [Int] = [0]
@@ -19,51 +21,66 @@ struct MarkdownTable: Sendable {
 
     /// The table in `lines` (header, delimiter row, body), or nil when the second line is not a delimiter row.
     init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
-        guard lines.count >= 2,
-            let alignments = Self.alignments(Self.cells(lines[1]).map { $0.bytes[$0.range] })
-        else { return nil }
+        guard lines.count >= 2 else { return nil }
+        var delimiter = lines[1]
+        guard let alignments = Self.alignments(Self.cells(&delimiter, 0..<delimiter.count).map { delimiter[$0] }) else { return nil }
         self.alignments = alignments
         self.colors = colors
         self.hyperlinks = hyperlinks
+        // The lines one after another, each row's cells as ranges of them.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(lines.reduce(0) { $0 + $1.count })
+        var cells: [Range<Int>] = []
         for (index, line) in lines.enumerated() where index != 1 {
+            let start = buffer.count
             // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
-            let line = line.contains(0x09) ? line.map { $0 == 0x09 ? 0x20 : $0 } : line
-            for (bytes, range) in Self.cells(line) {
-                // The header in bold.
-                let runs = InlineMarkdown.runs(bytes, range, style: index == 0 ? TextStyle(bold: true) : .plain, colors: colors, hyperlinks: hyperlinks).runs
-                // One run of printable ASCII (most cells): its width is its length, and it has no break.
-                if runs.count == 1, let ascii = runs[0].bytes.withContiguousStorageIfAvailable({ DisplayWidth.printableASCIICount($0) }) ?? nil {
-                    cellWidths.append(ascii)
-                    cellBreaks.append(false)
-                } else {
-                    cellWidths.append(Self.naturalWidth(runs))
-                    cellBreaks.append(runs.contains { $0.bytes.contains(0x0A) })
-                }
-                cellRuns.append(runs)
-            }
-            rowStarts.append(cellRuns.count)
+            if line.contains(0x09) { buffer.append(contentsOf: line.map { $0 == 0x09 ? 0x20 : $0 }) } else { buffer.append(contentsOf: line) }
+            cells += Self.cells(&buffer, start..<buffer.count)
+            rowStarts.append(cells.count)
         }
+        var parser = InlineMarkdown(buffer, colors: colors, hyperlinks: hyperlinks)
+        parser.text.runs.reserveCapacity(cells.count + cells.count / 2)
+        for (index, cell) in cells.enumerated() {
+            parser.startPiece()
+            // The header in bold.
+            parser.parse(cell, style: index < rowStarts[1] ? TextStyle(bold: true) : .plain)
+            let runs = cellRunStarts[index]..<parser.text.runs.count
+            cellRunStarts.append(runs.upperBound)
+            // One run of printable ASCII (most cells): its width is its length, and it has no break.
+            let ascii = runs.count == 1 ? parser.text.bytes.withUnsafeBufferPointer { bytes in
+                DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[runs.lowerBound].range]))
+            } : nil
+            if let ascii {
+                cellWidths.append(ascii)
+                cellBreaks.append(false)
+            } else {
+                cellWidths.append(Self.naturalWidth(parser.text, runs))
+                cellBreaks.append(runs.contains { parser.text.bytes[parser.text.runs[$0].range].contains(0x0A) })
+            }
+        }
+        text = parser.text
     }
 
     var rowCount: Int { rowStarts.count - 1 }
 
-    /// A row's cells: split at `|` outside code spans and not escaped, the outer pipes dropped, each
-    /// trimmed of spaces; each a range of the line (or, when it holds `\|`, of a copy with plain pipes).
-    static func cells(_ line: [UInt8]) -> [(bytes: [UInt8], range: Range<Int>)] {
+    /// The cells of the row `bytes[line]`: split at `|` outside code spans and not escaped, the outer pipes
+    /// dropped, each trimmed of spaces; each a range of `bytes`, or, when it holds `\|`, of a copy with plain
+    /// pipes added at its end (after a space: nothing before a cell's first byte joins onto it).
+    static func cells(_ bytes: inout [UInt8], _ line: Range<Int>) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var escaped: [Int] = []
         var inCode = false
-        var start = 0
-        line.withUnsafeBufferPointer { line in
-            var i = 0
-            while i < line.count {
-                let byte = line[i]
+        var start = line.lowerBound
+        bytes.withUnsafeBufferPointer { bytes in
+            var i = line.lowerBound
+            while i < line.upperBound {
+                let byte = bytes[i]
                 // Only `\`, a backtick and `|` matter (all above 0x5B).
                 guard byte >= UInt8(ascii: "\\") else {
                     i += 1
                     continue
                 }
-                if byte == UInt8(ascii: "\\"), i + 1 < line.count, line[i + 1] == UInt8(ascii: "|") {
+                if byte == UInt8(ascii: "\\"), i + 1 < line.upperBound, bytes[i + 1] == UInt8(ascii: "|") {
                     escaped.append(i)
                     i += 2
                     continue
@@ -76,25 +93,28 @@ struct MarkdownTable: Sendable {
                 i += 1
             }
         }
-        ranges.append(start..<line.count)
-        func blank(_ range: Range<Int>) -> Bool { line[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+        ranges.append(start..<line.upperBound)
+        func blank(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
         if let first = ranges.first, blank(first) { ranges.removeFirst() }
         if let last = ranges.last, blank(last) { ranges.removeLast() }
-        return ranges.map { range in
+        for (index, range) in ranges.enumerated() {
             var lower = range.lowerBound, upper = range.upperBound
-            while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
-            while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
-            guard escaped.contains(where: { range.contains($0) }) else { return (line, lower..<upper) }
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            ranges[index] = lower..<upper
+            guard !escaped.isEmpty, escaped.contains(where: { range.contains($0) }) else { continue }
             // `\|` is a pipe inside the cell.
-            var copy: [UInt8] = []
+            bytes.append(0x20)
+            let copy = bytes.count
             var j = lower
             while j < upper {
-                if line[j] == UInt8(ascii: "\\"), j + 1 < upper, line[j + 1] == UInt8(ascii: "|") { j += 1 }
-                copy.append(line[j])
+                if bytes[j] == UInt8(ascii: "\\"), j + 1 < upper, bytes[j + 1] == UInt8(ascii: "|") { j += 1 }
+                bytes.append(bytes[j])
                 j += 1
             }
-            return (copy, 0..<copy.count)
+            ranges[index] = copy..<bytes.count
         }
+        return ranges
     }
 
     static func alignments(_ cells: [ArraySlice<UInt8>]) -> [Alignment]? {
@@ -171,7 +191,7 @@ struct MarkdownTable: Sendable {
                 for column in 0..<count {
                     let start = scratch.count
                     wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
-                    wrapper.add(cellRuns[first + column], into: &scratch)
+                    wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     cellLines.append(start..<scratch.count)
                     if wrapper.column > widths[column] {
                         fitted = false
@@ -197,9 +217,9 @@ struct MarkdownTable: Sendable {
                 for column in 0..<columns {
                     firstLine.append(cellLines.count)
                     let start = scratch.count
-                    if column < count, !cellRuns[first + column].isEmpty {
+                    if column < count, cellRunStarts[first + column] < cellRunStarts[first + column + 1] {
                         wrapper.reset(width: widths[column], minimum: 1)
-                        wrapper.add(cellRuns[first + column], into: &scratch)
+                        wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     }
                     var lineStart = start
                     for index in start..<scratch.count where scratch[index] == 0x0A {
@@ -229,12 +249,15 @@ struct MarkdownTable: Sendable {
     }
 
     /// The width of a cell's widest line (`<br>` breaks lines).
-    static func naturalWidth(_ runs: [StyledRun]) -> Int {
-        if !runs.contains(where: { $0.bytes.contains(0x0A) }) { return runs.reduce(0) { $0 + DisplayWidth.of(utf8: $1.bytes) } }
+    static func naturalWidth(_ text: StyledText, _ runs: Range<Int>) -> Int {
+        let bytes = text.bytes
+        if !runs.contains(where: { bytes[text.runs[$0].range].contains(0x0A) }) {
+            return runs.reduce(0) { $0 + DisplayWidth.of(utf8: bytes[text.runs[$1].range]) }
+        }
         var widest = 0
         var current = 0
         for run in runs {
-            for (index, line) in run.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            for (index, line) in bytes[text.runs[run].range].split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 if index > 0 { widest = max(widest, current); current = 0 }
                 current += DisplayWidth.of(utf8: line)
             }

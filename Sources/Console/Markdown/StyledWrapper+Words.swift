@@ -11,13 +11,13 @@ extension StyledWrapper {
     /// A word of one run, `width` columns wide, placed as `place` places it: on this line after the
     /// pending spaces, or on the next; one that needs cutting goes the general way.
     mutating func placeWord(
-        _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
+        _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ text: StyledText, _ run: Int,
         into out: inout RenderBuffer
     ) {
         let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
         guard startColumn + wordWidth <= width || wordWidth == 0 else {
             gather(word, run: run, style: style)
-            place(runs, into: &out)
+            place(text, into: &out)
             pieces.removeAll(keepingCapacity: true)
             scratch.removeAll(keepingCapacity: true)
             return
@@ -78,9 +78,12 @@ extension StyledWrapper {
     /// one piece of the run (the spaces between them are the run's, as the word path writes them); a word
     /// too wide for a line goes the general way.
     mutating func fill(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ runs: [StyledRun], _ run: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ text: StyledText, _ run: Int,
         into out: inout RenderBuffer
     ) {
+        // Where the run's last word ends (spaces after it are held for the next word).
+        var lastWordEnd = bytes.count
+        while lastWordEnd > 0, bytes[lastWordEnd - 1] == 0x20 { lastWordEnd -= 1 }
         var index = 0
         while index < bytes.count {
             var wordStart = index
@@ -93,26 +96,24 @@ extension StyledWrapper {
             let wordWidth = wordEnd - wordStart
             let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
             guard startColumn + wordWidth <= width else {
-                placeWord(UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, runs, run, into: &out)
+                placeWord(UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, text, run, into: &out)
                 index = wordEnd
                 continue
             }
             beginWord(breaking: breaks, style, link, into: &out)
-            // The words after it that fit on this line, with the spaces between them.
-            var end = wordEnd
-            var lineColumn = startColumn + wordWidth
-            while end < bytes.count {
-                var next = end
-                while next < bytes.count, bytes[next] == 0x20 { next += 1 }
-                guard next < bytes.count else { break }
-                var nextEnd = next
-                while nextEnd < bytes.count, bytes[nextEnd] != 0x20 { nextEnd += 1 }
-                guard lineColumn + (nextEnd - end) <= width else { break }
-                lineColumn += nextEnd - end
-                end = nextEnd
+            // The words after it that fit on this line, with the spaces between them: every byte is a column,
+            // so the line ends at the last word end within `limit` (found going back from it, one word at most).
+            let limit = wordStart + width - startColumn
+            var end: Int
+            if limit >= lastWordEnd {
+                end = lastWordEnd
+            } else {
+                end = limit
+                if bytes[end] != 0x20 { while bytes[end - 1] != 0x20 { end -= 1 } }
+                while bytes[end - 1] == 0x20 { end -= 1 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[wordStart..<end]))
-            column = lineColumn
+            column = startColumn + end - wordStart
             index = end
         }
     }
@@ -120,21 +121,18 @@ extension StyledWrapper {
     /// Writes `run` (one with style codes; plain runs are `fill`'s) when it is printable ASCII and fits on
     /// the line, as placing it word by word would show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
-    mutating func fitsWhole(_ run: StyledRun, into out: inout RenderBuffer) -> Bool {
-        let bytes = run.bytes
-        var first = bytes.startIndex
-        while first < bytes.endIndex, bytes[first] == 0x20 { first += 1 }
-        var last = bytes.endIndex
+    mutating func fitsWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) -> Bool {
+        var first = 0
+        while first < bytes.count, bytes[first] == 0x20 { first += 1 }
+        var last = bytes.count
         while last > first, bytes[last - 1] == 0x20 { last -= 1 }
-        let leading = first - bytes.startIndex
+        let leading = first
         guard first < last else { return false }
-        let middle = bytes[first..<last]
+        let middle = UnsafeBufferPointer(rebasing: bytes[first..<last])
         let spaces = lineHasWord ? pendingSpaces + leading : 0
-        guard column + spaces + middle.count <= width, middle.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+        guard column + spaces + middle.count <= width, DisplayWidth.printableASCIICount(middle) != nil else {
             return false
         }
-        let style = run.style
-        let link = hyperlinks && colors ? run.link : nil
         if spaces > 0 {
             pendingSpaces = spaces
             writePendingSpaces(before: style, link: link, into: &out)
@@ -147,7 +145,7 @@ extension StyledWrapper {
             var end = index
             while end < last, bytes[end] != 0x20 { end += 1 }
             styles.open(style, link: link, hyperlinks: hyperlinks, into: &out)
-            out.append(contentsOf: bytes[index..<end])
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
             styles.close(style, link: link, hyperlinks: hyperlinks, into: &out)
             index = end
             while index < last, bytes[index] == 0x20 { index += 1 }
@@ -157,7 +155,7 @@ extension StyledWrapper {
             if styledSpaces { styles.close(style, link: link, hyperlinks: hyperlinks, into: &out) }
         }
         column += middle.count
-        pendingSpaces = bytes.endIndex - last
+        pendingSpaces = bytes.count - last
         lineHasWord = true
         lastStyle = style
         lastLink = link

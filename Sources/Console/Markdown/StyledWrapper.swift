@@ -58,81 +58,105 @@ struct StyledWrapper: Sendable {
         lastLink = nil
     }
 
-    /// Places `runs` after what is on the line. Spaces at the end are held for the next word (and dropped
-    /// at the end of the line).
-    mutating func add(_ runs: [StyledRun], into out: inout RenderBuffer) {
+    /// Places `text`'s runs after what is on the line. Spaces at the end are held for the next word (and
+    /// dropped at the end of the line).
+    mutating func add(_ text: StyledText, into out: inout RenderBuffer) {
+        add(text, runs: 0..<text.runs.count, into: &out)
+    }
+
+    /// Places runs `runs` of `text` after what is on the line.
+    mutating func add(_ text: StyledText, runs: Range<Int>, into out: inout RenderBuffer) {
         scratch.removeAll(keepingCapacity: true)
         pieces.removeAll(keepingCapacity: true)
-        for (index, run) in runs.enumerated() {
-            let style = run.style
-            let link = hyperlinks && colors ? run.link : nil
-            // Words shown without style codes are held and written a line's worth at a time.
-            let unstyled = !colors || (style.isPlain && link == nil)
-            // A run whose last word does not go on into the next run: printable ASCII without style codes is laid
-            // out a line at a time; with them, it goes out whole when it fits (what the word by word path shows).
-            if fastPaths, pieces.isEmpty, index == runs.count - 1 || run.bytes.last == 0x20 || runs[index + 1].bytes.first == 0x20 {
-                if unstyled, run.bytes.withUnsafeBufferPointer({ DisplayWidth.printableASCIICount($0) != nil }) {
-                    run.bytes.withUnsafeBufferPointer { fill($0, style, link, runs, index, into: &out) }
-                    continue
-                }
-                if !unstyled, fitsWhole(run, into: &out) { continue }
-            }
-            run.bytes.withUnsafeBufferPointer { bytes in
-                var held: Range<Int>?
-                var start = 0
-                var ascii = true
-                for offset in 0..<bytes.count {
-                    let byte = bytes[offset]
-                    // Most bytes are a word's (above the space): one comparison.
-                    guard byte <= 0x20 else {
-                        if byte >= 0x7F { ascii = false }
+        text.bytes.withUnsafeBufferPointer { all in
+            for index in runs {
+                let run = text.runs[index]
+                let bytes = UnsafeBufferPointer(rebasing: all[run.range])
+                let style = run.style
+                let link = hyperlinks && colors ? text.link(run) : nil
+                // Words shown without style codes are held and written a line's worth at a time.
+                let unstyled = !colors || (style.isPlain && link == nil)
+                // A run whose last word does not go on into the next run: printable ASCII without style codes is
+                // laid out a line at a time; with them, it goes out whole when it fits (what the word by word path shows).
+                if fastPaths, pieces.isEmpty,
+                    index == runs.upperBound - 1 || bytes.last == 0x20 || all[text.runs[index + 1].range].first == 0x20
+                {
+                    if unstyled, DisplayWidth.printableASCIICount(bytes) != nil {
+                        fill(bytes, style, link, text, index, into: &out)
                         continue
                     }
-                    guard byte == 0x20 || byte == 0x09 || byte == 0x0A else {
-                        // Another control byte (the renderer shows them as pictures first): no column of its own.
-                        ascii = false
-                        continue
-                    }
-                    if start < offset {
-                        let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-                        if fastPaths, pieces.isEmpty {
-                            // A word within one run: placed from the run's bytes.
-                            let wordWidth = ascii ? word.count : DisplayWidth.of(utf8: word)
-                            if unstyled, let extended = hold(start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out) {
-                                held = extended
-                            } else {
-                                Self.write(&held, of: bytes, into: &out)
-                                placeWord(word, width: wordWidth, style, link, runs, index, into: &out)
-                            }
-                        } else {
-                            gather(word, run: index, style: style)
-                        }
-                    }
-                    if !pieces.isEmpty {
-                        Self.write(&held, of: bytes, into: &out)
-                        place(runs, into: &out)
-                        pieces.removeAll(keepingCapacity: true)
-                        scratch.removeAll(keepingCapacity: true)
-                    }
-                    if byte == 0x0A {
-                        Self.write(&held, of: bytes, into: &out)
-                        breakLine(into: &out)
-                    } else {
-                        pendingSpaces += 1
-                    }
-                    start = offset + 1
-                    ascii = true
+                    if !unstyled, fitsWhole(bytes, style, link, into: &out) { continue }
                 }
-                Self.write(&held, of: bytes, into: &out)
-                // The run's last word may go on in the next run.
-                if start < bytes.count { gather(UnsafeBufferPointer(rebasing: bytes[start...]), run: index, style: style) }
+                addWords(bytes, style, link, unstyled, text, index, into: &out)
             }
         }
         if !pieces.isEmpty {
-            place(runs, into: &out)
+            place(text, into: &out)
             pieces.removeAll(keepingCapacity: true)
             scratch.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Places the words of run `index` of `text` (its `bytes`) one by one; its last word may go on in the next run.
+    private mutating func addWords(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ unstyled: Bool, _ text: StyledText, _ index: Int,
+        into out: inout RenderBuffer
+    ) {
+        var held: Range<Int>?
+        var start = 0
+        var ascii = true
+        var offset = 0
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            // Most bytes are a word's (printable ASCII above the space): skipped eight at a time.
+            guard byte <= 0x20 else {
+                if byte >= 0x7F {
+                    ascii = false
+                    offset += 1
+                } else {
+                    offset = DisplayWidth.nextNonWordByte(in: bytes, from: offset + 1)
+                }
+                continue
+            }
+            defer { offset += 1 }
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0A else {
+                // Another control byte (the renderer shows them as pictures first): no column of its own.
+                ascii = false
+                continue
+            }
+            if start < offset {
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<offset])
+                if fastPaths, pieces.isEmpty {
+                    // A word within one run: placed from the run's bytes.
+                    let wordWidth = ascii ? word.count : DisplayWidth.of(utf8: word)
+                    if unstyled, let extended = hold(start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out) {
+                        held = extended
+                    } else {
+                        Self.write(&held, of: bytes, into: &out)
+                        placeWord(word, width: wordWidth, style, link, text, index, into: &out)
+                    }
+                } else {
+                    gather(word, run: index, style: style)
+                }
+            }
+            if !pieces.isEmpty {
+                Self.write(&held, of: bytes, into: &out)
+                place(text, into: &out)
+                pieces.removeAll(keepingCapacity: true)
+                scratch.removeAll(keepingCapacity: true)
+            }
+            if byte == 0x0A {
+                Self.write(&held, of: bytes, into: &out)
+                breakLine(into: &out)
+            } else {
+                pendingSpaces += 1
+            }
+            start = offset + 1
+            ascii = true
+        }
+        Self.write(&held, of: bytes, into: &out)
+        // The run's last word may go on in the next run.
+        if start < bytes.count { gather(UnsafeBufferPointer(rebasing: bytes[start...]), run: index, style: style) }
     }
 
     /// The display width of the gathered word (ASCII counted byte by byte).
@@ -170,25 +194,25 @@ struct StyledWrapper: Sendable {
         lastLink = nil
     }
 
-    mutating func place(_ runs: [StyledRun], into out: inout RenderBuffer) {
+    mutating func place(_ text: StyledText, into out: inout RenderBuffer) {
         let wordWidth = wordWidth()
         if lineHasWord, column + pendingSpaces + wordWidth > width {
             breakLine(into: &out)
         } else if pendingSpaces > 0, lineHasWord {
-            writePendingSpaces(before: pieces[0].style, link: link(runs, pieces[0]), into: &out)
+            writePendingSpaces(before: pieces[0].style, link: link(text, pieces[0]), into: &out)
         }
         pendingSpaces = 0
         lineHasWord = true
         lastStyle = pieces[pieces.count - 1].style
-        lastLink = link(runs, pieces[pieces.count - 1])
+        lastLink = link(text, pieces[pieces.count - 1])
         guard column + wordWidth > width, wordWidth > 0 else {
-            for piece in pieces { write(piece.range, piece.style, link(runs, piece), into: &out) }
+            for piece in pieces { write(piece.range, piece.style, link(text, piece), into: &out) }
             column += wordWidth
             return
         }
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
-            let style = piece.style, link = link(runs, piece)
+            let style = piece.style, link = link(text, piece)
             if DisplayWidth.isNarrow(scratch[piece.range]) {
                 // One column per scalar: cut between scalars without decoding characters.
                 var partStart = piece.range.lowerBound
@@ -223,8 +247,8 @@ struct StyledWrapper: Sendable {
     }
 
     /// The piece's link, when it is shown as a hyperlink.
-    private func link(_ runs: [StyledRun], _ piece: Piece) -> String? {
-        hyperlinks && colors ? runs[piece.run].link : nil
+    private func link(_ text: StyledText, _ piece: Piece) -> String? {
+        hyperlinks && colors ? text.link(text.runs[piece.run]) : nil
     }
 
     /// Bytes of `scratch` in `style`, as a hyperlink to `link` when there is one.

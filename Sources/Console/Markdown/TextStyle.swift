@@ -59,27 +59,3 @@ struct TextStyle: Hashable, Sendable {
         return "\u{1B}[\(codes)m" + text + "\u{1B}[0m"
     }
 }
-
-/// A piece of text in one style: UTF-8 bytes, usually a slice of the line being rendered (no copy).
-struct StyledRun: Hashable, Sendable {
-    var bytes: ArraySlice<UInt8>
-    var style: TextStyle
-    /// A link's target (shown as an OSC 8 hyperlink where the terminal takes them).
-    var link: String?
-    /// The bytes are a slice of the line (so a neighbouring slice of it can be joined on).
-    var fromLine: Bool
-
-    init(_ text: String, _ style: TextStyle = .plain) {
-        self.bytes = ArraySlice(text.utf8)
-        self.style = style
-        self.fromLine = false
-    }
-
-    init(line bytes: ArraySlice<UInt8>, _ style: TextStyle) {
-        self.bytes = bytes
-        self.style = style
-        self.fromLine = true
-    }
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
