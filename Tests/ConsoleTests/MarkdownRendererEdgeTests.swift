@@ -117,4 +117,31 @@ struct MarkdownRendererEdgeTests {
         #expect(!code.contains("\u{1B}[35mlet"), "\(code.debugDescription)")
         #expect(Self.whole("```swift\nlet x = 1\n```\n", colors: true).contains("\u{1B}[35mlet"))
     }
+
+    /// `\|` is a pipe inside a cell, a pipe in a code span splits nothing, `\\|` is an escaped backslash before
+    /// one, and a cell's copy without its escapes parses as the cell did (held to the output of the build
+    /// before cells became ranges of one buffer, escape codes taken out).
+    @Test func escapedPipesAndCodeSpansInCells() {
+        let source = """
+            | a \\| b | `c | d` | _e_ \\| f |
+            |---|:-:|--:|
+            | x\\|y | \\\\| z | w \\| _v_ |
+            |\ttab\t| **b** \\| c | [l](http://x.y) \\| <br> |
+            | 漢字 \\| 🎉 | `p \\| q` | ok |
+
+            """
+        let rendered = Self.whole(source, width: 100, colors: true).replacing(/\u{1B}\[[0-9;]*m/, with: "")
+        #expect(
+            rendered == """
+                ┌───────────┬───────┬───────────────────┐
+                │ a | b     │ c | d │             e | f │
+                ├───────────┼───────┼───────────────────┤
+                │ x|y       │  | z  │             w | v │
+                │ tab       │ b | c │  l (http://x.y) | │
+                │           │       │                   │
+                │ 漢字 | 🎉 │ p | q │                ok │
+                └───────────┴───────┴───────────────────┘
+
+                """, "\(rendered)")
+    }
 }

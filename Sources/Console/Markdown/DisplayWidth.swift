@@ -150,11 +150,16 @@ enum DisplayWidth {
     /// The width of a scalar that is a character by itself wherever it stands (no grapheme cluster can
     /// join it to its neighbours unless they are not simple, and it is not an emoji): Latin-1 and the Latin
     /// extensions up to the combining marks, dashes, quotes and bullets, arrows, mathematical operators, box
-    /// drawing and blocks. Nil for every other scalar.
+    /// drawing and blocks (one column); CJK punctuation, kana, ideographs, Hangul syllables and fullwidth
+    /// forms (two; none of them a mark, and the jamo and kana voicing marks that join them are not simple).
+    /// Nil for every other scalar.
     static func simple(_ value: UInt32) -> Int? {
         switch value {
         case 0xAD: return 0
         case 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF, 0x2500...0x259F: return 1
+        case 0x3000...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FE, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xAC00...0xD7A3, 0xFF01...0xFF60:
+            return 2
         default: return nil
         }
     }
@@ -171,7 +176,7 @@ enum DisplayWidth {
                 guard byte >= 0x20, byte < 0x7F else { return false }
                 continue
             }
-            guard let (value, next) = scalar(byte, bytes, index), value != 0xAD, simple(value) != nil else { return false }
+            guard let (value, next) = scalar(byte, bytes, index), simple(value) == 1 else { return false }
             index = next
         }
         return true

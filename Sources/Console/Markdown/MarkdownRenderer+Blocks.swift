@@ -167,7 +167,8 @@ extension MarkdownRenderer {
         if ordinal == nil, options.colors { marker = Self.cyanBullets[level % 3] }
         let markerWidth = (ordinal?.count ?? 1) + 1
         let lead = Self.repeated(" ", outer)
-        let prefixWidth = outer + markerWidth + DisplayWidth.of(box)
+        // The boxes are one column each, and a space.
+        let prefixWidth = outer + markerWidth + (box.isEmpty ? 0 : 2)
         return TextLine(
             contentStart: contentStart, prefix: lead + marker + " " + box, prefixWidth: prefixWidth,
             hanging: Self.repeated(" ", outer + markerWidth), hangingWidth: outer + markerWidth,

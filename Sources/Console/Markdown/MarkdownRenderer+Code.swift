@@ -7,24 +7,18 @@ extension MarkdownRenderer {
         // Inside a list item: under its text, leaving the code at least eight columns.
         let screenIndent = indent > 0 && !lists.isEmpty
             ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
-        // The language's name, cut to what fits beside the rule.
-        // (Indents are spaces: their byte count is their width, without counting characters.)
+        // The header's name and the language, found once for each info string and room (kept for the last
+        // sixteen: an answer's fences mostly name a few languages).
         let roomForName = max(options.width - screenIndent.utf8.count - 4, 1)
-        var name = ""
-        if info.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F || $0 == 0x20 }) {
-            // ASCII (what a fence's info nearly always is): a column per byte.
-            name = String(info.utf8.prefix { $0 != 0x20 }.prefix(roomForName))!
+        let header: FenceHeader
+        if let known = fenceHeaders.first(where: { $0.info == info && $0.room == roomForName }) {
+            header = known
         } else {
-            var nameWidth = 0
-            for character in info.prefix(while: { $0 != " " && $0 != "\t" }) {
-                let width = DisplayWidth.of(character)
-                guard nameWidth + width <= roomForName else { break }
-                name.append(character)
-                nameWidth += width
-            }
+            header = FenceHeader(info: info, room: roomForName)
+            if fenceHeaders.count == 16 { fenceHeaders.removeFirst() }
+            fenceHeaders.append(header)
         }
-        // The language, looked up once for a run of fences with the same info (an answer's usually are).
-        if fenceLanguage?.info != info { fenceLanguage = (info, LanguageSyntax.named(info)) }
+        let name = header.name
         // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
         out += screenIndent
         if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
@@ -34,7 +28,7 @@ extension MarkdownRenderer {
         out.append(0x0A)
         fence = Fence(
             indent: indent, marker: marker, count: count, screenIndent: screenIndent,
-            highlighter: SyntaxHighlighter(language: fenceLanguage?.language),
+            highlighter: SyntaxHighlighter(language: header.language),
             codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
     }
 

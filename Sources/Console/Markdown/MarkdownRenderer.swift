@@ -38,8 +38,8 @@ public struct MarkdownRenderer: Sendable {
     /// The open list items, outermost first.
     var lists: [ListLevel] = []
     var fence: Fence?
-    /// The last fence's info string and the language it names.
-    var fenceLanguage: (info: String, language: LanguageSyntax?)?
+    /// The headers of the last fences (their info strings, names and languages).
+    var fenceHeaders: [FenceHeader] = []
     /// A table's rows so far (the raw lines), printed when it ends.
     var table: [[UInt8]]?
     /// The previous line was blank (or there was none).

@@ -35,7 +35,7 @@ struct MarkdownTable: Sendable {
             let start = buffer.count
             // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
             if line.contains(0x09) { buffer.append(contentsOf: line.map { $0 == 0x09 ? 0x20 : $0 }) } else { buffer.append(contentsOf: line) }
-            cells += Self.cells(&buffer, start..<buffer.count)
+            Self.cells(&buffer, start..<buffer.count, into: &cells)
             rowStarts.append(cells.count)
         }
         var parser = InlineMarkdown(buffer, colors: colors, hyperlinks: hyperlinks)
@@ -67,8 +67,15 @@ struct MarkdownTable: Sendable {
     /// dropped, each trimmed of spaces; each a range of `bytes`, or, when it holds `\|`, of a copy with plain
     /// pipes added at its end (after a space: nothing before a cell's first byte joins onto it).
     static func cells(_ bytes: inout [UInt8], _ line: Range<Int>) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        var escaped: [Int] = []
+        var cells: [Range<Int>] = []
+        self.cells(&bytes, line, into: &cells)
+        return cells
+    }
+
+    /// The same, appended to `cells`.
+    static func cells(_ bytes: inout [UInt8], _ line: Range<Int>, into cells: inout [Range<Int>]) {
+        let first = cells.count
+        var escaped = false
         var inCode = false
         var start = line.lowerBound
         bytes.withUnsafeBufferPointer { bytes in
@@ -81,28 +88,29 @@ struct MarkdownTable: Sendable {
                     continue
                 }
                 if byte == UInt8(ascii: "\\"), i + 1 < line.upperBound, bytes[i + 1] == UInt8(ascii: "|") {
-                    escaped.append(i)
+                    escaped = true
                     i += 2
                     continue
                 }
                 if byte == UInt8(ascii: "`") { inCode.toggle() }
                 if byte == UInt8(ascii: "|"), !inCode {
-                    ranges.append(start..<i)
+                    cells.append(start..<i)
                     start = i + 1
                 }
                 i += 1
             }
         }
-        ranges.append(start..<line.upperBound)
+        cells.append(start..<line.upperBound)
         func blank(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
-        if let first = ranges.first, blank(first) { ranges.removeFirst() }
-        if let last = ranges.last, blank(last) { ranges.removeLast() }
-        for (index, range) in ranges.enumerated() {
+        if blank(cells[first]) { cells.remove(at: first) }
+        if cells.count > first, blank(cells[cells.count - 1]) { cells.removeLast() }
+        for index in first..<cells.count {
+            let range = cells[index]
             var lower = range.lowerBound, upper = range.upperBound
             while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
             while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-            ranges[index] = lower..<upper
-            guard !escaped.isEmpty, escaped.contains(where: { range.contains($0) }) else { continue }
+            cells[index] = lower..<upper
+            guard escaped, Self.holdsEscapedPipe(bytes, range) else { continue }
             // `\|` is a pipe inside the cell.
             bytes.append(0x20)
             let copy = bytes.count
@@ -112,9 +120,13 @@ struct MarkdownTable: Sendable {
                 bytes.append(bytes[j])
                 j += 1
             }
-            ranges[index] = copy..<bytes.count
+            cells[index] = copy..<bytes.count
         }
-        return ranges
+    }
+
+    /// Whether `bytes[range]` holds a `\|` (the split takes every backslash before a pipe as one).
+    static func holdsEscapedPipe(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        range.dropLast().contains { bytes[$0] == UInt8(ascii: "\\") && bytes[$0 + 1] == UInt8(ascii: "|") }
     }
 
     static func alignments(_ cells: [ArraySlice<UInt8>]) -> [Alignment]? {
