@@ -21,7 +21,7 @@ extension MarkdownRenderer {
         var found = false
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             scan: while index + 8 <= bytes.count {
-                var marked = Self.controlCandidates(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                var marked = Self.controlCandidates(ByteScan.load(base, index))
                 while marked != 0 {
                     let offset = index + marked.trailingZeroBitCount >> 3
                     if control(offset) {
@@ -61,14 +61,11 @@ extension MarkdownRenderer {
     }
 
     /// The high bit of each byte of `word` that may start a control character: below 0x20 but not a tab or a
-    /// line feed, DEL, or 0xC2 (a C1 control's first byte). Exact for every byte (no borrow crosses bytes).
+    /// line feed, DEL, or 0xC2 (a C1 control's first byte).
     @inline(__always)
     static func controlCandidates(_ word: UInt64) -> UInt64 {
-        let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        /// The high bit of each zero byte of `value`.
-        func zero(_ value: UInt64) -> UInt64 { ~(((value & low) &+ low) | value) & high }
-        let control = zero(word & 0xE0E0_E0E0_E0E0_E0E0) & ~zero(word ^ 0x0909_0909_0909_0909) & ~zero(word ^ 0x0A0A_0A0A_0A0A_0A0A)
-        return control | zero(word ^ low) | zero(word ^ 0xC2C2_C2C2_C2C2_C2C2)
+        let control = ByteScan.zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) & ~ByteScan.bytes(word, equalTo: 0x09) & ~ByteScan.bytes(word, equalTo: 0x0A)
+        return control | ByteScan.bytes(word, equalTo: 0x7F) | ByteScan.bytes(word, equalTo: 0xC2)
     }
 
     static func visibleControls(_ bytes: [UInt8]) -> String? {

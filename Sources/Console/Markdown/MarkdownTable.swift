@@ -81,12 +81,10 @@ struct MarkdownTable: Sendable {
         bytes.withUnsafeBufferPointer { bytes in
             var i = line.lowerBound
             while i < line.upperBound {
+                // Only `\`, a backtick and `|` matter.
+                i = ByteScan.firstIndex(of: UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "|"), in: bytes, from: i, to: line.upperBound)
+                guard i < line.upperBound else { break }
                 let byte = bytes[i]
-                // Only `\`, a backtick and `|` matter (all above 0x5B).
-                guard byte >= UInt8(ascii: "\\") else {
-                    i += 1
-                    continue
-                }
                 if byte == UInt8(ascii: "\\"), i + 1 < line.upperBound, bytes[i + 1] == UInt8(ascii: "|") {
                     escaped = true
                     i += 2
@@ -233,12 +231,18 @@ struct MarkdownTable: Sendable {
                         wrapper.reset(width: widths[column], minimum: 1)
                         wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     }
-                    var lineStart = start
-                    for index in start..<scratch.count where scratch[index] == 0x0A {
-                        cellLines.append(lineStart..<index)
-                        lineStart = index + 1
+                    // The cell's lines: up to each newline the wrapper wrote.
+                    scratch.withUnsafeBufferPointer { bytes in
+                        var lineStart = start
+                        while lineStart < bytes.count, let base = bytes.baseAddress,
+                            let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart)
+                        {
+                            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                            cellLines.append(lineStart..<newline)
+                            lineStart = newline + 1
+                        }
+                        cellLines.append(lineStart..<bytes.count)
                     }
-                    cellLines.append(lineStart..<scratch.count)
                 }
                 firstLine.append(cellLines.count)
                 var height = 1
