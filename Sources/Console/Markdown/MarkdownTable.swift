@@ -15,6 +15,8 @@ struct MarkdownTable: Sendable {
     var cellRunStarts: [Int] = [0]
     var cellWidths: [Int] = []
     var cellBreaks: [Bool] = []
+    /// Every run of the cell is printable ASCII: the wrapper's column count is its display width.
+    var cellASCII: [Bool] = []
     var rowStarts: [Int] = [0]
     let colors: Bool
     let hyperlinks: Bool
@@ -53,93 +55,19 @@ struct MarkdownTable: Sendable {
             if let ascii {
                 cellWidths.append(ascii)
                 cellBreaks.append(false)
+                cellASCII.append(true)
             } else {
                 cellWidths.append(Self.naturalWidth(parser.text, runs))
                 cellBreaks.append(runs.contains { parser.text.bytes[parser.text.runs[$0].range].contains(0x0A) })
+                cellASCII.append(parser.text.bytes.withUnsafeBufferPointer { bytes in
+                    runs.allSatisfy { DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[$0].range])) != nil }
+                })
             }
         }
         text = parser.text
     }
 
     var rowCount: Int { rowStarts.count - 1 }
-
-    /// The cells of the row `bytes[line]`: split at `|` outside code spans and not escaped, the outer pipes
-    /// dropped, each trimmed of spaces; each a range of `bytes`, or, when it holds `\|`, of a copy with plain
-    /// pipes added at its end (after a space: nothing before a cell's first byte joins onto it).
-    static func cells(_ bytes: inout [UInt8], _ line: Range<Int>) -> [Range<Int>] {
-        var cells: [Range<Int>] = []
-        self.cells(&bytes, line, into: &cells)
-        return cells
-    }
-
-    /// The same, appended to `cells`.
-    static func cells(_ bytes: inout [UInt8], _ line: Range<Int>, into cells: inout [Range<Int>]) {
-        let first = cells.count
-        var escaped = false
-        var inCode = false
-        var start = line.lowerBound
-        bytes.withUnsafeBufferPointer { bytes in
-            var i = line.lowerBound
-            while i < line.upperBound {
-                // Only `\`, a backtick and `|` matter.
-                i = ByteScan.firstIndex(of: UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "|"), in: bytes, from: i, to: line.upperBound)
-                guard i < line.upperBound else { break }
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "\\"), i + 1 < line.upperBound, bytes[i + 1] == UInt8(ascii: "|") {
-                    escaped = true
-                    i += 2
-                    continue
-                }
-                if byte == UInt8(ascii: "`") { inCode.toggle() }
-                if byte == UInt8(ascii: "|"), !inCode {
-                    cells.append(start..<i)
-                    start = i + 1
-                }
-                i += 1
-            }
-        }
-        cells.append(start..<line.upperBound)
-        func blank(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
-        if blank(cells[first]) { cells.remove(at: first) }
-        if cells.count > first, blank(cells[cells.count - 1]) { cells.removeLast() }
-        for index in first..<cells.count {
-            let range = cells[index]
-            var lower = range.lowerBound, upper = range.upperBound
-            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-            cells[index] = lower..<upper
-            guard escaped, Self.holdsEscapedPipe(bytes, range) else { continue }
-            // `\|` is a pipe inside the cell.
-            bytes.append(0x20)
-            let copy = bytes.count
-            var j = lower
-            while j < upper {
-                if bytes[j] == UInt8(ascii: "\\"), j + 1 < upper, bytes[j + 1] == UInt8(ascii: "|") { j += 1 }
-                bytes.append(bytes[j])
-                j += 1
-            }
-            cells[index] = copy..<bytes.count
-        }
-    }
-
-    /// Whether `bytes[range]` holds a `\|` (the split takes every backslash before a pipe as one).
-    static func holdsEscapedPipe(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        range.dropLast().contains { bytes[$0] == UInt8(ascii: "\\") && bytes[$0 + 1] == UInt8(ascii: "|") }
-    }
-
-    static func alignments(_ cells: [ArraySlice<UInt8>]) -> [Alignment]? {
-        guard !cells.isEmpty else { return nil }
-        var result: [Alignment] = []
-        for cell in cells {
-            guard cell.contains(UInt8(ascii: "-")), cell.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") }) else { return nil }
-            switch (cell.first == UInt8(ascii: ":"), cell.last == UInt8(ascii: ":")) {
-            case (true, true): result.append(.center)
-            case (false, true): result.append(.right)
-            default: result.append(.left)
-            }
-        }
-        return result
-    }
 
     /// The table's lines, each ending in a newline, no wider than `width` where it can be.
     func render(width: Int, colors: Bool, hyperlinks: Bool, into out: inout RenderBuffer) {
@@ -155,15 +83,19 @@ struct MarkdownTable: Sendable {
         while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 1 {
             widths[widest] -= 1
         }
-        let border = TextStyle(dim: true)
-        let bar = Array(border.apply("│", colors: colors).utf8)
-        let dash = Array("─".utf8)
+        let bar = colors ? Self.dimBar : Self.bar
         func rule(_ left: String, _ middle: String, _ right: String) {
-            if colors { out.append(contentsOf: StyleCodes.table[border.key]) }
+            if colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
             out += left
             for (index, width) in widths.enumerated() {
                 if index > 0 { out += middle }
-                for _ in 0..<(width + 2) { out.append(contentsOf: dash) }
+                // The dashes, taken from a line of them (three bytes each).
+                var dashes = width + 2
+                while dashes > 0 {
+                    let taken = min(dashes, Self.dashes.count / 3)
+                    out.append(contentsOf: Self.dashes[..<(taken * 3)])
+                    dashes -= taken
+                }
             }
             out += right
             if colors { out.appendReset() }
@@ -188,6 +120,7 @@ struct MarkdownTable: Sendable {
         var scratch = RenderBuffer()
         var cellLines: [Range<Int>] = []
         var firstLine: [Int] = []
+        var cellColumns: [Int] = []
         for row in 0..<rowCount {
             let first = rowStarts[row], count = rowStarts[row + 1] - first
             // A row whose cells all show on one line in their columns (by the wrapper's own count, the one
@@ -197,12 +130,14 @@ struct MarkdownTable: Sendable {
                 wrapper.reset(width: Int.max / 4, minimum: 1)
                 scratch.removeAll()
                 cellLines.removeAll(keepingCapacity: true)
+                cellColumns.removeAll(keepingCapacity: true)
                 fitted = true
                 for column in 0..<count {
                     let start = scratch.count
                     wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
                     wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     cellLines.append(start..<scratch.count)
+                    cellColumns.append(wrapper.column)
                     if wrapper.column > widths[column] {
                         fitted = false
                         break
@@ -212,8 +147,13 @@ struct MarkdownTable: Sendable {
                     out.append(contentsOf: bar)
                     scratch.withUnsafeBufferPointer { bytes in
                         for column in 0..<columns {
-                            let content = column < count ? UnsafeBufferPointer(rebasing: bytes[cellLines[column]]) : UnsafeBufferPointer(start: nil, count: 0)
-                            pad(content, width: DisplayWidth.of(utf8: content), column: column)
+                            guard column < count else {
+                                pad(UnsafeBufferPointer(start: nil, count: 0), width: 0, column: column)
+                                continue
+                            }
+                            let content = UnsafeBufferPointer(rebasing: bytes[cellLines[column]])
+                            // Printable ASCII: its width is the wrapper's count; anything else measured as shown.
+                            pad(content, width: cellASCII[first + column] ? cellColumns[column] : DisplayWidth.of(utf8: content), column: column)
                         }
                     }
                     out.append(0x0A)
@@ -263,6 +203,10 @@ struct MarkdownTable: Sendable {
         }
         rule("└", "┴", "┘")
     }
+
+    static let bar = Array("│".utf8)
+    static let dimBar = Array(TextStyle(dim: true).apply("│", colors: true).utf8)
+    static let dashes = Array(String(repeating: "─", count: 64).utf8)
 
     /// The width of a cell's widest line (`<br>` breaks lines).
     static func naturalWidth(_ text: StyledText, _ runs: Range<Int>) -> Int {

@@ -2,11 +2,7 @@
 /// combination (the style's key), in a table shared by every renderer.
 struct StyleCodes: Sendable {
     static let table: [[UInt8]] = (0..<512).map { key in
-        let colors: [TextStyle.Color?] = [nil, .red, .green, .yellow, .blue, .magenta, .cyan, .gray]
-        let style = TextStyle(
-            bold: key & 1 != 0, italic: key & 2 != 0, underline: key & 4 != 0, strike: key & 8 != 0, dim: key & 16 != 0,
-            code: key & 32 != 0, color: colors[key >> 6])
-        let parameters = style.parameters
+        let parameters = TextStyle(key: key).parameters
         return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
     }
 
