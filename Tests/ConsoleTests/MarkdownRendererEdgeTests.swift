@@ -144,4 +144,15 @@ struct MarkdownRendererEdgeTests {
 
                 """, "\(rendered)")
     }
+
+    /// `<br>` in any case and spacing breaks the line and nothing else that looks like it does; an autolink
+    /// needs `://` as three characters (held to the build before these were read from bytes).
+    @Test func breaksAndAutolinks() {
+        let breaks = Self.whole("a<BR />b <br/>c < b r >d <brr>e <b>f <br//>g\n", width: 100)
+        #expect(breaks == "a\nb\nc < b r >d <brr>e <b>f <br//>g\n", "\(breaks.debugDescription)")
+        let links = Self.whole("<https://x.y/z> and <https:\u{301}//x.y> and <mailto:a@b.c> and <http://a b>\n", width: 100, colors: true)
+        #expect(
+            links == "\u{1B}[4;34mhttps://x.y/z\u{1B}[0m and <https:\u{301}//x.y> and \u{1B}[4;34mmailto:a@b.c\u{1B}[0m and <http://a b>\n",
+            "\(links.debugDescription)")
+    }
 }

@@ -71,8 +71,7 @@ extension InlineMarkdown {
         }
         // Looked at as bytes: most `<` in an answer are neither (comparisons, generics, other tags).
         let inside = bytes[(index + 1)..<j]
-        let tag = inside.filter { $0 != 0x20 }.map { $0 | 0x20 }
-        if tag == Array("br".utf8) || tag == Array("br/".utf8) {
+        if Self.isBreak(inside) {
             flush(&self)
             text.append("\n", style)
             return j + 1
@@ -81,7 +80,7 @@ extension InlineMarkdown {
         // a space makes another character of it).
         if Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
             let url = String(decoding: inside, as: UTF8.self)
-            if !url.contains(" "), url.contains("://") || url.hasPrefix("mailto:") {
+            if !url.contains(where: { $0 == " " }), Self.contains(url, ":", "/", "/") || url.hasPrefix("mailto:") {
                 flush(&self)
                 let first = text.runs.count
                 text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
@@ -119,6 +118,28 @@ extension InlineMarkdown {
             }
         }
         return j > index + prefix ? j : nil
+    }
+
+    /// `br` or `br/`, in any case, spaces anywhere (`<br>`, `<BR />`).
+    static func isBreak(_ tag: ArraySlice<UInt8>) -> Bool {
+        var letters = 0
+        for byte in tag where byte != 0x20 {
+            let expected: UInt8 = letters == 0 ? UInt8(ascii: "b") : letters == 1 ? UInt8(ascii: "r") : UInt8(ascii: "/")
+            guard letters < 3, byte | 0x20 == expected | 0x20 else { return false }
+            letters += 1
+        }
+        return letters >= 2
+    }
+
+    /// Whether `text` holds the three characters one after another (compared as characters: a combining
+    /// mark after one makes another character of it).
+    static func contains(_ text: String, _ first: Character, _ second: Character, _ third: Character) -> Bool {
+        var previous: (Character?, Character?) = (nil, nil)
+        for character in text {
+            if previous.0 == first, previous.1 == second, character == third { return true }
+            previous = (previous.1, character)
+        }
+        return false
     }
 
     static func contains(_ bytes: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {

@@ -28,8 +28,9 @@ extension MarkdownRenderer {
         out.append(0x0A)
         fence = Fence(
             indent: indent, marker: marker, count: count, screenIndent: screenIndent,
-            highlighter: SyntaxHighlighter(language: header.language),
+            highlighter: SyntaxHighlighter(language: header.language, reusing: tokenStorage),
             codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
+        tokenStorage = []
     }
 
     mutating func codeLine(_ line: [UInt8], into out: inout RenderBuffer) {
@@ -51,6 +52,7 @@ extension MarkdownRenderer {
 
     mutating func closeFence(into out: inout RenderBuffer) {
         let indent = fence?.screenIndent ?? ""
+        tokenStorage = fence?.highlighter.takeStorage() ?? []
         fence = nil
         out += indent
         out.append(contentsOf: options.colors ? Self.dimRule : Self.plainRule)

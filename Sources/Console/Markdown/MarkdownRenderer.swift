@@ -40,6 +40,8 @@ public struct MarkdownRenderer: Sendable {
     var fence: Fence?
     /// The headers of the last fences (their info strings, names and languages).
     var fenceHeaders: [FenceHeader] = []
+    /// The last code block's token array, for the next one's highlighter.
+    var tokenStorage: [SyntaxHighlighter.Token] = []
     /// A table's rows so far (the raw lines), printed when it ends.
     var table: [[UInt8]]?
     /// The previous line was blank (or there was none).

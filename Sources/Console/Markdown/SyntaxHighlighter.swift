@@ -15,8 +15,17 @@ struct SyntaxHighlighter: Sendable {
     static let number = TextStyle(color: .yellow)
     static let key = TextStyle(color: .blue)
 
-    init(language: LanguageSyntax?) {
+    /// A highlighter for `language`; `storage` is a token array to reuse (the last code block's).
+    init(language: LanguageSyntax?, reusing storage: [Token] = []) {
         self.language = language
+        self.spare = storage
+    }
+
+    /// The token array, for the next code block's highlighter (a block is a few lines in some answers).
+    mutating func takeStorage() -> [Token] {
+        var storage: [Token] = []
+        swap(&storage, &spare)
+        return storage
     }
 
     /// The line's tokens (an unknown language's line is one plain token).
