@@ -30,7 +30,7 @@ final class LanguageSyntax: Sendable {
     /// `identifierCharacters` (a table: the highlighter asks for every byte of every word).
     let identifierBytes: [Bool]
     /// Keywords and types of up to eight bytes, packed into a number (looked up without making a string).
-    let packed: [UInt64: WordKind]
+    let packed: PackedWordTable
     let longestWord: Int
 
     enum WordKind: Sendable { case keyword, type }
@@ -67,7 +67,7 @@ final class LanguageSyntax: Sendable {
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }
         for word in keywords { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .keyword } }
-        self.packed = packed
+        self.packed = PackedWordTable(packed.map { ($0.key, $0.value) })
         self.longestWord = (keywords.map { $0.utf8.count } + types.map { $0.utf8.count }).max() ?? 0
     }
 
