@@ -80,7 +80,9 @@ extension InlineMarkdown {
         // a space makes another character of it).
         if Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
             let url = String(decoding: inside, as: UTF8.self)
-            if !url.contains(where: { $0 == " " }), Self.contains(url, ":", "/", "/") || url.hasPrefix("mailto:") {
+            // ASCII (nearly every URL): its characters are its bytes, which said it already.
+            let ascii = inside.allSatisfy { $0 < 0x80 }
+            if ascii ? !inside.contains(0x20) : !url.contains(where: { $0 == " " }) && (Self.contains(url, ":", "/", "/") || url.hasPrefix("mailto:")) {
                 flush(&self)
                 let first = text.runs.count
                 text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
