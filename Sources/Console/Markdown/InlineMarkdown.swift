@@ -25,16 +25,6 @@ struct InlineMarkdown {
         self.text = StyledText(bytes)
     }
 
-    /// The runs of `bytes[range]`.
-    static func runs(_ bytes: [UInt8], _ range: Range<Int>, style: TextStyle = .plain, colors: Bool, hyperlinks: Bool)
-        -> (text: StyledText, unresolved: Bool)
-    {
-        var parser = InlineMarkdown(bytes, colors: colors, hyperlinks: hyperlinks)
-        parser.text.runs.reserveCapacity(8)
-        parser.parse(range, style: style)
-        return (parser.text, parser.unresolved)
-    }
-
     /// Starts a new piece of text: a run made after this is not joined onto one made before it (a table's
     /// cells are parsed one after another into one text).
     mutating func startPiece() {

@@ -64,7 +64,8 @@ extension MarkdownRenderer {
     /// starting with `↪` under the code.
     mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout RenderBuffer) {
         let room = max(options.width - indent.utf8.count, 8)
-        out += indent
+        // Two spaces (outside a list, nearly always) as a byte each, without a string's append.
+        if indent == "  " { out.appendSpaces(2) } else { out += indent }
         // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).
         if code.count <= room, code.withUnsafeBufferPointer({ DisplayWidth.printableASCIICount($0) != nil }) {
             code.withUnsafeBufferPointer { code in

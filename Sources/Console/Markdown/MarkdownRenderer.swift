@@ -42,6 +42,8 @@ public struct MarkdownRenderer: Sendable {
     var fenceHeaders: [FenceHeader] = []
     /// The last code block's token array, for the next one's highlighter.
     var tokenStorage: [SyntaxHighlighter.Token] = []
+    /// The last line's runs' array, for the next line's.
+    var runStorage: [StyledRun] = []
     /// A table's rows so far (the raw lines), printed when it ends.
     var table: [[UInt8]]?
     /// The previous line was blank (or there was none).
@@ -211,8 +213,13 @@ public struct MarkdownRenderer: Sendable {
     /// Inline content `range` of `line` placed on the current line.
     mutating func add(_ line: [UInt8], _ range: Range<Int>, style: TextStyle, into out: inout RenderBuffer) {
         guard !range.isEmpty else { return }
-        let text = InlineMarkdown.runs(line, range, style: style, colors: options.colors, hyperlinks: options.hyperlinks).text
-        wrapper.add(text, into: &out)
+        // The runs' array is the last line's, emptied (no allocation per line).
+        var parser = InlineMarkdown(line, colors: options.colors, hyperlinks: options.hyperlinks)
+        swap(&parser.text.runs, &runStorage)
+        parser.parse(range, style: style)
+        wrapper.add(parser.text, into: &out)
+        swap(&parser.text.runs, &runStorage)
+        runStorage.removeAll(keepingCapacity: true)
     }
 
     /// Shows the settled part of the unfinished line: a text line whose kind cannot change any more, up to

@@ -33,6 +33,8 @@ struct MarkdownTable: Sendable {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(lines.reduce(0) { $0 + $1.count })
         var cells: [Range<Int>] = []
+        cells.reserveCapacity(lines.count * alignments.count)
+        rowStarts.reserveCapacity(lines.count)
         for (index, line) in lines.enumerated() where index != 1 {
             let start = buffer.count
             // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
@@ -42,6 +44,10 @@ struct MarkdownTable: Sendable {
         }
         var parser = InlineMarkdown(buffer, colors: colors, hyperlinks: hyperlinks)
         parser.text.runs.reserveCapacity(cells.count + cells.count / 2)
+        cellRunStarts.reserveCapacity(cells.count + 1)
+        cellWidths.reserveCapacity(cells.count)
+        cellBreaks.reserveCapacity(cells.count)
+        cellASCII.reserveCapacity(cells.count)
         for (index, cell) in cells.enumerated() {
             parser.startPiece()
             // The header in bold.
@@ -84,11 +90,12 @@ struct MarkdownTable: Sendable {
             widths[widest] -= 1
         }
         let bar = colors ? Self.dimBar : Self.bar
-        func rule(_ left: String, _ middle: String, _ right: String) {
+        /// A rule of `corners` (left, middle, right: three bytes each).
+        func rule(_ corners: [UInt8]) {
             if colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
-            out += left
+            out.append(contentsOf: corners[0..<3])
             for (index, width) in widths.enumerated() {
-                if index > 0 { out += middle }
+                if index > 0 { out.append(contentsOf: corners[3..<6]) }
                 // The dashes, taken from a line of them (three bytes each).
                 var dashes = width + 2
                 while dashes > 0 {
@@ -97,7 +104,7 @@ struct MarkdownTable: Sendable {
                     dashes -= taken
                 }
             }
-            out += right
+            out.append(contentsOf: corners[6..<9])
             if colors { out.appendReset() }
             out.append(0x0A)
         }
@@ -114,7 +121,7 @@ struct MarkdownTable: Sendable {
             out.appendSpaces(after + 1)
             out.append(contentsOf: bar)
         }
-        rule("┌", "┬", "┐")
+        rule(Self.topCorners)
         // One wrapper lays out every cell (a cell that fits its column is one line: no break is needed).
         var wrapper = StyledWrapper(width: Int.max / 4, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         var scratch = RenderBuffer()
@@ -199,14 +206,17 @@ struct MarkdownTable: Sendable {
                     }
                 }
             }
-            if row == 0 { rule("├", "┼", "┤") }
+            if row == 0 { rule(Self.middleCorners) }
         }
-        rule("└", "┴", "┘")
+        rule(Self.bottomCorners)
     }
 
     static let bar = Array("│".utf8)
     static let dimBar = Array(TextStyle(dim: true).apply("│", colors: true).utf8)
     static let dashes = Array(String(repeating: "─", count: 64).utf8)
+    static let topCorners = Array("┌┬┐".utf8)
+    static let middleCorners = Array("├┼┤".utf8)
+    static let bottomCorners = Array("└┴┘".utf8)
 
     /// The width of a cell's widest line (`<br>` breaks lines).
     static func naturalWidth(_ text: StyledText, _ runs: Range<Int>) -> Int {
