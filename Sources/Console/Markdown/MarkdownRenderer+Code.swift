@@ -21,7 +21,7 @@ extension MarkdownRenderer {
         let name = header.name
         // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
         out += screenIndent
-        if options.colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
+        if options.colors { StyleCodes.append(key: TextStyle(dim: true).key, into: &out) }
         out += name.isEmpty ? "───" : "─── "
         out += name
         if options.colors { out.appendReset() }

@@ -92,7 +92,7 @@ struct MarkdownTable: Sendable {
         let bar = colors ? Self.dimBar : Self.bar
         /// A rule of `corners` (left, middle, right: three bytes each).
         func rule(_ corners: [UInt8]) {
-            if colors { out.append(contentsOf: StyleCodes.table[TextStyle(dim: true).key]) }
+            if colors { StyleCodes.append(key: TextStyle(dim: true).key, into: &out) }
             out.append(contentsOf: corners[0..<3])
             for (index, width) in widths.enumerated() {
                 if index > 0 { out.append(contentsOf: corners[3..<6]) }

@@ -1,23 +1,31 @@
 /// Styles' opening and closing bytes. The opening ones are made once for every attribute-and-colour
-/// combination (the style's key), in a table shared by every renderer.
+/// combination (the style's key), one after another in one shared array: writing them copies bytes out of
+/// it (an array of arrays retained and released the inner array whenever the style changed, which in
+/// highlighted code is at nearly every token).
 struct StyleCodes: Sendable {
-    static let table: [[UInt8]] = (0..<512).map { key in
-        let parameters = TextStyle(key: key).parameters
-        return parameters.isEmpty ? [] : Array("\u{1B}[\(parameters)m".utf8)
+    /// Every key's opening codes, one after another; key `k`'s are `bytes[starts[k]..<starts[k + 1]]`.
+    static let (bytes, starts): ([UInt8], [Int]) = {
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        for key in 0..<512 {
+            starts.append(bytes.count)
+            let parameters = TextStyle(key: key).parameters
+            if !parameters.isEmpty { bytes += Array("\u{1B}[\(parameters)m".utf8) }
+        }
+        starts.append(bytes.count)
+        return (bytes, starts)
+    }()
+
+    /// Appends the opening codes of the style whose key is `key`.
+    static func append(key: Int, into out: inout RenderBuffer) {
+        let range = starts[key]..<starts[key + 1]
+        guard !range.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// The last style's key and codes (neighbouring words mostly share a style).
-    private var lastKey = -1
-    private var lastCodes: [UInt8] = []
-
-    mutating func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout RenderBuffer) {
+    func open(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout RenderBuffer) {
         if hyperlinks, let link { out += "\u{1B}]8;;\(link)\u{1B}\\" }
-        let key = style.key
-        if key != lastKey {
-            lastKey = key
-            lastCodes = Self.table[key]
-        }
-        out.append(contentsOf: lastCodes)
+        Self.append(key: style.key, into: &out)
     }
 
     func close(_ style: TextStyle, link: String? = nil, hyperlinks: Bool, into out: inout RenderBuffer) {
