@@ -155,4 +155,17 @@ struct MarkdownRendererEdgeTests {
             links == "\u{1B}[4;34mhttps://x.y/z\u{1B}[0m and <https:\u{301}//x.y> and \u{1B}[4;34mmailto:a@b.c\u{1B}[0m and <http://a b>\n",
             "\(links.debugDescription)")
     }
+
+    /// A review found these three changed by the faster renderer; each is held to the output before it: a joiner
+    /// after `://` or a space decides an autolink as Foundation's search does, two fences whose languages are
+    /// the same string but not the same bytes each show their own bytes, and a width of `Int.max` (COLUMNS may
+    /// say so) lays text out without overflowing.
+    @Test func whatTheReviewOfTheFasterRendererFound() {
+        #expect(Self.whole("<a://\u{200D}x>\n") == "a://\u{200D}x\n")
+        #expect(Self.whole("<http://a \u{200D}b>\n") == "<http://a \u{200D}b>\n")
+        let fences = Self.whole("```é\nx\n```\n```e\u{301}\ny\n```\n")
+        #expect(Array(fences.utf8).split(separator: 0x0A).map { Array($0) }.contains(Array("─── e\u{301}".utf8)), "\(fences.debugDescription)")
+        #expect(Self.whole("**b** c\n", width: Int.max) == "b c\n")
+        #expect(Self.whole("plain words that would wrap somewhere\n", width: Int.max, colors: true) == "plain words that would wrap somewhere\n")
+    }
 }

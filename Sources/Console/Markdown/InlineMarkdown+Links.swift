@@ -76,13 +76,13 @@ extension InlineMarkdown {
             text.append("\n", style)
             return j + 1
         }
-        // An autolink: the bytes rule most out, the text decides (by characters: a combining mark after `:` or
-        // a space makes another character of it).
+        // An autolink: the bytes rule most out, the text decides (Foundation's search: a combining mark after
+        // `:` or a space makes another character of it, a joiner or a spacing mark does not).
         if Self.contains(inside, "://") || inside.starts(with: "mailto:".utf8) {
             let url = String(decoding: inside, as: UTF8.self)
             // ASCII (nearly every URL): its characters are its bytes, which said it already.
             let ascii = inside.allSatisfy { $0 < 0x80 }
-            if ascii ? !inside.contains(0x20) : !url.contains(where: { $0 == " " }) && (Self.contains(url, ":", "/", "/") || url.hasPrefix("mailto:")) {
+            if ascii ? !inside.contains(0x20) : !url.contains(" ") && (url.contains("://") || url.hasPrefix("mailto:")) {
                 flush(&self)
                 let first = text.runs.count
                 text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
@@ -131,17 +131,6 @@ extension InlineMarkdown {
             letters += 1
         }
         return letters >= 2
-    }
-
-    /// Whether `text` holds the three characters one after another (compared as characters: a combining
-    /// mark after one makes another character of it).
-    static func contains(_ text: String, _ first: Character, _ second: Character, _ third: Character) -> Bool {
-        var previous: (Character?, Character?) = (nil, nil)
-        for character in text {
-            if previous.0 == first, previous.1 == second, character == third { return true }
-            previous = (previous.1, character)
-        }
-        return false
     }
 
     static func contains(_ bytes: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {

@@ -103,12 +103,13 @@ extension StyledWrapper {
             beginWord(breaking: breaks, style, link, into: &out)
             // The words after it that fit on this line, with the spaces between them: every byte is a column,
             // so the line ends at the last word end within `limit` (found going back from it, one word at most).
-            let limit = wordStart + width - startColumn
+            // (The room is compared, not `wordStart + room`: the width is what COLUMNS says, up to `Int.max`.)
+            let room = width - startColumn
             var end: Int
-            if limit >= lastWordEnd {
+            if room >= lastWordEnd - wordStart {
                 end = lastWordEnd
             } else {
-                end = limit
+                end = wordStart + room
                 if bytes[end] != 0x20 { while bytes[end - 1] != 0x20 { end -= 1 } }
                 while bytes[end - 1] == 0x20 { end -= 1 }
             }
