@@ -29,6 +29,9 @@ final class LanguageSyntax: Sendable {
     /// The bytes identifiers are made of: letters, digits, `_`, every non-ASCII byte and
     /// `identifierCharacters` (a table: the highlighter asks for every byte of every word).
     let identifierBytes: [Bool]
+    /// The bytes that are plain text by themselves: none of the above, no trigger, not `$` where it starts a
+    /// variable (spaces and most punctuation; the highlighter takes a run of them as one token).
+    let plainBytes: [Bool]
     /// Keywords and types of up to eight bytes, packed into a number (looked up without making a string).
     let packed: PackedWordTable
     let longestWord: Int
@@ -61,8 +64,12 @@ final class LanguageSyntax: Sendable {
             if let first = start.utf8.first { triggers[Int(first)] = true }
         }
         self.triggers = triggers
-        self.identifierBytes = (0..<256).map { byte in
+        let identifierBytes = (0..<256).map { byte in
             SyntaxHighlighter.isWordByte(UInt8(byte)) || identifierCharacters.utf8.contains(UInt8(byte))
+        }
+        self.identifierBytes = identifierBytes
+        self.plainBytes = (0..<256).map { byte in
+            !triggers[byte] && !identifierBytes[byte] && !(dollarVariables && byte == Int(UInt8(ascii: "$")))
         }
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }

@@ -11,8 +11,9 @@ extension MarkdownRenderer {
         // sixteen: an answer's fences mostly name a few languages).
         let roomForName = max(options.width - screenIndent.utf8.count - 4, 1)
         let header: FenceHeader
-        // (Compared as bytes: `==` takes `é` and `e\u{301}` for the same string, and the name shown keeps the bytes.)
-        if let known = fenceHeaders.first(where: { $0.room == roomForName && $0.info.utf8.elementsEqual(info.utf8) }) {
+        // (Compared as bytes too: `==`, quick to say no, takes `é` and `e\u{301}` for the same string, and the name
+        // shown keeps the bytes.)
+        if let known = fenceHeaders.first(where: { $0.room == roomForName && $0.info == info && $0.info.utf8.elementsEqual(info.utf8) }) {
             header = known
         } else {
             header = FenceHeader(info: info, room: roomForName)

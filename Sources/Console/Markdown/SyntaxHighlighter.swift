@@ -53,7 +53,17 @@ struct SyntaxHighlighter: Sendable {
         swap(&runs.tokens, &spare)
         runs.tokens.removeAll(keepingCapacity: true)
         var i = continueOpen(bytes, &runs)
+        let plainBytes = language.plainBytes
         while i < bytes.count {
+            // Spaces and punctuation: a run of them is one plain token (the word path adds them one by one,
+            // each joined onto the last).
+            if plainBytes[Int(bytes[i])] {
+                var j = i + 1
+                while j < bytes.count, plainBytes[Int(bytes[j])] { j += 1 }
+                runs.add(i..<j, .plain)
+                i = j
+                continue
+            }
             guard language.triggers[Int(bytes[i])] else {
                 i = word(bytes, i, language, &runs)
                 continue
