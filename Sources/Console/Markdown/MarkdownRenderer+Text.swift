@@ -21,7 +21,13 @@ extension MarkdownRenderer {
         var found = false
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             scan: while index + 8 <= bytes.count {
-                var marked = Self.controlCandidates(ByteScan.load(base, index))
+                let word = ByteScan.load(base, index)
+                // Printable ASCII (most words): the quicker test says so.
+                if DisplayWidth.isPrintableASCII(word) {
+                    index += 8
+                    continue
+                }
+                var marked = Self.controlCandidates(word)
                 while marked != 0 {
                     let offset = index + marked.trailingZeroBitCount >> 3
                     if control(offset) {
