@@ -23,6 +23,16 @@ enum ByteScan {
         zeroBytes(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)))
     }
 
+    /// The high bit of the first byte of `word` below `lowest` (at most 0x21), DEL or from 0x80 (and perhaps of
+    /// later bytes: a borrow only marks bytes above a true mark); zero when every byte is in `lowest`...0x7E.
+    @inline(__always)
+    static func outsidePrintable(_ word: UInt64, lowest: UInt8) -> UInt64 {
+        let below = (word &- 0x0101_0101_0101_0101 &* UInt64(lowest)) & ~word
+        let del = word ^ low
+        let isDel = (del &- 0x0101_0101_0101_0101) & ~del
+        return (word | below | isDel) & high
+    }
+
     /// The index of the first of `a`, `b` or `c` in `bytes[start..<end]`; `end` when there is none.
     static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         var index = start

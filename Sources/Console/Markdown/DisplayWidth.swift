@@ -106,10 +106,7 @@ enum DisplayWidth {
 
     /// Whether each of eight bytes is printable ASCII (0x20–0x7E): none below 0x20, none 0x7F, none from 0x80.
     static func isPrintableASCII(_ word: UInt64) -> Bool {
-        let below = (word &- 0x2020_2020_2020_2020) & ~word
-        let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-        let isDel = (del &- 0x0101_0101_0101_0101) & ~del
-        return (word | below | isDel) & 0x8080_8080_8080_8080 == 0
+        ByteScan.outsidePrintable(word, lowest: 0x20) == 0
     }
 
     /// The index of the first byte at or after `start` that is not printable ASCII above the space (a space,
@@ -118,13 +115,8 @@ enum DisplayWidth {
         guard let base = UnsafeRawPointer(bytes.baseAddress) else { return start }
         var index = start
         while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            // Each test is exact for its lowest byte (a borrow only marks bytes above a true one), so the lowest
-            // byte marked by any of them is the first that is not a word's.
-            let below = (word &- 0x2121_2121_2121_2121) & ~word
-            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-            let isDel = (del &- 0x0101_0101_0101_0101) & ~del
-            let marked = (word | below | isDel) & 0x8080_8080_8080_8080
+            // The lowest byte marked is the first that is not a word's.
+            let marked = ByteScan.outsidePrintable(ByteScan.load(base, index), lowest: 0x21)
             if marked != 0 { return index + marked.trailingZeroBitCount >> 3 }
             index += 8
         }

@@ -54,20 +54,18 @@ struct MarkdownTable: Sendable {
             parser.parse(cell, style: index < rowStarts[1] ? TextStyle(bold: true) : .plain)
             let runs = cellRunStarts[index]..<parser.text.runs.count
             cellRunStarts.append(runs.upperBound)
-            // One run of printable ASCII (most cells): its width is its length, and it has no break.
-            let ascii = runs.count == 1 ? parser.text.bytes.withUnsafeBufferPointer { bytes in
-                DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[runs.lowerBound].range]))
-            } : nil
-            if let ascii {
-                cellWidths.append(ascii)
+            // Printable ASCII (most cells): its width is its length, and it has no break (and the wrapper's
+            // column count is its display width when a row is laid out).
+            let ascii = parser.text.bytes.withUnsafeBufferPointer { bytes in
+                runs.allSatisfy { DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[$0].range])) != nil }
+            }
+            cellASCII.append(ascii)
+            if ascii {
+                cellWidths.append(runs.reduce(0) { $0 + parser.text.runs[$1].range.count })
                 cellBreaks.append(false)
-                cellASCII.append(true)
             } else {
                 cellWidths.append(Self.naturalWidth(parser.text, runs))
                 cellBreaks.append(runs.contains { parser.text.bytes[parser.text.runs[$0].range].contains(0x0A) })
-                cellASCII.append(parser.text.bytes.withUnsafeBufferPointer { bytes in
-                    runs.allSatisfy { DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[$0].range])) != nil }
-                })
             }
         }
         text = parser.text
