@@ -52,7 +52,7 @@ struct StyledWrapperTests {
         var wrapper = StyledWrapper(width: width, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         wrapper.fastPaths = fast
         var out = RenderBuffer()
-        wrapper.startLine(prefix: "• ", prefixWidth: 2, hanging: "  ", hangingWidth: 2, into: &out)
+        wrapper.startLine(prefix: LinePrefix("• ", width: 2), hanging: .spaces(2), into: &out)
         for text in calls { wrapper.add(text, into: &out) }
         wrapper.endLine(into: &out)
         return out.string

@@ -14,10 +14,8 @@ extension MarkdownRenderer {
     /// A line of prose: where its text starts, what goes before it, and how it changes the open lists.
     struct TextLine: Sendable {
         var contentStart: Int
-        var prefix = ""
-        var prefixWidth = 0
-        var hanging = ""
-        var hangingWidth = 0
+        var prefix = LinePrefix.none
+        var hanging = LinePrefix.none
         var style = TextStyle.plain
         var list = ListChange.keep
     }
@@ -108,9 +106,8 @@ extension MarkdownRenderer {
             var style = TextStyle(bold: true)
             if colors, level <= 2 { style.color = .magenta }
             let prefix = TextStyle(dim: true, color: colors ? .magenta : nil).apply(marks, colors: colors)
-            let spaces = repeated(" ", marks.count)
             return TextLine(
-                contentStart: 0, prefix: prefix, prefixWidth: marks.count, hanging: spaces, hangingWidth: marks.count, style: style,
+                contentStart: 0, prefix: LinePrefix(prefix, width: marks.count), hanging: .spaces(marks.count), style: style,
                 list: .clear)
         }
     }
@@ -127,22 +124,21 @@ extension MarkdownRenderer {
         // At most a quarter of the width in bars: deeper quotes are drawn at that depth.
         let shown = min(depth, max(1, options.width / 4))
         let bar = String(repeating: "│ ", count: shown)
-        let prefix = TextStyle(dim: true).apply(bar, colors: options.colors)
-        return TextLine(contentStart: i, prefix: prefix, prefixWidth: 2 * shown, hanging: prefix, hangingWidth: 2 * shown,
-                        style: TextStyle(italic: options.colors), list: .clear)
+        let prefix = LinePrefix(TextStyle(dim: true).apply(bar, colors: options.colors), width: 2 * shown)
+        return TextLine(contentStart: i, prefix: prefix, hanging: prefix, style: TextStyle(italic: options.colors), list: .clear)
     }
 
     /// `- x`, `* x`, `+ x`, `1. x`, `1) x`, with `[ ]` and `[x]` task boxes; nesting from the indent.
     func listItem(_ line: [UInt8], at start: Int, indent: Int) -> TextLine? {
         var i = start
-        var ordinal: String?
+        var ordinal: Range<Int>?
         let first = line[i]
         if first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+") {
             i += 1
         } else {
             while i < line.count, i - start < 9, SyntaxHighlighter.isDigit(line[i]) { i += 1 }
             guard i > start, i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else { return nil }
-            ordinal = String(decoding: line[start...i], as: UTF8.self)
+            ordinal = start..<(i + 1)
             i += 1
         }
         guard i == line.count || line[i] == 0x20 else { return nil }
@@ -152,31 +148,36 @@ extension MarkdownRenderer {
         let level = keeping
         // Nested items indent by their parent's hanging indent, up to half the width (deeper ones line up there).
         let outer = min(keeping > 0 ? lists[keeping - 1].hangingWidth : 0, options.width / 2)
-        var marker = ordinal ?? Self.bullets[level % 3]
-        var box = ""
+        var box = 0
         if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["), line[contentStart + 2] == UInt8(ascii: "]"),
             contentStart + 3 == line.count || line[contentStart + 3] == 0x20
         {
             switch line[contentStart + 1] {
-            case 0x20: box = "☐ "
-            case UInt8(ascii: "x"), UInt8(ascii: "X"): box = "☑ "
+            case 0x20: box = 1
+            case UInt8(ascii: "x"), UInt8(ascii: "X"): box = 2
             default: break
             }
-            if !box.isEmpty { contentStart = min(line.count, contentStart + 4) }
+            if box != 0 { contentStart = min(line.count, contentStart + 4) }
         }
-        if ordinal == nil, options.colors { marker = Self.cyanBullets[level % 3] }
+        // The marker, a space and the box (one column, and a space): a bullet's are made once.
         let markerWidth = (ordinal?.count ?? 1) + 1
-        let lead = Self.repeated(" ", outer)
-        // The boxes are one column each, and a space.
-        let prefixWidth = outer + markerWidth + (box.isEmpty ? 0 : 2)
+        let bytes = ordinal.map { Array(line[$0]) + Self.boxes[box] } ?? Self.bulletPrefixes[options.colors ? 1 : 0][level % 3][box]
+        let prefixWidth = outer + markerWidth + (box == 0 ? 0 : 2)
         return TextLine(
-            contentStart: contentStart, prefix: lead + marker + " " + box, prefixWidth: prefixWidth,
-            hanging: Self.repeated(" ", outer + markerWidth), hangingWidth: outer + markerWidth,
+            contentStart: contentStart, prefix: LinePrefix(spaces: outer, bytes: bytes, width: prefixWidth),
+            hanging: .spaces(outer + markerWidth),
             list: .item(ListLevel(indent: indent, hangingWidth: outer + markerWidth), keeping: keeping))
     }
 
-    static let bullets = ["•", "◦", "▪"]
-    static let cyanBullets = ["•", "◦", "▪"].map { TextStyle(color: .cyan).apply($0, colors: true) }
+    /// After a marker: a space, then no box, an open box or a ticked one (each a column and a space).
+    static let boxes: [[UInt8]] = [" ", " ☐ ", " ☑ "].map { Array($0.utf8) }
+    /// A bullet's marker and box, by colour (off, on), nesting level and box.
+    static let bulletPrefixes: [[[[UInt8]]]] = [false, true].map { colors in
+        ["•", "◦", "▪"].map { bullet in
+            let marker = colors ? TextStyle(color: .cyan).apply(bullet, colors: true) : bullet
+            return boxes.map { Array(marker.utf8) + $0 }
+        }
+    }
 
     /// Prose: inside a list (indented, or straight after an item's text), the item's continuation.
     func paragraph(indent: Int, contentStart: Int) -> TextLine {
@@ -187,9 +188,8 @@ extension MarkdownRenderer {
         } else {
             while keeping > 1, indent <= lists[keeping - 1].indent { keeping -= 1 }
         }
-        let hanging = Self.repeated(" ", lists[keeping - 1].hangingWidth)
-        return TextLine(contentStart: contentStart, prefix: hanging, prefixWidth: hanging.count, hanging: hanging,
-                        hangingWidth: hanging.count, list: .keep)
+        let hanging = LinePrefix.spaces(lists[keeping - 1].hangingWidth)
+        return TextLine(contentStart: contentStart, prefix: hanging, hanging: hanging, list: .keep)
     }
 
     /// Three or more of one of `-`, `*`, `_`, spaces between allowed, nothing else.

@@ -35,8 +35,10 @@ extension MarkdownRenderer {
 
     /// What `step` renders, in a buffer of its own.
     private mutating func rendering(_ step: (inout MarkdownRenderer, inout RenderBuffer) -> Void) -> RenderBuffer {
-        var buffer = RenderBuffer()
+        var buffer = RenderBuffer(capacity: outputHint)
         step(&self, &buffer)
+        // (The most of the last calls, decaying: a small settle between two feeds does not shrink it.)
+        outputHint = min(max(buffer.count, outputHint - outputHint / 8, 256), 1 << 20)
         return buffer
     }
 }

@@ -24,6 +24,8 @@ public struct MarkdownRenderer: Sendable {
     }
 
     let options: Options
+    /// What the last call wrote (up to a megabyte): the next call's buffer starts with that much room.
+    var outputHint = 256
     /// The unfinished last line's bytes.
     var pending: [UInt8] = []
     /// A space arrived in the unfinished line since it was last looked at: `settle` may show more.
@@ -201,7 +203,7 @@ public struct MarkdownRenderer: Sendable {
             lists.removeLast(max(0, lists.count - keeping))
             lists.append(level)
         }
-        wrapper.startLine(prefix: text.prefix, prefixWidth: text.prefixWidth, hanging: text.hanging, hangingWidth: text.hangingWidth, into: &out)
+        wrapper.startLine(prefix: text.prefix, hanging: text.hanging, into: &out)
     }
 
     mutating func noteText(_ text: TextLine) {

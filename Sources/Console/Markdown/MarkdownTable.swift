@@ -139,7 +139,7 @@ struct MarkdownTable: Sendable {
                 fitted = true
                 for column in 0..<count {
                     let start = scratch.count
-                    wrapper.startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &scratch)
+                    wrapper.startLine(prefix: .none, hanging: .none, into: &scratch)
                     wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     cellLines.append(start..<scratch.count)
                     cellColumns.append(wrapper.column)

@@ -9,6 +9,12 @@ struct RenderBuffer: ~Copyable {
 
     init() {}
 
+    /// An empty buffer with room for `capacity` bytes (the renderer asks for what its last call wrote, so a
+    /// call's output is not copied up through doublings).
+    init(capacity: Int) {
+        reserve(capacity)
+    }
+
     deinit { base?.deallocate() }
 
     var isEmpty: Bool { count == 0 }
@@ -18,10 +24,16 @@ struct RenderBuffer: ~Copyable {
         return base![index]
     }
 
-    /// Room for `extra` more bytes: at least double what there was, so appends stay cheap on average.
+    /// Room for `extra` more bytes (the check inlined at every append; growing is a call).
+    @inline(__always)
     private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(extra) }
+    }
+
+    /// At least double what there was, so appends stay cheap on average.
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
         let needed = count + extra
-        guard needed > capacity else { return }
         let grown = Swift.max(needed, capacity * 2, 256)
         let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         if let base {

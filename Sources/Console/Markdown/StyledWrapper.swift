@@ -8,9 +8,9 @@ struct StyledWrapper: Sendable {
     let hyperlinks: Bool
     /// The column the cursor is at.
     var column = 0
-    /// What starts each continuation line, and its width.
-    var hanging = ""
-    var hangingWidth = 0
+    /// What starts each continuation line.
+    var hanging = LinePrefix.none
+    var hangingWidth: Int { hanging.width }
     var pendingSpaces = 0
     /// A word has been placed on the current line since its prefix.
     var lineHasWord = false
@@ -43,15 +43,14 @@ struct StyledWrapper: Sendable {
     mutating func reset(width: Int, minimum: Int = 8) {
         self.width = max(width, minimum)
         var ignored = RenderBuffer()
-        startLine(prefix: "", prefixWidth: 0, hanging: "", hangingWidth: 0, into: &ignored)
+        startLine(prefix: .none, hanging: .none, into: &ignored)
     }
 
     /// Starts a line with `prefix` (a list marker, a quote bar), continuation lines with `hanging`.
-    mutating func startLine(prefix: String, prefixWidth: Int, hanging: String, hangingWidth: Int, into out: inout RenderBuffer) {
-        out += prefix
-        column = prefixWidth
+    mutating func startLine(prefix: LinePrefix, hanging: LinePrefix, into out: inout RenderBuffer) {
+        prefix.write(into: &out)
+        column = prefix.width
         self.hanging = hanging
-        self.hangingWidth = hangingWidth
         pendingSpaces = 0
         lineHasWord = false
         lastStyle = nil
@@ -186,8 +185,8 @@ struct StyledWrapper: Sendable {
     /// A line break inside the block: the next line starts at the hanging indent.
     mutating func breakLine(into out: inout RenderBuffer) {
         out.append(0x0A)
-        out += hanging
-        column = hangingWidth
+        hanging.write(into: &out)
+        column = hanging.width
         pendingSpaces = 0
         lineHasWord = false
         lastStyle = nil
