@@ -1,8 +1,9 @@
 /// Links, images, `<...>` (autolinks and `<br>`), bare URLs, and byte classes.
 extension InlineMarkdown {
     /// `[text](url)` or `![alt](url)` at `index`: the index after it, or nil when it is not one (a `[`
-    /// with no `]` on the line, or a `](` with no `)`, leaves the parse unresolved).
-    mutating func link(at index: Int, end: Int, style: TextStyle, flush: (inout InlineMarkdown) -> Void) -> Int? {
+    /// with no `]` on the line, or a `](` with no `)`, leaves the parse unresolved). The text from
+    /// `textStart` up to it goes first.
+    mutating func link(at index: Int, end: Int, style: TextStyle, textFrom textStart: Int) -> Int? {
         let image = bytes[index] == UInt8(ascii: "!")
         let open = image ? index + 1 : index
         guard open < end, bytes[open] == UInt8(ascii: "[") else { return nil }
@@ -47,7 +48,7 @@ extension InlineMarkdown {
         var upper = bytes[lower..<k].firstIndex(of: 0x20) ?? k
         if upper - lower >= 2, bytes[lower] == UInt8(ascii: "<"), bytes[upper - 1] == UInt8(ascii: ">") { lower += 1; upper -= 1 }
         let target = bytes.text(lower..<upper)
-        flush(&self)
+        appendText(textStart, index, style)
         // The link's text parsed into runs of its own (nothing before it is joined on: the `[` is between).
         let first = text.runs.count
         if image { text.append("[image: ", style) }
@@ -59,7 +60,7 @@ extension InlineMarkdown {
 
     /// `<br>` (a line break), `<https://...>` (an autolink), at `index`; nil for anything else (other HTML
     /// stays as written). A `<` with no `>` on the line leaves the parse unresolved.
-    mutating func angle(at index: Int, end: Int, style: TextStyle, flush: (inout InlineMarkdown) -> Void) -> Int? {
+    mutating func angle(at index: Int, end: Int, style: TextStyle, textFrom textStart: Int) -> Int? {
         var j = index + 1
         while j < end, bytes[j] != UInt8(ascii: ">") {
             if bytes[j] == UInt8(ascii: "<") { return nil }
@@ -72,7 +73,7 @@ extension InlineMarkdown {
         // Looked at as bytes: most `<` in an answer are neither (comparisons, generics, other tags).
         let inside = bytes[(index + 1)..<j]
         if Self.isBreak(inside) {
-            flush(&self)
+            appendText(textStart, index, style)
             text.append("\n", style)
             return j + 1
         }
@@ -83,7 +84,7 @@ extension InlineMarkdown {
             // ASCII (nearly every URL): its characters are its bytes, which said it already.
             let ascii = inside.allSatisfy { $0 < 0x80 }
             if ascii ? !inside.contains(0x20) : !url.contains(" ") && (url.contains("://") || url.hasPrefix("mailto:")) {
-                flush(&self)
+                appendText(textStart, index, style)
                 let first = text.runs.count
                 text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
                 linkRuns(from: first, url: url, style: style)

@@ -36,30 +36,25 @@ struct InlineMarkdown {
         var textStart = i
         let end = range.upperBound
         let mayStart = Self.mayStart
-        func flushText(_ upTo: Int, _ parser: inout InlineMarkdown) {
-            if upTo > textStart { parser.append(textStart..<upTo, style) }
-        }
         while i < end {
             // Most bytes start nothing: skipped over the array's storage, without the switch.
             i = bytes.withUnsafeBufferPointer { bytes in
-                mayStart.withUnsafeBufferPointer { mayStart in
-                    var j = i
-                    while j < end, !mayStart[Int(bytes[j])] { j += 1 }
-                    return j
-                }
+                var j = i
+                while j < end, !mayStart.contains(bytes[j]) { j += 1 }
+                return j
             }
             guard i < end else { break }
             let byte = bytes[i]
             switch byte {
             case UInt8(ascii: "\\") where i + 1 < end && Self.isPunctuation(bytes[i + 1]):
-                flushText(i, &self)
+                appendText(textStart, i, style)
                 append((i + 1)..<(i + 2), style)
                 i += 2
                 textStart = i
             case UInt8(ascii: "`"):
                 let n = run(of: byte, at: i, end: end)
                 if let close = closingBackticks(n, from: i + n, end: end) {
-                    flushText(i, &self)
+                    appendText(textStart, i, style)
                     codeSpan(i + n, close, style: style)
                     i = close + n
                     textStart = i
@@ -74,7 +69,7 @@ struct InlineMarkdown {
                 // Closed only for now: an emphasis inside it may still find its closer further on.
                 if let found, !found.certain { markUnresolved(at: i) }
                 if let close = found?.at {
-                    flushText(i, &self)
+                    appendText(textStart, i, style)
                     // Extra markers of a longer run stay literal before the emphasis.
                     if n > width { append(i..<(i + n - width), style) }
                     var inner = style
@@ -91,7 +86,7 @@ struct InlineMarkdown {
                 let n = run(of: byte, at: i, end: end)
                 if n == 2, i + 2 < end, !Self.isSpace(bytes[i + 2]) {
                     if let close = closer(byte, 2, from: i + 2, end: end).at {
-                        flushText(i, &self)
+                        appendText(textStart, i, style)
                         var inner = style
                         inner.strike = true
                         if !colors { append(i..<(i + 2), style) }
@@ -105,14 +100,14 @@ struct InlineMarkdown {
                 }
                 i += n
             case UInt8(ascii: "["), UInt8(ascii: "!"):
-                if let next = link(at: i, end: end, style: style, flush: { flushText(i, &$0) }) {
+                if let next = link(at: i, end: end, style: style, textFrom: textStart) {
                     i = next
                     textStart = i
                 } else {
                     i += 1
                 }
             case UInt8(ascii: "<") where i + 1 < end && Self.isLetter(bytes[i + 1]):
-                if let next = angle(at: i, end: end, style: style, flush: { flushText(i, &$0) }) {
+                if let next = angle(at: i, end: end, style: style, textFrom: textStart) {
                     i = next
                     textStart = i
                 } else {
@@ -120,7 +115,7 @@ struct InlineMarkdown {
                 }
             case UInt8(ascii: "h") where (i == range.lowerBound || Self.isSpace(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "(")):
                 if let urlEnd = bareURL(at: i, end: end) {
-                    flushText(i, &self)
+                    appendText(textStart, i, style)
                     let first = text.runs.count
                     text.runs.append(StyledRun(range: i..<urlEnd, style: style))
                     linkRuns(from: first, url: bytes.text(i..<urlEnd), style: style)
@@ -133,17 +128,22 @@ struct InlineMarkdown {
                 i += 1
             }
         }
-        flushText(end, &self)
+        appendText(textStart, end, style)
     }
 
     /// The bytes the parse looks at: `\\`, a backtick, `*`, `_`, `~`, `[`, `!`, `<` and `h` (a bare URL).
-    static let mayStart: [Bool] = (0..<256).map { Array("\\`*_~[!<h".utf8).contains(UInt8($0)) }
+    static let mayStart = ByteSet("\\`*_~[!<h".utf8)
 
     // MARK: Pieces
 
     mutating func markUnresolved(at index: Int) {
         unresolved = true
         firstUnresolvedAt = min(firstUnresolvedAt ?? index, index)
+    }
+
+    /// The text from `start` up to `end` (none when `end` is not past it), in `style`.
+    mutating func appendText(_ start: Int, _ end: Int, _ style: TextStyle) {
+        if end > start { append(start..<end, style) }
     }
 
     /// `bytes[range]` in `style`, joined onto the last run when that one ends where it starts in the same style.

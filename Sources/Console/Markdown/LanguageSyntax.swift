@@ -25,13 +25,24 @@ final class LanguageSyntax: Sendable {
     let identifierCharacters: String
     let mode: Mode
     /// Bytes that can start a comment or a string (the highlighter looks closer only at those).
-    let triggers: [Bool]
+    let triggers: ByteSet
     /// The bytes identifiers are made of: letters, digits, `_`, every non-ASCII byte and
-    /// `identifierCharacters` (a table: the highlighter asks for every byte of every word).
-    let identifierBytes: [Bool]
+    /// `identifierCharacters` (the highlighter asks for every byte of every word).
+    let identifierBytes: ByteSet
     /// The bytes that are plain text by themselves: none of the above, no trigger, not `$` where it starts a
     /// variable (spaces and most punctuation; the highlighter takes a run of them as one token).
-    let plainBytes: [Bool]
+    let plainBytes: ByteSet
+    /// The delimiters as bytes, as the highlighter compares them.
+    let lineCommentBytes: [[UInt8]]
+    let blockCommentBytes: (open: [UInt8], close: [UInt8])?
+    let stringDelimiters: [StringDelimiter]
+
+    /// A string's delimiter, and whether a string it opens may run over lines.
+    struct StringDelimiter: Sendable {
+        var bytes: [UInt8]
+        var multiline: Bool
+    }
+
     /// Keywords and types of up to eight bytes, packed into a number (looked up without making a string).
     let packed: PackedWordTable
     let longestWord: Int
@@ -59,18 +70,21 @@ final class LanguageSyntax: Sendable {
         self.dollarVariables = dollarVariables
         self.identifierCharacters = identifierCharacters
         self.mode = mode
-        var triggers = [Bool](repeating: false, count: 256)
+        var triggers = ByteSet()
         for start in lineComments + strings + [blockComment?.open].compactMap({ $0 }) {
-            if let first = start.utf8.first { triggers[Int(first)] = true }
+            if let first = start.utf8.first { triggers.insert(first) }
         }
         self.triggers = triggers
-        let identifierBytes = (0..<256).map { byte in
-            SyntaxHighlighter.isWordByte(UInt8(byte)) || identifierCharacters.utf8.contains(UInt8(byte))
+        let identifierBytes = ByteSet { byte in
+            SyntaxHighlighter.isWordByte(byte) || identifierCharacters.utf8.contains(byte)
         }
         self.identifierBytes = identifierBytes
-        self.plainBytes = (0..<256).map { byte in
-            !triggers[byte] && !identifierBytes[byte] && !(dollarVariables && byte == Int(UInt8(ascii: "$")))
+        self.plainBytes = ByteSet { byte in
+            !triggers.contains(byte) && !identifierBytes.contains(byte) && !(dollarVariables && byte == UInt8(ascii: "$"))
         }
+        self.lineCommentBytes = lineComments.map { Array($0.utf8) }
+        self.blockCommentBytes = blockComment.map { (Array($0.open.utf8), Array($0.close.utf8)) }
+        self.stringDelimiters = strings.map { StringDelimiter(bytes: Array($0.utf8), multiline: multilineStrings.contains($0)) }
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }
         for word in keywords { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .keyword } }
@@ -79,12 +93,35 @@ final class LanguageSyntax: Sendable {
     }
 
     /// What `word` is here: a keyword, a type, or neither.
-    func kind(of word: ArraySlice<UInt8>) -> WordKind? {
+    func kind(of word: UnsafeBufferPointer<UInt8>) -> WordKind? {
         guard word.count <= longestWord else { return nil }
         if let key = Self.pack(word, lowercased: caseInsensitive) { return packed[key] }
         let text = String(decoding: word, as: UTF8.self)
         let lookup = caseInsensitive ? text.lowercased() : text
         return keywords.contains(lookup) ? .keyword : types.contains(lookup) ? .type : nil
+    }
+
+    func kind(of word: ArraySlice<UInt8>) -> WordKind? {
+        word.withUnsafeBufferPointer { kind(of: $0) }
+    }
+
+    /// `pack` for bytes in memory: the bytes loaded one after another and folded eight at a time (the
+    /// highlighter packs every identifier of every line).
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>, lowercased: Bool) -> UInt64? {
+        guard bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        var any: UInt8 = 0
+        for index in 0..<bytes.count {
+            any |= bytes[index]
+            key = key << 8 | UInt64(bytes[index])
+        }
+        guard any < 0x80 else { return nil }
+        guard lowercased else { return key }
+        // Every byte is ASCII (below 0x80), so adding to one never carries into the next: a byte from `A`
+        // to `Z` gets its high bit from the first sum and not from the second, and that bit, moved to 0x20,
+        // makes it lower case.
+        let upper = (key &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(key &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+        return key | upper >> 2
     }
 
     /// Up to eight ASCII bytes as one number (nil for longer words or other text).

@@ -13,6 +13,7 @@ extension SyntaxHighlighter {
         private var lastEnd = -1
         private var lastKey = -1
 
+        @inline(__always)
         mutating func add(_ range: Range<Int>, _ style: TextStyle) {
             guard !range.isEmpty else { return }
             let key = style.key
@@ -26,6 +27,7 @@ extension SyntaxHighlighter {
         }
     }
 
+    /// Whether `bytes` has `prefix` at `index` (`diffStyle`'s markers).
     static func starts(_ prefix: String, _ bytes: [UInt8], _ index: Int) -> Bool {
         var i = index
         for byte in prefix.utf8 {
@@ -35,8 +37,19 @@ extension SyntaxHighlighter {
         return true
     }
 
-    static func find(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.utf8.first else { return start < bytes.count ? start : nil }
+    /// Whether `bytes` has `prefix` at `index`.
+    @inline(__always)
+    static func starts(_ prefix: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        guard index >= 0, prefix.count <= bytes.count - index else { return false }
+        return prefix.withUnsafeBufferPointer { prefix in
+            for k in 0..<prefix.count where bytes[index + k] != prefix[k] { return false }
+            return true
+        }
+    }
+
+    /// Where `needle` next starts at or after `start` (an empty needle: at `start`, if it is inside).
+    static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let first = needle.first else { return start < bytes.count ? start : nil }
         var i = start
         while i < bytes.count {
             // The first byte compared before the whole needle (a string's or comment's text is mostly not it).
@@ -46,19 +59,30 @@ extension SyntaxHighlighter {
         return nil
     }
 
-    /// Like `find`, skipping what a backslash escapes.
-    static func findUnescaped(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.utf8.first else { return start < bytes.count ? start : nil }
+    /// Where the byte `needle` next is at or after `start`.
+    static func find(_ needle: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var i = start
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "\\") { i += 2; continue }
-            if bytes[i] == first, starts(needle, bytes, i) { return i }
+            if bytes[i] == needle { return i }
             i += 1
         }
         return nil
     }
 
-    static func followedByColon(_ bytes: [UInt8], _ index: Int) -> Bool {
+    /// Like `find`, skipping what a backslash escapes.
+    static func findUnescaped(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let first = needle.first else { return start < bytes.count ? start : nil }
+        var i = start
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\\") { i += 2; continue }
+            if byte == first, starts(needle, bytes, i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func followedByColon(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
         var i = index
         while i < bytes.count, bytes[i] == 0x20 { i += 1 }
         return i < bytes.count && bytes[i] == UInt8(ascii: ":") && (i + 1 == bytes.count || bytes[i + 1] == 0x20 || bytes[i + 1] != UInt8(ascii: ":"))

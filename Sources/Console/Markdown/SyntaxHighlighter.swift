@@ -4,7 +4,7 @@
 struct SyntaxHighlighter: Sendable {
     let language: LanguageSyntax?
     /// The delimiter that closes what the last line left open (`*/`, `"""`, `-->`), if any.
-    private var open: (close: String, style: TextStyle)?
+    private var open: (close: [UInt8], style: TextStyle)?
     /// The last line's tokens' storage, reused for the next line (one array per code block, not per line).
     private var spare: [Token] = []
 
@@ -33,8 +33,9 @@ struct SyntaxHighlighter: Sendable {
         guard let language, !line.isEmpty else { return [Token(range: 0..<line.count, style: .plain)] }
         switch language.mode {
         case .diff: return [Token(range: 0..<line.count, style: Self.diffStyle(line))]
-        case .markup: return markup(line, language)
-        case .code: return code(line, language)
+        // Read through the array's storage: every byte is looked at, without a bounds check each.
+        case .markup: return line.withUnsafeBufferPointer { markup($0, language) }
+        case .code: return line.withUnsafeBufferPointer { code($0, language) }
         }
     }
 
@@ -48,45 +49,46 @@ struct SyntaxHighlighter: Sendable {
         }
     }
 
-    private mutating func code(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
+    private mutating func code(_ bytes: UnsafeBufferPointer<UInt8>, _ language: LanguageSyntax) -> [Token] {
         var runs = RunBuilder()
         swap(&runs.tokens, &spare)
         runs.tokens.removeAll(keepingCapacity: true)
         var i = continueOpen(bytes, &runs)
         let plainBytes = language.plainBytes
+        let triggers = language.triggers
         while i < bytes.count {
             // Spaces and punctuation: a run of them is one plain token (the word path adds them one by one,
             // each joined onto the last).
-            if plainBytes[Int(bytes[i])] {
+            if plainBytes.contains(bytes[i]) {
                 var j = i + 1
-                while j < bytes.count, plainBytes[Int(bytes[j])] { j += 1 }
+                while j < bytes.count, plainBytes.contains(bytes[j]) { j += 1 }
                 runs.add(i..<j, .plain)
                 i = j
                 continue
             }
-            guard language.triggers[Int(bytes[i])] else {
+            guard triggers.contains(bytes[i]) else {
                 i = word(bytes, i, language, &runs)
                 continue
             }
-            if language.lineComments.contains(where: { Self.starts($0, bytes, i) }) {
+            if language.lineCommentBytes.contains(where: { Self.starts($0, bytes, i) }) {
                 runs.add(i..<bytes.count, Self.comment)
                 break
             }
-            if let block = language.blockComment, Self.starts(block.open, bytes, i) {
-                let end = Self.find(block.close, in: bytes, from: i + block.open.utf8.count)
-                let stop = end.map { $0 + block.close.utf8.count } ?? bytes.count
+            if let block = language.blockCommentBytes, Self.starts(block.open, bytes, i) {
+                let end = Self.find(block.close, in: bytes, from: i + block.open.count)
+                let stop = end.map { $0 + block.close.count } ?? bytes.count
                 runs.add(i..<stop, Self.comment)
                 if end == nil { open = (block.close, Self.comment) }
                 i = stop
                 continue
             }
-            if let quote = language.strings.first(where: { Self.starts($0, bytes, i) }) {
-                let end = Self.findUnescaped(quote, in: bytes, from: i + quote.utf8.count)
-                let stop = end.map { $0 + quote.utf8.count } ?? bytes.count
+            if let quote = language.stringDelimiters.first(where: { Self.starts($0.bytes, bytes, i) }) {
+                let end = Self.findUnescaped(quote.bytes, in: bytes, from: i + quote.bytes.count)
+                let stop = end.map { $0 + quote.bytes.count } ?? bytes.count
                 var style = Self.string
                 if language.keys, Self.followedByColon(bytes, stop) { style = Self.key }
                 runs.add(i..<stop, style)
-                if end == nil, language.multilineStrings.contains(quote) { open = (quote, Self.string) }
+                if end == nil, quote.multiline { open = (quote.bytes, Self.string) }
                 i = stop
                 continue
             }
@@ -98,7 +100,7 @@ struct SyntaxHighlighter: Sendable {
 
     /// A variable, number, keyword, type or other word at `i`, or one other byte; returns where the next
     /// token starts.
-    private func word(_ bytes: [UInt8], _ i: Int, _ language: LanguageSyntax, _ runs: inout RunBuilder) -> Int {
+    private func word(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ language: LanguageSyntax, _ runs: inout RunBuilder) -> Int {
         let byte = bytes[i]
         if language.dollarVariables, byte == UInt8(ascii: "$"), i + 1 < bytes.count {
             var j = i + 1
@@ -117,13 +119,13 @@ struct SyntaxHighlighter: Sendable {
             return j
         }
         let identifierBytes = language.identifierBytes
-        if identifierBytes[Int(byte)] {
+        if identifierBytes.contains(byte) {
             var j = i + 1
-            while j < bytes.count, identifierBytes[Int(bytes[j])] { j += 1 }
+            while j < bytes.count, identifierBytes.contains(bytes[j]) { j += 1 }
             if language.keys, Self.followedByColon(bytes, j) {
                 runs.add(i..<j, Self.key)
             } else {
-                switch language.kind(of: bytes[i..<j]) {
+                switch language.kind(of: UnsafeBufferPointer(rebasing: bytes[i..<j])) {
                 case .keyword: runs.add(i..<j, Self.keyword)
                 case .type: runs.add(i..<j, Self.type)
                 case nil: runs.add(i..<j, language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A ? Self.type : .plain)
@@ -137,26 +139,26 @@ struct SyntaxHighlighter: Sendable {
 
     /// What the last line left open (a block comment, a multi-line string), up to its end on this line;
     /// returns where the rest of the line starts.
-    private mutating func continueOpen(_ bytes: [UInt8], _ runs: inout RunBuilder) -> Int {
+    private mutating func continueOpen(_ bytes: UnsafeBufferPointer<UInt8>, _ runs: inout RunBuilder) -> Int {
         guard let (close, style) = open else { return 0 }
         let end = Self.find(close, in: bytes, from: 0)
-        let stop = end.map { $0 + close.utf8.count } ?? bytes.count
+        let stop = end.map { $0 + close.count } ?? bytes.count
         runs.add(0..<stop, style)
         if end != nil { open = nil }
         return stop
     }
 
     /// HTML and XML: tag names as keywords, attribute names as types, values as strings, comments.
-    private mutating func markup(_ bytes: [UInt8], _ language: LanguageSyntax) -> [Token] {
+    private mutating func markup(_ bytes: UnsafeBufferPointer<UInt8>, _ language: LanguageSyntax) -> [Token] {
         var runs = RunBuilder()
         swap(&runs.tokens, &spare)
         runs.tokens.removeAll(keepingCapacity: true)
         var i = continueOpen(bytes, &runs)
         var inTag = false
         while i < bytes.count {
-            if let block = language.blockComment, Self.starts(block.open, bytes, i) {
+            if let block = language.blockCommentBytes, Self.starts(block.open, bytes, i) {
                 let end = Self.find(block.close, in: bytes, from: i)
-                let stop = end.map { $0 + block.close.utf8.count } ?? bytes.count
+                let stop = end.map { $0 + block.close.count } ?? bytes.count
                 runs.add(i..<stop, Self.comment)
                 if end == nil { open = (block.close, Self.comment) }
                 i = stop
@@ -172,7 +174,7 @@ struct SyntaxHighlighter: Sendable {
                 inTag = true
                 i = j
             } else if inTag, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                let end = Self.find(String(UnicodeScalar(byte)), in: bytes, from: i + 1)
+                let end = Self.find(byte, in: bytes, from: i + 1)
                 let stop = end.map { $0 + 1 } ?? bytes.count
                 runs.add(i..<stop, Self.string)
                 i = stop
