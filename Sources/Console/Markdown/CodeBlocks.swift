@@ -26,7 +26,8 @@ struct CodeBlocks {
                     open = current
                 }
             } else if let opening = MarkdownRenderer.Fence.opening(line.dropFirst(indent)) {
-                open = (opening.marker, opening.count, indent, String(opening.info.split(separator: " ").first ?? ""), [])
+                let info = String(decoding: line[opening.info], as: UTF8.self)
+                open = (opening.marker, opening.count, indent, String(info.split(separator: " ").first ?? ""), [])
             }
         }
         if let current = open {

@@ -4,7 +4,8 @@ import Foundation
 extension MarkdownRenderer {
     enum LineKind {
         case blank
-        case fence(indent: Int, marker: UInt8, count: Int, info: String)
+        /// `info`: where the info string is in the line.
+        case fence(indent: Int, marker: UInt8, count: Int, info: Range<Int>)
         case tableRow
         case rule
         case indentedCode(start: Int)
@@ -36,15 +37,16 @@ extension MarkdownRenderer {
         var indent: Int
         var marker: UInt8
         var count: Int
-        /// Where its lines start on screen (inside a list item: the item's hanging indent).
-        var screenIndent: String
+        /// Where its lines start on screen, in spaces (inside a list item: the item's hanging indent).
+        var screenIndent: Int
         var highlighter: SyntaxHighlighter
         /// Where code lines start: the screen indent and two spaces.
-        var codeIndent: String
+        var codeIndent: Int { screenIndent + 2 }
 
         /// A fence's opening (`rest` from its first non-space byte): three or more backticks or tildes, and
-        /// the info after them (a backtick fence's info holds no backtick); nil for any other line.
-        static func opening(_ rest: ArraySlice<UInt8>) -> (marker: UInt8, count: Int, info: String)? {
+        /// where the info after them is (indices of `rest`; a backtick fence's info holds no backtick); nil
+        /// for any other line.
+        static func opening(_ rest: ArraySlice<UInt8>) -> (marker: UInt8, count: Int, info: Range<Int>)? {
             guard let first = rest.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") else { return nil }
             let count = rest.prefix { $0 == first }.count
             let after = rest.dropFirst(count)
@@ -52,15 +54,23 @@ extension MarkdownRenderer {
             var lower = after.startIndex, upper = after.endIndex
             while lower < upper, after[lower] == 0x20 || after[lower] == 0x09 { lower += 1 }
             while upper > lower, after[upper - 1] == 0x20 || after[upper - 1] == 0x09 { upper -= 1 }
-            return (first, count, String(decoding: after[lower..<upper], as: UTF8.self))
+            return (first, count, lower..<upper)
         }
 
         /// Whether `line` closes a fence of `count` `marker`s: as many or more of them after spaces, then
         /// only spaces or tabs.
         static func closes(_ line: ArraySlice<UInt8>, marker: UInt8, count: Int) -> Bool {
-            let rest = line.drop { $0 == 0x20 }
-            let run = rest.prefix { $0 == marker }.count
-            return run >= count && rest.dropFirst(run).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+            // (Asked of every line of code: indices, not the slices of drop and prefix.)
+            var i = line.startIndex
+            while i < line.endIndex, line[i] == 0x20 { i += 1 }
+            let run = i
+            while i < line.endIndex, line[i] == marker { i += 1 }
+            guard i - run >= count else { return false }
+            while i < line.endIndex {
+                guard line[i] == 0x20 || line[i] == 0x09 else { return false }
+                i += 1
+            }
+            return true
         }
     }
 

@@ -3,35 +3,26 @@ import Foundation
 /// Fenced code: a header naming the language, each line highlighted as it completes, long lines cut at
 /// the width with a visible continuation mark, and a closing rule.
 extension MarkdownRenderer {
-    mutating func openFence(indent: Int, marker: UInt8, count: Int, info: String, into out: inout RenderBuffer) {
+    mutating func openFence(indent: Int, marker: UInt8, count: Int, info: ArraySlice<UInt8>, into out: inout RenderBuffer) {
         // Inside a list item: under its text, leaving the code at least eight columns.
-        let screenIndent = indent > 0 && !lists.isEmpty
-            ? Self.repeated(" ", min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0))) : ""
+        let screenIndent = indent > 0 && !lists.isEmpty ? min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0)) : 0
         // The header's name and the language, found once for each info string and room (kept for the last
         // sixteen: an answer's fences mostly name a few languages).
-        let roomForName = max(options.width - screenIndent.utf8.count - 4, 1)
+        let roomForName = max(options.width - screenIndent - 4, 1)
         let header: FenceHeader
-        // (Compared as bytes too: `==`, quick to say no, takes `é` and `e\u{301}` for the same string, and the name
-        // shown keeps the bytes.)
-        if let known = fenceHeaders.first(where: { $0.room == roomForName && $0.info == info && $0.info.utf8.elementsEqual(info.utf8) }) {
+        if let known = fenceHeaders.first(where: { $0.matches(info, room: roomForName) }) {
             header = known
         } else {
-            header = FenceHeader(info: info, room: roomForName)
+            header = FenceHeader(info: info, room: roomForName, colors: options.colors)
             if fenceHeaders.count == 16 { fenceHeaders.removeFirst() }
             fenceHeaders.append(header)
         }
-        let name = header.name
-        // `─── swift`, dimmed (written as bytes: a fence opens every few lines in some answers).
-        out += screenIndent
-        if options.colors { StyleCodes.append(key: TextStyle(dim: true).key, into: &out) }
-        out += name.isEmpty ? "───" : "─── "
-        out += name
-        if options.colors { out.appendReset() }
-        out.append(0x0A)
+        // `─── swift`, dimmed (made once per header: a fence opens every few lines in some answers).
+        out.appendSpaces(screenIndent)
+        out.append(contentsOf: header.line)
         fence = Fence(
             indent: indent, marker: marker, count: count, screenIndent: screenIndent,
-            highlighter: SyntaxHighlighter(language: header.language, reusing: tokenStorage),
-            codeIndent: screenIndent.isEmpty ? "  " : screenIndent + "  ")
+            highlighter: SyntaxHighlighter(language: header.language, reusing: tokenStorage))
         tokenStorage = []
     }
 
@@ -43,7 +34,9 @@ extension MarkdownRenderer {
         }
         let start = Self.offset(ofColumn: indent, in: line)
         var code = start == 0 ? line : Array(line[start...])
-        if code.contains(0x09) { code = Self.tabsExpanded(code) }
+        if code.withUnsafeBufferPointer({ $0.baseAddress.map { memchr($0, 0x09, code.count) != nil } ?? false }) {
+            code = Self.tabsExpanded(code)
+        }
         // Highlighted in place: the fence (and its highlighter's state) is not copied per line.
         let tokens = fence!.highlighter.highlight(code)
         emitCode(code, tokens, indent: fence!.codeIndent, into: &out)
@@ -53,21 +46,20 @@ extension MarkdownRenderer {
     static let plainRule = Array("───\n".utf8)
 
     mutating func closeFence(into out: inout RenderBuffer) {
-        let indent = fence?.screenIndent ?? ""
+        let indent = fence?.screenIndent ?? 0
         tokenStorage = fence?.highlighter.takeStorage() ?? []
         fence = nil
-        out += indent
+        out.appendSpaces(indent)
         out.append(contentsOf: options.colors ? Self.dimRule : Self.plainRule)
         afterBlank = false
         afterListText = false
     }
 
-    /// One line of code after `indent`; what does not fit goes on as many lines as it needs, each
+    /// One line of code after `indent` spaces; what does not fit goes on as many lines as it needs, each
     /// starting with `↪` under the code.
-    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: String, into out: inout RenderBuffer) {
-        let room = max(options.width - indent.utf8.count, 8)
-        // Two spaces (outside a list, nearly always) as a byte each, without a string's append.
-        if indent == "  " { out.appendSpaces(2) } else { out += indent }
+    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: Int, into out: inout RenderBuffer) {
+        let room = max(options.width - indent, 8)
+        out.appendSpaces(indent)
         // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).
         if code.count <= room, code.withUnsafeBufferPointer({ DisplayWidth.printableASCIICount($0) != nil }) {
             code.withUnsafeBufferPointer { code in
@@ -86,7 +78,9 @@ extension MarkdownRenderer {
                 while index < token.range.upperBound {
                     if column + 1 > room {
                         write(code[pieceStart..<index], token.style, into: &out)
-                        out += "\n" + indent + mark
+                        out.append(0x0A)
+                        out.appendSpaces(indent)
+                        out += mark
                         pieceStart = index
                         column = 2
                     }
@@ -101,7 +95,9 @@ extension MarkdownRenderer {
                 let width = DisplayWidth.of(character)
                 if column + width > room {
                     write(ArraySlice(piece.utf8), token.style, into: &out)
-                    out += "\n" + indent + mark
+                    out.append(0x0A)
+                    out.appendSpaces(indent)
+                    out += mark
                     piece = ""
                     column = 2
                 }

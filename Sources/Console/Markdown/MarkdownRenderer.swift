@@ -168,7 +168,7 @@ public struct MarkdownRenderer: Sendable {
             afterIndentedCode = false
             return
         case .fence(let indent, let marker, let count, let info):
-            openFence(indent: indent, marker: marker, count: count, info: info, into: &out)
+            openFence(indent: indent, marker: marker, count: count, info: line[info], into: &out)
         case .tableRow:
             table = [line]
         case .rule:
@@ -177,7 +177,7 @@ public struct MarkdownRenderer: Sendable {
         case .indentedCode(let start):
             var code = Array(line[start...])
             if code.contains(0x09) { code = Self.tabsExpanded(code) }
-            emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: "    ", into: &out)
+            emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: 4, into: &out)
             afterBlank = false
             afterListText = false
             afterIndentedCode = true
