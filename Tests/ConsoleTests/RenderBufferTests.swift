@@ -33,4 +33,22 @@ struct RenderBufferTests {
             #expect(buffer.isEmpty && buffer.string.isEmpty)
         }
     }
+
+    /// Short pieces are copied in overlapping loads and stores: every length up to 40, from every offset of
+    /// a source and onto every offset of the buffer, each piece's bytes distinct so a misplaced one shows.
+    @Test func everyShortLengthIsCopiedWhole() {
+        let source = (0..<64).map { UInt8(0x30 + $0) }
+        for lead in 0..<8 {
+            for from in 0..<8 {
+                for length in 0...40 {
+                    var buffer = RenderBuffer()
+                    buffer.appendSpaces(lead)
+                    source.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<(from + length)])) }
+                    buffer.append(0x21)
+                    let expected = Array(repeating: 0x20, count: lead) + source[from..<(from + length)] + [0x21]
+                    #expect(buffer.bytes() == expected, "length \(length) from \(from) after \(lead)")
+                }
+            }
+        }
+    }
 }

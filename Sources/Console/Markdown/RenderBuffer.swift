@@ -9,10 +9,13 @@ struct RenderBuffer: ~Copyable {
 
     init() {}
 
-    /// An empty buffer with room for `capacity` bytes (the renderer asks for what its last call wrote, so a
-    /// call's output is not copied up through doublings).
+    /// The size of the first allocation, made at the first append (a call that writes nothing allocates nothing).
+    private var firstCapacity = 256
+
+    /// An empty buffer that takes room for `capacity` bytes once something is written (the renderer asks
+    /// for what its last calls wrote, so a call's output is not copied up through doublings).
     init(capacity: Int) {
-        reserve(capacity)
+        firstCapacity = Swift.max(capacity, 256)
     }
 
     deinit { base?.deallocate() }
@@ -34,7 +37,7 @@ struct RenderBuffer: ~Copyable {
     @inline(never)
     private mutating func grow(_ extra: Int) {
         let needed = count + extra
-        let grown = Swift.max(needed, capacity * 2, 256)
+        let grown = Swift.max(needed, capacity * 2, firstCapacity)
         let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         if let base {
             fresh.update(from: base, count: count)
@@ -52,9 +55,30 @@ struct RenderBuffer: ~Copyable {
 
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base! + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        let length = bytes.count
+        reserve(length)
+        let target = base! + count
+        // Most pieces are short (a word, a style's codes, a token of code): copied here in two loads and
+        // two stores that may overlap, rather than by a call to memcpy.
+        if length <= 16 {
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+            if length >= 8 {
+                let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                to.storeBytes(of: head, as: UInt64.self)
+                to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+            } else if length >= 4 {
+                let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                to.storeBytes(of: head, as: UInt32.self)
+                to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+            } else {
+                target[0] = source[0]
+                target[length >> 1] = source[length >> 1]
+                target[length - 1] = source[length - 1]
+            }
+        } else {
+            target.update(from: source, count: length)
+        }
+        count += length
     }
 
     mutating func append(contentsOf bytes: [UInt8]) {

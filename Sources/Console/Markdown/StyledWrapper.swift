@@ -65,8 +65,9 @@ struct StyledWrapper: Sendable {
 
     /// Places runs `runs` of `text` after what is on the line.
     mutating func add(_ text: StyledText, runs: Range<Int>, into out: inout RenderBuffer) {
-        scratch.removeAll(keepingCapacity: true)
-        pieces.removeAll(keepingCapacity: true)
+        // (Nearly always empty already: emptying an empty array still goes through replaceSubrange.)
+        if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
+        if !pieces.isEmpty { pieces.removeAll(keepingCapacity: true) }
         text.bytes.withUnsafeBufferPointer { all in
             for index in runs {
                 let run = text.runs[index]
