@@ -36,16 +36,26 @@ extension MarkdownTable {
             }
         }
         cells.append(start..<line.upperBound)
-        func blank(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
-        if blank(cells[first]) { cells.remove(at: first) }
-        if cells.count > first, blank(cells[cells.count - 1]) { cells.removeLast() }
-        for index in first..<cells.count {
-            let range = cells[index]
-            var lower = range.lowerBound, upper = range.upperBound
-            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-            cells[index] = lower..<upper
-            guard escaped, Self.holdsEscapedPipe(bytes, range) else { continue }
+        // The outer pipes' empty cells dropped, each cell trimmed of spaces and tabs (read unchecked: every
+        // range is inside the line).
+        bytes.withUnsafeBufferPointer { bytes in
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            func blank(_ range: Range<Int>) -> Bool {
+                for index in range where !isSpace(bytes[index]) { return false }
+                return true
+            }
+            if blank(cells[first]) { cells.remove(at: first) }
+            if cells.count > first, blank(cells[cells.count - 1]) { cells.removeLast() }
+            for index in first..<cells.count {
+                var lower = cells[index].lowerBound, upper = cells[index].upperBound
+                while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+                while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+                cells[index] = lower..<upper
+            }
+        }
+        guard escaped else { return }
+        for index in first..<cells.count where Self.holdsEscapedPipe(bytes, cells[index]) {
+            let (lower, upper) = (cells[index].lowerBound, cells[index].upperBound)
             // `\|` is a pipe inside the cell.
             bytes.append(0x20)
             let copy = bytes.count

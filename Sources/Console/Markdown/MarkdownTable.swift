@@ -88,38 +88,7 @@ struct MarkdownTable: Sendable {
             widths[widest] -= 1
         }
         let bar = colors ? Self.dimBar : Self.bar
-        /// A rule of `corners` (left, middle, right: three bytes each).
-        func rule(_ corners: [UInt8]) {
-            if colors { StyleCodes.append(key: TextStyle(dim: true).key, into: &out) }
-            out.append(contentsOf: corners[0..<3])
-            for (index, width) in widths.enumerated() {
-                if index > 0 { out.append(contentsOf: corners[3..<6]) }
-                // The dashes, taken from a line of them (three bytes each).
-                var dashes = width + 2
-                while dashes > 0 {
-                    let taken = min(dashes, Self.dashes.count / 3)
-                    out.append(contentsOf: Self.dashes[..<(taken * 3)])
-                    dashes -= taken
-                }
-            }
-            out.append(contentsOf: corners[6..<9])
-            if colors { out.appendReset() }
-            out.append(0x0A)
-        }
-        func pad(_ content: UnsafeBufferPointer<UInt8>, width contentWidth: Int, column: Int) {
-            let gap = max(0, widths[column] - contentWidth)
-            let alignment = column < alignments.count ? alignments[column] : .left
-            let (before, after) = switch alignment {
-            case .left: (0, gap)
-            case .right: (gap, 0)
-            case .center: (gap / 2, gap - gap / 2)
-            }
-            out.appendSpaces(before + 1)
-            out.append(contentsOf: content)
-            out.appendSpaces(after + 1)
-            out.append(contentsOf: bar)
-        }
-        rule(Self.topCorners)
+        Self.rule(Self.topCorners, widths, colors: colors, into: &out)
         // One wrapper lays out every cell (a cell that fits its column is one line: no break is needed).
         var wrapper = StyledWrapper(width: Int.max / 4, colors: colors, hyperlinks: hyperlinks, minimum: 1)
         var scratch = RenderBuffer()
@@ -153,12 +122,12 @@ struct MarkdownTable: Sendable {
                     scratch.withUnsafeBufferPointer { bytes in
                         for column in 0..<columns {
                             guard column < count else {
-                                pad(UnsafeBufferPointer(start: nil, count: 0), width: 0, column: column)
+                                pad(UnsafeBufferPointer(start: nil, count: 0), width: 0, column: column, widths, bar, into: &out)
                                 continue
                             }
                             let content = UnsafeBufferPointer(rebasing: bytes[cellLines[column]])
                             // Printable ASCII: its width is the wrapper's count; anything else measured as shown.
-                            pad(content, width: cellASCII[first + column] ? cellColumns[column] : DisplayWidth.of(utf8: content), column: column)
+                            pad(content, width: cellASCII[first + column] ? cellColumns[column] : DisplayWidth.of(utf8: content), column: column, widths, bar, into: &out)
                         }
                     }
                     out.append(0x0A)
@@ -198,15 +167,52 @@ struct MarkdownTable: Sendable {
                         for column in 0..<columns {
                             let index = firstLine[column] + line
                             let content = index < firstLine[column + 1] ? UnsafeBufferPointer(rebasing: bytes[cellLines[index]]) : UnsafeBufferPointer(start: nil, count: 0)
-                            pad(content, width: DisplayWidth.of(utf8: content), column: column)
+                            pad(content, width: DisplayWidth.of(utf8: content), column: column, widths, bar, into: &out)
                         }
                         out.append(0x0A)
                     }
                 }
             }
-            if row == 0 { rule(Self.middleCorners) }
+            if row == 0 { Self.rule(Self.middleCorners, widths, colors: colors, into: &out) }
         }
-        rule(Self.bottomCorners)
+        Self.rule(Self.bottomCorners, widths, colors: colors, into: &out)
+    }
+
+    /// A rule of `corners` (left, middle, right: three bytes each) over columns `widths` wide.
+    static func rule(_ corners: [UInt8], _ widths: [Int], colors: Bool, into out: inout RenderBuffer) {
+        if colors { StyleCodes.append(key: TextStyle(dim: true).key, into: &out) }
+        out.append(contentsOf: corners[0..<3])
+        for (index, width) in widths.enumerated() {
+            if index > 0 { out.append(contentsOf: corners[3..<6]) }
+            // The dashes, taken from a line of them (three bytes each).
+            var dashes = width + 2
+            while dashes > 0 {
+                let taken = min(dashes, Self.dashes.count / 3)
+                out.append(contentsOf: Self.dashes[..<(taken * 3)])
+                dashes -= taken
+            }
+        }
+        out.append(contentsOf: corners[6..<9])
+        if colors { out.appendReset() }
+        out.append(0x0A)
+    }
+
+    /// A cell's line in its column, aligned, between spaces, and the bar after it.
+    func pad(
+        _ content: UnsafeBufferPointer<UInt8>, width contentWidth: Int, column: Int, _ widths: [Int], _ bar: [UInt8],
+        into out: inout RenderBuffer
+    ) {
+        let gap = max(0, widths[column] - contentWidth)
+        let alignment = column < alignments.count ? alignments[column] : .left
+        let (before, after) = switch alignment {
+        case .left: (0, gap)
+        case .right: (gap, 0)
+        case .center: (gap / 2, gap - gap / 2)
+        }
+        out.appendSpaces(before + 1)
+        out.append(contentsOf: content)
+        out.appendSpaces(after + 1)
+        out.append(contentsOf: bar)
     }
 
     static let bar = Array("│".utf8)
