@@ -168,4 +168,16 @@ struct MarkdownRendererEdgeTests {
         #expect(Self.whole("**b** c\n", width: Int.max) == "b c\n")
         #expect(Self.whole("plain words that would wrap somewhere\n", width: Int.max, colors: true) == "plain words that would wrap somewhere\n")
     }
+
+    /// A link whose text is its URL shows no URL after it: decided from the bytes when they are equal, or
+    /// when both are ASCII, and as strings otherwise (the Kelvin sign is `K` to `==`, `é` is `e` and U+0301).
+    @Test func aLinkWhoseTextIsItsTargetShowsItOnce() {
+        #expect(Self.whole("[a.b/c](a.b/c) [a.b](a.c) [x](xy) [xy](x)\n", width: 100) == "a.b/c a.b (a.c) x (xy) xy (x)\n")
+        #expect(Self.whole("[\u{212A}](K) [\u{E9}](e\u{301}) [**b**c](bc) [\u{212A}](k)\n", width: 100) == "\u{212A} \u{E9} bc \u{212A} (k)\n")
+        let pieces = StyledText([("ab", .plain), ("\u{E9}", TextStyle(bold: true))])
+        #expect(pieces.text(0..<2, equals: "abe\u{301}"))
+        #expect(!pieces.text(0..<2, equals: "abe"))
+        #expect(!pieces.text(0..<1, equals: "abc"))
+        #expect(pieces.text(0..<0, equals: ""))
+    }
 }

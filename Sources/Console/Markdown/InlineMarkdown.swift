@@ -173,17 +173,17 @@ struct InlineMarkdown {
     /// The runs from `first` on (the link's text) in link style, then its target: an OSC 8 hyperlink, or
     /// ` (url)` after the text.
     mutating func linkRuns(from first: Int, url: String, style: TextStyle) {
-        let shown = text.text(first..<text.runs.count)
+        let shownIsURL = colors && hyperlinks ? true : text.text(first..<text.runs.count, equals: url)
         let link = Int32(text.links.count)
         text.links.append(url)
         for index in first..<text.runs.count {
             text.runs[index].link = link
             if colors { text.runs[index].style.underline = true; text.runs[index].style.color = .blue }
         }
-        if !(colors && hyperlinks), shown != url {
+        if !shownIsURL {
             var dim = style
             dim.dim = true
-            text.append(" (\(url))", dim)
+            text.append(parenthesized: url, dim)
         }
     }
 

@@ -34,7 +34,10 @@ final class LanguageSyntax: Sendable {
     let plainBytes: ByteSet
     /// The delimiters as bytes, as the highlighter compares them.
     let lineCommentBytes: [[UInt8]]
-    let blockCommentBytes: (open: [UInt8], close: [UInt8])?
+    /// A block comment's delimiters (both empty when the language has none: an optional pair of arrays was
+    /// copied, both retained and released, at every byte that may start a comment or string).
+    let blockOpen: [UInt8]
+    let blockClose: [UInt8]
     let stringDelimiters: [StringDelimiter]
 
     /// A string's delimiter, and whether a string it opens may run over lines.
@@ -83,7 +86,8 @@ final class LanguageSyntax: Sendable {
             !triggers.contains(byte) && !identifierBytes.contains(byte) && !(dollarVariables && byte == UInt8(ascii: "$"))
         }
         self.lineCommentBytes = lineComments.map { Array($0.utf8) }
-        self.blockCommentBytes = blockComment.map { (Array($0.open.utf8), Array($0.close.utf8)) }
+        self.blockOpen = Array((blockComment?.open ?? "").utf8)
+        self.blockClose = Array((blockComment?.close ?? "").utf8)
         self.stringDelimiters = strings.map { StringDelimiter(bytes: Array($0.utf8), multiline: multilineStrings.contains($0)) }
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }

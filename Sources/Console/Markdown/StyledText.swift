@@ -27,6 +27,40 @@ struct StyledText: Sendable {
         runs.append(StyledRun(range: start..<bytes.count, style: style))
     }
 
+    /// ` (text)` added after the bytes, as a run of its own in `style` (a link's target shown after it).
+    mutating func append(parenthesized text: String, _ style: TextStyle) {
+        let start = bytes.count
+        bytes.append(0x20)
+        bytes.append(UInt8(ascii: "("))
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: ")"))
+        runs.append(StyledRun(range: start..<bytes.count, style: style))
+    }
+
+    /// Whether the text of runs `range` is `other`, as strings compare (canonically equivalent): equal bytes
+    /// are, unequal ones are not when both are ASCII; anything else is compared as strings.
+    func text(_ range: Range<Int>, equals other: String) -> Bool {
+        var other = other
+        let (sameBytes, ascii) = other.withUTF8 { target -> (Bool, Bool) in
+            var offset = 0
+            var ascii = true
+            var same = true
+            bytes.withUnsafeBufferPointer { bytes in
+                for index in range {
+                    let piece = runs[index].range
+                    for at in piece {
+                        if bytes[at] >= 0x80 { ascii = false }
+                        if same, offset < target.count, target[offset] == bytes[at] { offset += 1 } else { same = false }
+                    }
+                }
+            }
+            return (same && offset == target.count, ascii && !target.contains { $0 >= 0x80 })
+        }
+        if sameBytes { return true }
+        if ascii { return false }
+        return text(range) == other
+    }
+
     /// The link target of `run` (nil when it is not a link).
     func link(_ run: StyledRun) -> String? {
         run.link < 0 ? nil : links[Int(run.link)]

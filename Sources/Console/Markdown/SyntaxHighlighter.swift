@@ -74,11 +74,11 @@ struct SyntaxHighlighter: Sendable {
                 runs.add(i..<bytes.count, Self.comment)
                 break
             }
-            if let block = language.blockCommentBytes, Self.starts(block.open, bytes, i) {
-                let end = Self.find(block.close, in: bytes, from: i + block.open.count)
-                let stop = end.map { $0 + block.close.count } ?? bytes.count
+            if !language.blockOpen.isEmpty, Self.starts(language.blockOpen, bytes, i) {
+                let end = Self.find(language.blockClose, in: bytes, from: i + language.blockOpen.count)
+                let stop = end.map { $0 + language.blockClose.count } ?? bytes.count
                 runs.add(i..<stop, Self.comment)
-                if end == nil { open = (block.close, Self.comment) }
+                if end == nil { open = (language.blockClose, Self.comment) }
                 i = stop
                 continue
             }
@@ -156,11 +156,11 @@ struct SyntaxHighlighter: Sendable {
         var i = continueOpen(bytes, &runs)
         var inTag = false
         while i < bytes.count {
-            if let block = language.blockCommentBytes, Self.starts(block.open, bytes, i) {
-                let end = Self.find(block.close, in: bytes, from: i)
-                let stop = end.map { $0 + block.close.count } ?? bytes.count
+            if !language.blockOpen.isEmpty, Self.starts(language.blockOpen, bytes, i) {
+                let end = Self.find(language.blockClose, in: bytes, from: i)
+                let stop = end.map { $0 + language.blockClose.count } ?? bytes.count
                 runs.add(i..<stop, Self.comment)
-                if end == nil { open = (block.close, Self.comment) }
+                if end == nil { open = (language.blockClose, Self.comment) }
                 i = stop
                 continue
             }
