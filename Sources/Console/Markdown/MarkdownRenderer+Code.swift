@@ -78,9 +78,7 @@ extension MarkdownRenderer {
                 while index < token.range.upperBound {
                     if column + 1 > room {
                         write(code[pieceStart..<index], token.style, into: &out)
-                        out.append(0x0A)
-                        out.appendSpaces(indent)
-                        out += mark
+                        Self.continueLine(indent: indent, mark: mark, into: &out)
                         pieceStart = index
                         column = 2
                     }
@@ -95,9 +93,7 @@ extension MarkdownRenderer {
                 let width = DisplayWidth.of(character)
                 if column + width > room {
                     write(ArraySlice(piece.utf8), token.style, into: &out)
-                    out.append(0x0A)
-                    out.appendSpaces(indent)
-                    out += mark
+                    Self.continueLine(indent: indent, mark: mark, into: &out)
                     piece = ""
                     column = 2
                 }
@@ -107,6 +103,13 @@ extension MarkdownRenderer {
             write(ArraySlice(piece.utf8), token.style, into: &out)
         }
         out.append(0x0A)
+    }
+
+    /// A code line's continuation: a new line, the indent, and the mark under the code.
+    static func continueLine(indent: Int, mark: String, into out: inout RenderBuffer) {
+        out.append(0x0A)
+        out.appendSpaces(indent)
+        out += mark
     }
 
     /// `bytes` in `style` (each piece closes its own style).

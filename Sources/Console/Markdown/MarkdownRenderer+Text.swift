@@ -85,14 +85,6 @@ extension MarkdownRenderer {
 }
 
 extension MarkdownRenderer {
-    /// `count` copies of `piece` (spaces and rules are asked for on every line: the common ones are made once).
-    static func repeated(_ piece: String, _ count: Int) -> String {
-        if piece == " ", count < spaces.count { return spaces[count] }
-        return String(repeating: piece, count: max(count, 0))
-    }
-
-    static let spaces = (0..<64).map { String(repeating: " ", count: $0) }
-
     /// Each tab as four spaces, byte by byte (a string's replacement goes by characters, and a tab followed
     /// by a combining mark or a variation selector is one character with it, so it stayed).
     static func tabsExpanded(_ code: [UInt8]) -> [UInt8] {
