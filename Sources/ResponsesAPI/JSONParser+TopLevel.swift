@@ -66,6 +66,20 @@ extension JSONParser {
         var delta: Range<Int>?
     }
 
+    /// Where a text delta event's `delta` string's raw bytes are (quotes excluded): `topLevelFields(_:)?.delta`
+    /// without parsing the other fields' values (asked of every delta of a stream; the type string alone was
+    /// an allocation each).
+    static func deltaRange(_ buffer: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var delta: Range<Int>?
+        let read = walkMembers(buffer) { member in
+            if member.keyIs("delta"), buffer[member.value.lowerBound] == UInt8(ascii: "\"") {
+                delta = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+            }
+            return true
+        }
+        return read ? delta : nil
+    }
+
     /// The few top-level fields of a text delta event that say which text it belongs to, and where its
     /// `delta` string's raw bytes are; nil when the data is not a JSON object.
     static func topLevelFields(_ buffer: UnsafeBufferPointer<UInt8>) -> TopLevelFields? {

@@ -101,7 +101,19 @@ struct DeltaTexts {
         var part: Int
     }
 
-    private var texts: [Key: (source: RepeatedTextSource, hasher: FingerprintHasher, checkpoints: [LongStrings.Fingerprint])] = [:]
+    /// A text's source, its raw bytes' fingerprint so far, and the fingerprints at each checkpoint.
+    private struct Text {
+        var key: Key
+        var source: RepeatedTextSource
+        var hasher = FingerprintHasher()
+        var checkpoints: [LongStrings.Fingerprint] = []
+    }
+
+    /// The texts in the order their first deltas came (a stream has a few: found by looking, the last one
+    /// first, with no hashing per delta).
+    private var texts: [Text] = []
+    /// The text the last delta went to.
+    private var last = 0
     /// Texts with a secret in one of their delta events: the inspector redacts those events, so the text
     /// could not be put back from them.
     private var withSecrets: Set<RepeatedTextSource> = []
@@ -109,7 +121,7 @@ struct DeltaTexts {
     /// The texts so far for `RepeatSkimmer`, those of `threshold` raw bytes or more whose deltas held no
     /// secret (the inspector redacts those deltas, so such a text must stay in its final events).
     func skimCandidates(threshold: Int) -> [RepeatSkimmer.Candidate] {
-        texts.values.compactMap { text in
+        texts.compactMap { text in
             guard text.hasher.count >= threshold, !withSecrets.contains(text.source) else { return nil }
             return RepeatSkimmer.Candidate(source: text.source, fingerprint: text.hasher.finalize(), checkpoints: text.checkpoints)
         }
@@ -125,7 +137,7 @@ struct DeltaTexts {
             return sse.consumerView
         }
         longStrings.candidates = sse.data.count > longStrings.threshold && !texts.isEmpty
-            ? texts.values.map { ($0.source, $0.hasher.finalize()) } : []
+            ? texts.map { ($0.source, $0.hasher.finalize()) } : []
         return sse
     }
 
@@ -151,24 +163,26 @@ struct DeltaTexts {
 
     /// Adds a delta event's raw `delta` bytes to its text's fingerprint.
     private mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
-        guard let (tag, delta) = Self.textDelta(kind), let range = JSONParser.topLevelFields(data)?.delta else { return }
+        guard let (tag, delta) = Self.textDelta(kind), let range = JSONParser.deltaRange(data) else { return }
         let key = Key(tag: tag, output: delta.outputIndex, part: delta.partIndex)
-        if texts[key] == nil {
-            guard let source = RepeatedTextSource.of(kind) else { return }
-            texts[key] = (source, FingerprintHasher(), [])
+        if last >= texts.count || texts[last].key != key {
+            if let found = texts.firstIndex(where: { $0.key == key }) {
+                last = found
+            } else {
+                guard let source = RepeatedTextSource.of(kind) else { return }
+                texts.append(Text(key: key, source: source))
+                last = texts.count - 1
+            }
         }
-        Self.feed(&texts[key]!, UnsafeBufferPointer(rebasing: data[range]), interval: RepeatSkimmer.defaultInterval)
-        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)), let source = texts[key]?.source {
-            withSecrets.insert(source)
+        Self.feed(&texts[last], UnsafeBufferPointer(rebasing: data[range]), interval: RepeatSkimmer.defaultInterval)
+        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)) {
+            withSecrets.insert(texts[last].source)
         }
     }
 
     /// A delta's raw bytes into its text's fingerprint, stopping at each checkpoint to keep the fingerprint
     /// there (for `RepeatSkimmer`).
-    private static func feed(
-        _ text: inout (source: RepeatedTextSource, hasher: FingerprintHasher, checkpoints: [LongStrings.Fingerprint]),
-        _ bytes: UnsafeBufferPointer<UInt8>, interval: Int
-    ) {
+    private static func feed(_ text: inout Text, _ bytes: UnsafeBufferPointer<UInt8>, interval: Int) {
         var from = 0
         while from < bytes.count {
             let upTo = min(bytes.count, from + interval - text.hasher.count % interval)

@@ -84,4 +84,38 @@ struct SkimmedLineTests {
             if !skimmed { #expect(events.last?.data == Array(frame.dropFirst(name.utf8.count + 6).dropLast(2))) }
         }
     }
+
+    /// Texts whose deltas alternate (two parts of one message, and a reasoning summary between them) are each
+    /// recognised in the final events: every delta goes to its own text's fingerprint, whichever came last.
+    @Test func deltasOfTextsThatAlternateEachGoToTheirOwnText() {
+        func frame(_ json: String) -> String { "data: \(json)\n\n" }
+        let parts = (0..<2).map { part in (0..<1_600).map { "part \(part), piece \($0) of the answer, said in words; " } }
+        let summary = (0..<1_600).map { "thinking \($0) about it, at some length, before answering; " }
+        var frames = [frame(#"{"type":"response.created","sequence_number":0}"#)]
+        var sequence = 1
+        for index in 0..<1_600 {
+            for part in 0..<2 {
+                frames.append(frame(#"{"type":"response.output_text.delta","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"delta":"\#(parts[part][index])"}"#))
+                sequence += 1
+            }
+            frames.append(frame(#"{"type":"response.reasoning_summary_text.delta","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"delta":"\#(summary[index])"}"#))
+            sequence += 1
+        }
+        for part in 0..<2 {
+            frames.append(frame(#"{"type":"response.output_text.done","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"text":"\#(parts[part].joined())"}"#))
+            sequence += 1
+        }
+        frames.append(frame(#"{"type":"response.reasoning_summary_text.done","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"text":"\#(summary.joined())"}"#))
+        var tap = StreamTap()
+        var recorded: [RecordedEvents.Entry] = []
+        for piece in frames { recorded += Array(piece.utf8).withUnsafeBytes { tap.push($0, at: .zero) }.entries }
+        recorded += tap.finish(at: .zero).entries
+        let finals = recorded.filter { $0.type.hasSuffix(".done") }
+        #expect(finals.count == 3)
+        let texts = [parts[0].joined(), parts[1].joined(), summary.joined()]
+        for (entry, text) in zip(finals, texts) {
+            #expect(entry.repeats.map(\.count) == [text.utf8.count], "\(entry.type): its own text")
+            #expect(entry.count < 512, "\(entry.type) kept \(entry.count) bytes")
+        }
+    }
 }
