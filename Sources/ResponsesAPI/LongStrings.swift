@@ -33,6 +33,9 @@ public final class LongStrings {
     var omitsRepeats = false
     /// The repeats found in the event being parsed.
     var spans: [RepeatedSpan] = []
+    /// Where the delta string's raw bytes are in the event just parsed, when the delta fast path read it
+    /// (`.some(nil)`: it has none); nil when the event went another way (the stream then finds them itself).
+    var fastDelta: Range<Int>??
     /// Long strings not decoded so far, as repeats of the deltas.
     private(set) var omitted = 0
 

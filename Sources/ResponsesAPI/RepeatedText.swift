@@ -157,13 +157,16 @@ struct DeltaTexts {
         // A key cut in two by the deltas shows whole in the final event, so the event is looked through too.
         let recordable = cut != nil && spans.allSatisfy({ !withSecrets.contains($0.source) })
             && !data.withUnsafeBytes({ secrets.occur(in: $0) }) ? cut : nil
-        if let kind { data.withUnsafeBufferPointer { observe(kind, data: $0, secrets: secrets) } }
+        if let kind { data.withUnsafeBufferPointer { observe(kind, data: $0, rawDelta: longStrings.fastDelta, secrets: secrets) } }
         return (cut, recordable)
     }
 
-    /// Adds a delta event's raw `delta` bytes to its text's fingerprint.
-    private mutating func observe(_ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, secrets: ByteSearch.Needles) {
-        guard let (tag, delta) = Self.textDelta(kind), let range = JSONParser.deltaRange(data) else { return }
+    /// Adds a delta event's raw `delta` bytes to its text's fingerprint (where they are: `rawDelta`, when the
+    /// delta fast path found it, else found here).
+    private mutating func observe(
+        _ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, rawDelta: Range<Int>??, secrets: ByteSearch.Needles
+    ) {
+        guard let (tag, delta) = Self.textDelta(kind), let range = rawDelta ?? JSONParser.deltaRange(data) else { return }
         let key = Key(tag: tag, output: delta.outputIndex, part: delta.partIndex)
         if last >= texts.count || texts[last].key != key {
             if let found = texts.firstIndex(where: { $0.key == key }) {

@@ -11,7 +11,8 @@ extension ResponseStreamEvent {
     /// `logprobs: []` and `obfuscation`, in any order; integers; strings without escapes). Anything else —
     /// another key, an escape, non-empty log probabilities, odd spacing — returns nil and the general path
     /// decodes the event, so the two always agree (the tests hold them to it).
-    static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (sequenceNumber: Int?, delta: TextDelta)? {
+    /// `rawDelta`: where the delta string's bytes are in `data` (quotes excluded), nil when it has none.
+    static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (sequenceNumber: Int?, delta: TextDelta, rawDelta: Range<Int>?)? {
         let prefix: StaticString = #"{"type":"response.output_text.delta""#
         guard data.count > prefix.utf8CodeUnitCount, let base = data.baseAddress,
             memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
@@ -23,6 +24,7 @@ extension ResponseStreamEvent {
         var outputIndex = 0
         var contentIndex = 0
         var delta = ""
+        var rawDelta: Range<Int>?
 
         /// An unsigned or negative integer of up to 18 digits, ending at ',' or '}'.
         func integer() -> Int? {
@@ -62,7 +64,7 @@ extension ResponseStreamEvent {
             guard index < end else { return nil }
             if base[index] == UInt8(ascii: "}") {
                 return index + 1 == end
-                    ? (sequenceNumber, TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta))
+                    ? (sequenceNumber, TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta), rawDelta)
                     : nil
             }
             guard base[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
@@ -85,6 +87,8 @@ extension ResponseStreamEvent {
             case .delta?:
                 guard let value = rawString() else { return nil }
                 delta = String(decoding: value, as: UTF8.self)
+                let start = base.distance(to: value.baseAddress!)
+                rawDelta = start..<(start + value.count)
             case .obfuscation?:
                 guard rawString() != nil else { return nil }
             case .logprobs?:

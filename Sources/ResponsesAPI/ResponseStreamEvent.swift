@@ -42,11 +42,13 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     /// Decodes an event of a stream whose long strings `longStrings` keeps, so the final events that repeat
     /// a message's whole text share one decoded copy of it.
     public init(_ event: ServerSentEvent, longStrings: LongStrings?) throws(ResponsesAPIError) {
+        longStrings?.fastDelta = nil
         if event.isDoneMarker {
             self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
         }
-        if let (sequenceNumber, delta) = event.data.withUnsafeBufferPointer(Self.fastOutputTextDelta) {
+        if let (sequenceNumber, delta, rawDelta) = event.data.withUnsafeBufferPointer(Self.fastOutputTextDelta) {
+            longStrings?.fastDelta = .some(rawDelta)
             self.init(type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta), data: event.data)
             return
         }

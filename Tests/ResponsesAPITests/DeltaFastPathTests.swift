@@ -17,6 +17,7 @@ struct DeltaFastPathTests {
         #"{"type":"response.output_text.delta","output_index":-3,"content_index":12,"delta":""}"#,
         #"{"type":"response.output_text.delta","delta":"first","delta":"second"}"#,
         #"{"type":"response.output_text.delta","sequence_number":123456789012345678,"delta":"x"}"#,
+        #"{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg"}"#,
     ]
 
     /// Shapes it leaves to the general path (each decodes there, as an event or as an error).
@@ -46,7 +47,10 @@ struct DeltaFastPathTests {
     @Test("takes the plain shapes and agrees with the general path", arguments: taken)
     func fastPathTakes(_ data: String) throws {
         let bytes = Array(data.utf8)
-        #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil)
+        let fast = bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta)
+        #expect(fast != nil)
+        // Where it says the delta's raw bytes are is where the stream would look them up.
+        #expect(fast?.rawDelta == bytes.withUnsafeBufferPointer(JSONParser.deltaRange))
         let sse = ServerSentEvent(event: "response.output_text.delta", data: bytes)
         #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse))
     }
@@ -92,7 +96,10 @@ struct DeltaFastPathTests {
             decoder.push(Array(file.utf8)) { events.append($0) }
             decoder.finish { events.append($0) }
             for sse in events where sse.dataString.contains(#""type":"response.output_text.delta""#) {
-                if sse.data.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil { fast += 1 }
+                if let taken = sse.data.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) {
+                    fast += 1
+                    #expect(taken.rawDelta == sse.data.withUnsafeBufferPointer(JSONParser.deltaRange), "\(sse.dataString)")
+                }
                 #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse), "\(sse.dataString)")
             }
         }
