@@ -180,4 +180,10 @@ struct MarkdownRendererEdgeTests {
         #expect(!pieces.text(0..<1, equals: "abc"))
         #expect(pieces.text(0..<0, equals: ""))
     }
+
+    /// A width below zero (no console passes one; a library caller might) renders as a width of zero does.
+    @Test func aNegativeWidthRendersAsNone() {
+        let text = "# T\n\n- a *b*\n\n---\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```swift\nlet x = 1\n```\n> q\n"
+        #expect(Self.whole(text, width: -2, colors: true) == Self.whole(text, width: 0, colors: true))
+    }
 }

@@ -16,8 +16,9 @@ public struct MarkdownRenderer: Sendable {
         /// Links as OSC 8 hyperlinks (else the URL is shown after the text).
         var hyperlinks: Bool
 
+        /// A negative width is taken as none (rules and cells were made with a negative count, a trap).
         public init(width: Int, colors: Bool, hyperlinks: Bool) {
-            self.width = width
+            self.width = max(width, 0)
             self.colors = colors
             self.hyperlinks = hyperlinks
         }
