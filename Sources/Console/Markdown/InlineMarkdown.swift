@@ -173,7 +173,7 @@ struct InlineMarkdown {
     /// The runs from `first` on (the link's text) in link style, then its target: an OSC 8 hyperlink, or
     /// ` (url)` after the text.
     mutating func linkRuns(from first: Int, url: String, style: TextStyle) {
-        let shownIsURL = colors && hyperlinks ? true : text.text(first..<text.runs.count, equals: url)
+        let shownIsURL = colors && hyperlinks || text.text(first..<text.runs.count, equals: url)
         let link = Int32(text.links.count)
         text.links.append(url)
         for index in first..<text.runs.count {

@@ -8,12 +8,6 @@ final class LanguageSyntax: Sendable {
     let keywords: Set<String>
     /// Built-in type names, and literals (`true`, `nil`) shown like them.
     let types: Set<String>
-    let lineComments: [String]
-    let blockComment: (open: String, close: String)?
-    /// String delimiters, longest first (`"""` before `"`); a string may run over lines when its delimiter
-    /// is in `multilineStrings`.
-    let strings: [String]
-    let multilineStrings: Set<String>
     /// Identifiers starting with an upper-case letter are types (Swift, Rust, Go's exported names...).
     let capitalizedTypes: Bool
     let caseInsensitive: Bool
@@ -21,18 +15,16 @@ final class LanguageSyntax: Sendable {
     let keys: Bool
     /// `$NAME` is a variable (shell).
     let dollarVariables: Bool
-    /// Characters besides letters, digits and `_` inside identifiers.
-    let identifierCharacters: String
     let mode: Mode
     /// Bytes that can start a comment or a string (the highlighter looks closer only at those).
     let triggers: ByteSet
-    /// The bytes identifiers are made of: letters, digits, `_`, every non-ASCII byte and
+    /// The bytes identifiers are made of: letters, digits, `_`, every non-ASCII byte and the language's
     /// `identifierCharacters` (the highlighter asks for every byte of every word).
     let identifierBytes: ByteSet
     /// The bytes that are plain text by themselves: none of the above, no trigger, not `$` where it starts a
     /// variable (spaces and most punctuation; the highlighter takes a run of them as one token).
     let plainBytes: ByteSet
-    /// The delimiters as bytes, as the highlighter compares them.
+    /// The comment and string delimiters, as bytes (the highlighter compares them with the line's bytes).
     let lineCommentBytes: [[UInt8]]
     /// A block comment's delimiters (both empty when the language has none: an optional pair of arrays was
     /// copied, both retained and released, at every byte that may start a comment or string).
@@ -40,7 +32,7 @@ final class LanguageSyntax: Sendable {
     let blockClose: [UInt8]
     let stringDelimiters: [StringDelimiter]
 
-    /// A string's delimiter, and whether a string it opens may run over lines.
+    /// A string's delimiter (longest first: `"""` before `"`), and whether a string it opens may run over lines.
     struct StringDelimiter: Sendable {
         var bytes: [UInt8]
         var multiline: Bool
@@ -63,15 +55,10 @@ final class LanguageSyntax: Sendable {
         self.names = names
         self.keywords = keywords
         self.types = types
-        self.lineComments = lineComments
-        self.blockComment = blockComment
-        self.strings = strings
-        self.multilineStrings = multilineStrings
         self.capitalizedTypes = capitalizedTypes
         self.caseInsensitive = caseInsensitive
         self.keys = keys
         self.dollarVariables = dollarVariables
-        self.identifierCharacters = identifierCharacters
         self.mode = mode
         var triggers = ByteSet()
         for start in lineComments + strings + [blockComment?.open].compactMap({ $0 }) {

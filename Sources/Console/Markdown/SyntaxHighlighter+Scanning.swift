@@ -27,16 +27,6 @@ extension SyntaxHighlighter {
         }
     }
 
-    /// Whether `bytes` has `prefix` at `index` (`diffStyle`'s markers).
-    static func starts(_ prefix: String, _ bytes: [UInt8], _ index: Int) -> Bool {
-        var i = index
-        for byte in prefix.utf8 {
-            guard i < bytes.count, bytes[i] == byte else { return false }
-            i += 1
-        }
-        return true
-    }
-
     /// Whether `bytes` has `prefix` at `index`.
     @inline(__always)
     static func starts(_ prefix: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {

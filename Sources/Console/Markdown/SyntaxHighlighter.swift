@@ -40,7 +40,7 @@ struct SyntaxHighlighter: Sendable {
     }
 
     static func diffStyle(_ line: [UInt8]) -> TextStyle {
-        if starts("+++", line, 0) || starts("---", line, 0) { return TextStyle(bold: true) }
+        if line.starts(with: "+++".utf8) || line.starts(with: "---".utf8) { return TextStyle(bold: true) }
         switch line.first {
         case UInt8(ascii: "+"): return TextStyle(color: .green)
         case UInt8(ascii: "-"): return TextStyle(color: .red)
