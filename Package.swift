@@ -1,20 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The MiniLM encoder links OpenBLAS's serial build where Debian installs it beside the threaded one (the
-// `libopenblas.so` alternative is the threaded build): its own parallelism is two encoders side by side, and the
-// threaded build's pool spins on the second core for the first ~0.1 s of every process, which made `library
-// search` 10 ms slower (Docs/performance.md). Elsewhere the default OpenBLAS is used.
-#if os(Linux) && arch(x86_64)
-let openBLASSerial = "/usr/lib/x86_64-linux-gnu/openblas-serial"
-#elseif os(Linux) && arch(arm64)
-let openBLASSerial = "/usr/lib/aarch64-linux-gnu/openblas-serial"
-#else
-let openBLASSerial = ""
-#endif
-let openBLASLinking: [LinkerSetting] = openBLASSerial.isEmpty ? [] : [
-    .unsafeFlags(["-L" + openBLASSerial, "-Xlinker", "-rpath", "-Xlinker", openBLASSerial], .when(platforms: [.linux])),
-]
+// The executable's symbols are not exported: the static Swift standard library's link arguments ask for
+// `-export-dynamic`, which put 48,000 symbols in the dynamic table, and the loader and the runtime's start-up
+// `dladdr` walked them in every process (about 2 ms of each command's start-up; Docs/performance.md). Nothing
+// looks the executable's symbols up by name.
+let executableLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
 
 let package = Package(
     name: "OpenResponses",
@@ -42,17 +33,11 @@ let package = Package(
             name: "CReadline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
         ),
-        // OpenBLAS's CBLAS (libopenblas-dev on Debian): the dense products of the MiniLM encoder.
-        .systemLibrary(
-            name: "CBLAS",
-            providers: [.apt(["libopenblas-dev", "libopenblas-serial-dev"]), .brew(["openblas"])]
-        ),
         // Sentence embeddings computed here: safetensors, WordPiece and all-MiniLM-L6-v2's encoder.
         // Optimised in debug builds too: the tests embed real text, and unoptimised the encoder's loops are 40
         // times slower (157 passages took 332 s instead of 8).
         .target(
-            name: "Embeddings", dependencies: ["CBLAS"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))],
-            linkerSettings: openBLASLinking),
+            name: "Embeddings", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
         // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
@@ -122,6 +107,7 @@ let package = Package(
                 "Console", "ResponsesAPI", "Inspector", "Workbench", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            linkerSettings: executableLinking,
             plugins: ["GitRevision"]
         ),
         // The git revision `--version` prints, written before each build.

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 
 # poppler-utils and tesseract-ocr read PDFs and scans for the library; qpdf makes the encrypted PDF its tests need;
 # man-db and bsdextrautils (col) render the installed manual in the test of scripts/install.sh.
-# libopenblas-dev gives the MiniLM encoder its matrix products; it links the serial build (Package.swift says why).
+# libopenblas0-serial gives the MiniLM encoder its matrix products, loaded when first needed (Sources/Embeddings/BLAS.swift).
 # time (GNU time) measures a process's peak memory for the benchmarks and the 50 MB answer's test.
-packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils libopenblas-dev
-  libopenblas-serial-dev time)
+packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils
+  libopenblas0-serial time)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do

@@ -1,23 +1,21 @@
-import CBLAS
 import Foundation
 
 /// The encoder's element-wise steps: attention for one sequence, layer normalisation, GELU, pooling.
 extension MiniLMEncoder {
     /// Self-attention of one sequence's `count` real tokens (rows `first` ..< `first + count` of `qkv`, whose
     /// rows hold the query, key and value projections side by side), all heads.
-    static func attend(_ qkv: [Float], first: Int, count: Int, scores: inout [Float], into context: inout [Float]) {
+    func attend(_ qkv: [Float], first: Int, count: Int, scores: inout [Float], into context: inout [Float]) {
         let h = MiniLMWeights.hidden, size = MiniLMWeights.headSize, stride = 3 * h
         let scale = 1 / Float(size).squareRoot()
         qkv.withUnsafeBufferPointer { qkv in
             scores.withUnsafeMutableBufferPointer { s in context.withUnsafeMutableBufferPointer { c in
                 for head in 0..<MiniLMWeights.heads {
                     let q = qkv.baseAddress! + first * stride + head * size
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(count), Int32(size),
-                                scale, q, Int32(stride), q + h, Int32(stride), 0, s.baseAddress, Int32(count))
-                    for row in 0..<count { softmax(s.baseAddress! + row * count, count: count) }
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(count), Int32(size), Int32(count),
-                                1, s.baseAddress, Int32(count), q + 2 * h, Int32(stride),
-                                0, c.baseAddress! + first * h + head * size, Int32(h))
+                    blas.sgemm(transposeB: true, m: count, n: count, k: size, alpha: scale, a: q, lda: stride,
+                               b: q + h, ldb: stride, beta: 0, c: s.baseAddress, ldc: count)
+                    for row in 0..<count { Self.softmax(s.baseAddress! + row * count, count: count) }
+                    blas.sgemm(transposeB: false, m: count, n: size, k: count, alpha: 1, a: s.baseAddress, lda: count,
+                               b: q + 2 * h, ldb: stride, beta: 0, c: c.baseAddress! + first * h + head * size, ldc: h)
                 }
             }}
         }

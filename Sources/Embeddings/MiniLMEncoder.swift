@@ -1,13 +1,13 @@
-import CBLAS
 import Foundation
 
 /// The BERT forward pass of all-MiniLM-L6-v2 over a batch of token sequences padded to one length, with
 /// mean pooling over each sequence's own tokens and L2 normalisation, in float32. The dense products go
-/// through OpenBLAS's `cblas_sgemm` over the whole batch at once (rows = sequences × length); attention is
+/// through OpenBLAS's `cblas_sgemm` (loaded by `BLAS`) over the whole batch at once (rows = sequences × length); attention is
 /// computed per sequence and head over that sequence's real tokens only, so padding costs no attention
 /// and changes no result. Buffers are per call: encoders on several threads share only the weights.
 struct MiniLMEncoder: Sendable {
     let weights: MiniLMWeights
+    let blas: BLAS
 
     /// One unit vector of 384 values per sequence (each sequence holds [CLS] … [SEP]).
     func encode(_ sequences: [[Int32]]) -> [[Float]] {
@@ -24,19 +24,19 @@ struct MiniLMEncoder: Sendable {
         for (layer, fused) in zip(weights.layers, weights.fused) {
             fused.weight.withUnsafeBufferPointer { weight in
                 fused.bias.withUnsafeBufferPointer { bias in
-                    Self.linear(x, rows: rows, inputs: h, weight, bias, into: &qkv)
+                    linear(x, rows: rows, inputs: h, weight, bias, into: &qkv)
                 }
             }
             for (index, sequence) in sequences.enumerated() {
-                Self.attend(qkv, first: index * length, count: sequence.count, scores: &scores, into: &context)
+                attend(qkv, first: index * length, count: sequence.count, scores: &scores, into: &context)
             }
             // x = norm(x + context · Wo + bo)
-            Self.linear(context, rows: rows, inputs: h, layer.attentionOut, layer.attentionOutBias, into: &q, adding: x)
+            linear(context, rows: rows, inputs: h, layer.attentionOut, layer.attentionOutBias, into: &q, adding: x)
             Self.layerNorm(&q, rows: rows, layer.attentionNorm, layer.attentionNormBias)
             swap(&x, &q)
-            Self.linear(x, rows: rows, inputs: h, layer.intermediate, layer.intermediateBias, into: &wide)
+            linear(x, rows: rows, inputs: h, layer.intermediate, layer.intermediateBias, into: &wide)
             Self.gelu(&wide)
-            Self.linear(wide, rows: rows, inputs: f, layer.output, layer.outputBias, into: &q, adding: x)
+            linear(wide, rows: rows, inputs: f, layer.output, layer.outputBias, into: &q, adding: x)
             Self.layerNorm(&q, rows: rows, layer.outputNorm, layer.outputNormBias)
             swap(&x, &q)
         }
@@ -67,7 +67,7 @@ struct MiniLMEncoder: Sendable {
     }
 
     /// out = input · Wᵀ + bias (+ residual), W as PyTorch keeps it: [outputs, inputs], row-major.
-    static func linear(
+    func linear(
         _ input: [Float], rows: Int, inputs: Int, _ weight: UnsafeBufferPointer<Float>, _ bias: UnsafeBufferPointer<Float>,
         into out: inout [Float], adding residual: [Float]? = nil
     ) {
@@ -86,8 +86,8 @@ struct MiniLMEncoder: Sendable {
                 for row in 0..<rows { (o + row * outputs).update(from: b, count: outputs) }
             }
             input.withUnsafeBufferPointer { i in
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(outputs), Int32(inputs),
-                            1, i.baseAddress, Int32(inputs), weight.baseAddress, Int32(inputs), 1, o, Int32(outputs))
+                blas.sgemm(transposeB: true, m: rows, n: outputs, k: inputs, alpha: 1, a: i.baseAddress, lda: inputs,
+                           b: weight.baseAddress, ldb: inputs, beta: 1, c: o, ldc: outputs)
             }
         }
     }

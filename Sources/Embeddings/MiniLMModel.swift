@@ -1,4 +1,3 @@
-import CBLAS
 import Foundation
 
 /// sentence-transformers' all-MiniLM-L6-v2, run here: a folder holding `model.safetensors` and `vocab.txt`
@@ -23,7 +22,7 @@ public struct MiniLMModel: Sendable {
         }
         tokenizer = try WordPieceTokenizer(vocabularyFile: folder + "/vocab.txt", maxLength: 256)
         let file = try SafetensorsFile(path: folder + "/model.safetensors")
-        encoder = MiniLMEncoder(weights: try MiniLMWeights(file: file))
+        encoder = MiniLMEncoder(weights: try MiniLMWeights(file: file), blas: try BLAS.loaded())
     }
 
     /// One unit vector per text, in the texts' order. Texts are tokenized, sorted by length and encoded
@@ -58,11 +57,15 @@ public struct MiniLMModel: Sendable {
 
     /// OpenBLAS's build (version, kernel, and whether it is the threaded one), for benchmarks.
     public static var blasConfiguration: String {
-        String(cString: openblas_get_config()) + (openblas_get_parallel() == 0 ? " (serial)" : " (threaded)")
+        switch BLAS.shared {
+        case .success(let blas): blas.configuration
+        case .failure(let error): error.description
+        }
     }
 
     /// How many threads OpenBLAS may use for one product (1 when callers run encoders side by side).
     public static func setBLASThreads(_ count: Int) {
-        openblas_set_num_threads(Int32(max(1, count)))
+        guard let blas = try? BLAS.loaded() else { return }
+        blas.setThreads?(Int32(max(1, count)))
     }
 }

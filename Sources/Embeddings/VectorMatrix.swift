@@ -1,5 +1,3 @@
-import CBLAS
-
 /// Vectors of one dimension in one contiguous row-major block, each row with an id, searched exactly: the
 /// query's dot product with every row in one `cblas_sgemv` (with unit vectors, the cosine), then the best
 /// `k`. An approximate index is not needed at the sizes a library has (Benchmarks/library.sh: 100,000
@@ -48,10 +46,25 @@ public struct VectorMatrix: Sendable {
         return Self.best(scores, k: k).filter { scores[$0] > -.infinity }.map { (index: $0, id: ids[$0], score: scores[$0]) }
     }
 
-    /// Every row's dot product with `query`: one `cblas_sgemv`.
-    static func products(_ matrix: UnsafePointer<Float>, rows: Int, dimensions: Int, query: [Float]) -> [Float] {
+    /// Every row's dot product with `query`: one `cblas_sgemv`, or a plain loop where OpenBLAS is missing.
+    static func products(
+        _ matrix: UnsafePointer<Float>, rows: Int, dimensions: Int, query: [Float], blas: BLAS? = try? BLAS.loaded()
+    ) -> [Float] {
         var scores = [Float](repeating: 0, count: rows)
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(rows), Int32(dimensions), 1, matrix, Int32(dimensions), query, 1, 0, &scores, 1)
+        query.withUnsafeBufferPointer { x in
+            scores.withUnsafeMutableBufferPointer { y in
+                if let blas {
+                    blas.sgemv(rows: rows, columns: dimensions, matrix: matrix, x: x.baseAddress!, y: y.baseAddress!)
+                } else {
+                    for row in 0..<rows {
+                        let start = matrix + row * dimensions
+                        var sum: Float = 0
+                        for j in 0..<dimensions { sum += start[j] * x[j] }
+                        y[row] = sum
+                    }
+                }
+            }
+        }
         return scores
     }
 

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// OpenBLAS's two products the encoder and the vector search use, `cblas_sgemm` and `cblas_sgemv`, loaded with
+/// `dlopen` the first time they are needed rather than linked. Linked, OpenBLAS (with libgfortran and
+/// libquadmath) is loaded and relocated by every process, about 2.7 ms of each command's start-up, though only
+/// embedding and semantic search use it (Docs/performance.md).
+struct BLAS: Sendable {
+    typealias SGEMM = @convention(c) (
+        Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32,
+        Float, UnsafeMutablePointer<Float>?, Int32
+    ) -> Void
+    typealias SGEMV = @convention(c) (
+        Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32, Float,
+        UnsafeMutablePointer<Float>?, Int32
+    ) -> Void
+
+    // CBLAS's enumerations (cblas.h): the values every implementation uses.
+    static let rowMajor: Int32 = 101
+    static let noTranspose: Int32 = 111
+    static let transpose: Int32 = 112
+
+    typealias GetConfig = @convention(c) () -> UnsafeMutablePointer<CChar>?
+    typealias GetParallel = @convention(c) () -> Int32
+    typealias SetThreads = @convention(c) (Int32) -> Void
+
+    let sgemmFunction: SGEMM
+    let sgemvFunction: SGEMV
+    // OpenBLAS's own extensions, absent from other CBLAS builds.
+    var getConfig: GetConfig?
+    var getParallel: GetParallel?
+    var setThreads: SetThreads?
+
+    /// Where OpenBLAS is looked for, in order: Debian's serial build first (the encoder's parallelism is two
+    /// encoders side by side, and the threaded build's pool spins on the second core), then the loader's search
+    /// path, then Homebrew's.
+    static let candidates: [String] = [
+        "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
+        "/usr/lib/aarch64-linux-gnu/openblas-serial/libopenblas.so.0",
+        "libopenblas.so.0",
+        "libopenblas.so",
+        "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
+        "/usr/local/opt/openblas/lib/libopenblas.dylib",
+    ]
+
+    /// Loaded once per process, on first use.
+    static let shared: Result<BLAS, EmbeddingError> = Result { () throws(EmbeddingError) in try load(from: candidates) }
+
+    /// The first candidate that opens and has both functions.
+    static func load(from candidates: [String]) throws(EmbeddingError) -> BLAS {
+        var reasons: [String] = []
+        for path in candidates {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                if path.hasPrefix("/") { reasons.append(lastError()) }
+                continue
+            }
+            guard let sgemm = dlsym(handle, "cblas_sgemm"), let sgemv = dlsym(handle, "cblas_sgemv") else {
+                reasons.append("\(path): no cblas_sgemm or cblas_sgemv")
+                dlclose(handle)
+                continue
+            }
+            var blas = BLAS(sgemmFunction: unsafeBitCast(sgemm, to: SGEMM.self), sgemvFunction: unsafeBitCast(sgemv, to: SGEMV.self))
+            blas.getConfig = dlsym(handle, "openblas_get_config").map { unsafeBitCast($0, to: GetConfig.self) }
+            blas.getParallel = dlsym(handle, "openblas_get_parallel").map { unsafeBitCast($0, to: GetParallel.self) }
+            blas.setThreads = dlsym(handle, "openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
+            return blas
+        }
+        let tried = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
+        throw EmbeddingError("OpenBLAS could not be loaded\(tried); install it (Debian: apt install libopenblas0-serial)")
+    }
+
+    private static func lastError() -> String {
+        guard let message = dlerror() else { return "unknown error" }
+        return String(cString: message)
+    }
+
+    /// The loaded functions; the reason when OpenBLAS is missing.
+    static func loaded() throws(EmbeddingError) -> BLAS { try shared.get() }
+
+    /// The build (version, kernel, and whether it is the threaded one), for benchmarks.
+    var configuration: String {
+        guard let text = getConfig?() else { return "unknown CBLAS" }
+        let parallel = getParallel.map { $0() == 0 ? " (serial)" : " (threaded)" } ?? ""
+        return String(cString: text) + parallel
+    }
+
+    /// c = alpha · a · op(b) + beta · c, row-major; `a` is never transposed.
+    func sgemm(
+        transposeB: Bool, m: Int, n: Int, k: Int, alpha: Float, a: UnsafePointer<Float>?, lda: Int,
+        b: UnsafePointer<Float>?, ldb: Int, beta: Float, c: UnsafeMutablePointer<Float>?, ldc: Int
+    ) {
+        sgemmFunction(
+            Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose, Int32(m), Int32(n), Int32(k),
+            alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+    }
+
+    /// y = matrix · x for a row-major `rows` × `columns` matrix.
+    func sgemv(rows: Int, columns: Int, matrix: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+        sgemvFunction(Self.rowMajor, Self.noTranspose, Int32(rows), Int32(columns), 1, matrix, Int32(columns), x, 1, 0, y, 1)
+    }
+}
