@@ -21,13 +21,14 @@ public struct Redactor: Sendable {
     /// True when a header of this name carries a credential: authorization and api-key, and any name
     /// with a word key, token, secret, cookie, password or auth in it.
     public static func isSecretHeader(_ name: String) -> Bool {
-        let words = name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
-        let secretWords: Set<Substring> = [
-            "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "credential",
-            "credentials",
-        ]
-        return words.contains { secretWords.contains($0) }
+        name.lowercased().utf8.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+            .contains { word in secretWords.contains { $0.elementsEqual(word) } }
     }
+
+    /// The words that make a header name secret, as bytes: compared with a name's words without hashing them.
+    static let secretWords: [[UInt8]] = [
+        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "credential", "credentials",
+    ].map { Array($0.utf8) }
 
     /// A request body with the `authorization` and every `headers` value of its MCP tools replaced. The
     /// bytes are returned untouched when there is nothing to replace (the body is re-serialised, in its own

@@ -30,18 +30,15 @@ extension JSONParser {
         let base = bytes.baseAddress!
         var start = index
         // Fast path: no escape at all (the common case, and every long text delta).
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
-            index += 1
-        }
+        index = Self.firstSpecial(base, from: index, to: bytes.count)
         guard index < bytes.count else { throw error("unterminated string", at: open) }
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+            index += 1
+            return text
+        }
+        if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
         // Slow path: the string's end first, then its bytes with the escapes decoded, written straight into
         // the new string's storage (never longer than the raw bytes: each escape is longer than what it
         // stands for), so a long text full of line breaks is not built twice.
@@ -66,12 +63,11 @@ extension JSONParser {
             }
             do throws(JSONParseError) {
                 while index < close {
+                    // Between here and the closing quote only a backslash or a control character stops the scan.
+                    index = Self.firstSpecial(base, from: index, to: close)
+                    guard index < close else { break }
                     let byte = bytes[index]
                     if byte < 0x20 { throw error("control character \(Self.describe(byte)) in a string") }
-                    guard byte == UInt8(ascii: "\\") else {
-                        index += 1
-                        continue
-                    }
                     copyRun(to: index)
                     index += 1
                     let escape = bytes[index]

@@ -59,6 +59,34 @@ struct JSONParserTests {
         #expect((try? JSONValue.parse(fine)) != nil)
     }
 
+    @Test func stringsOfEveryLengthAndEscapePositionRoundTrip() throws {
+        // Escapes and multi-byte characters land at every offset from the eight-byte steps the scan takes.
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "plain text ", "\"", "\\", "\n", "\t", "\u{1}", "/", "é", "中文", "👋", "0123456789abcdef", "\u{7F}"]
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let encoded = JSONValue.array([.string(text), .string(text + text)]).compactString
+            let value = try JSONValue.parse(encoded)
+            #expect(value[0] == .string(text), "\(encoded)")
+            #expect(value[1] == .string(text + text), "\(encoded)")
+        }
+    }
+
+    @Test func aControlCharacterIsFoundWhereverItIs() {
+        for position in 0..<40 {
+            let plain = "\"" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
+            #expect { _ = try JSONValue.parse(plain) } throws: {
+                "\($0)" == "line 1, column \(position + 2): control character byte 0x1 in a string"
+            }
+            // After an escape, where the string is decoded into its storage.
+            let escaped = "\"\\n" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
+            #expect { _ = try JSONValue.parse(escaped) } throws: {
+                "\($0)" == "line 1, column \(position + 4): control character byte 0x1 in a string"
+            }
+        }
+    }
+
     @Test func invalidUTF8IsReplacedNotFatal() throws {
         let bytes: [UInt8] = Array(#"{"t":""#.utf8) + [0xFF, 0x41] + Array(#""}"#.utf8)
         #expect(try JSONValue.parse(bytes)["t"] == .string("\u{FFFD}A"))
