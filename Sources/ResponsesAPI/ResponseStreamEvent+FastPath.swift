@@ -47,17 +47,10 @@ extension ResponseStreamEvent {
         func rawString() -> UnsafeBufferPointer<UInt8>? {
             guard index < end, base[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
-            var position = start
-            while position < end {
-                let byte = base[position]
-                if byte == UInt8(ascii: "\"") {
-                    index = position + 1
-                    return UnsafeBufferPointer(start: base + start, count: position - start)
-                }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                position += 1
-            }
-            return nil
+            let position = JSONParser.firstSpecial(base, from: start, to: end)
+            guard position < end, base[position] == UInt8(ascii: "\"") else { return nil }
+            index = position + 1
+            return UnsafeBufferPointer(start: base + start, count: position - start)
         }
 
         while true {

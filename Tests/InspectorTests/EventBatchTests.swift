@@ -17,12 +17,28 @@ struct EventBatchTests {
             Array("plain ascii text ".utf8), Array("é".utf8), Array("✓".utf8), Array("𝄞".utf8),
             [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xBF],
             [0xE2, 0x9C], [0xF0, 0x9D, 0x84], [0xFF], [0xC2], Array("0123456789abcdef".utf8),
+            [0xF5, 0x80, 0x80, 0x80], [0xC1, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xF0, 0x90, 0x80, 0x80],
+            Array("中文字".utf8), Array("a".utf8),
         ]
-        for _ in 0..<5000 {
-            var bytes: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...6, using: &generator) {
-                bytes += pieces.randomElement(using: &generator)!
+        // Short inputs (checked through the padded block) and long ones (sixteen bytes at a time, every
+        // sequence at every offset from the blocks' edges, and mostly valid text with one fault in it).
+        for maximum in [6, 60] {
+            for _ in 0..<5000 {
+                var bytes: [UInt8] = []
+                for _ in 0..<Int.random(in: 0...maximum, using: &generator) {
+                    bytes += pieces.randomElement(using: &generator)!
+                }
+                let expected = String(validating: bytes, as: UTF8.self) != nil
+                #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid) == expected, "\(bytes)")
             }
+        }
+        let valid = pieces.filter { String(validating: $0, as: UTF8.self) != nil }
+        for _ in 0..<3000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...40, using: &generator) { bytes += valid.randomElement(using: &generator)! }
+            #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid), "\(bytes)")
+            let fault = pieces.filter { String(validating: $0, as: UTF8.self) == nil }.randomElement(using: &generator)!
+            bytes.insert(contentsOf: fault, at: Int.random(in: 0...bytes.count, using: &generator))
             let expected = String(validating: bytes, as: UTF8.self) != nil
             #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid) == expected, "\(bytes)")
         }
