@@ -54,7 +54,7 @@ struct BLAS: Sendable {
         var reasons: [String] = []
         for path in candidates {
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                if path.hasPrefix("/") { reasons.append(lastError()) }
+                reasons.append(lastError())
                 continue
             }
             guard let sgemm = dlsym(handle, "cblas_sgemm"), let sgemv = dlsym(handle, "cblas_sgemv") else {

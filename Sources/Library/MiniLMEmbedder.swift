@@ -5,7 +5,7 @@ import Synchronization
 /// The built-in embedder: all-MiniLM-L6-v2 from the model folder, run on this machine's cores. A batch is
 /// cut in two halves (longest texts dealt alternately, so the halves cost alike) encoded side by side, each
 /// with one OpenBLAS thread: on two cores 22.3 chunks of 256 tokens a second against 18.6 with OpenBLAS
-/// threading one encoder (Benchmarks/library.sh), which is why the serial OpenBLAS is linked. Each half
+/// threading one encoder (Benchmarks/library.sh), which is why the serial OpenBLAS is looked for first. Each half
 /// runs on a thread of its own, not the task pool's.
 public struct MiniLMEmbedder: Embedder {
     public let model: MiniLMModel

@@ -30,6 +30,7 @@ struct BLASLoadingTests {
             try BLAS.load(from: ["/nonexistent/openblas/libopenblas.so.0", "libno-such-blas.so.9"])
         }
         #expect(error?.description.contains("/nonexistent/openblas/libopenblas.so.0") == true)
+        #expect(error?.description.contains("libno-such-blas.so.9") == true)
         #expect(error?.description.contains("OpenBLAS could not be loaded") == true)
     }
 
