@@ -25,7 +25,7 @@ struct TurnRenderer: Sendable {
     var partTexts: [String: String] = [:]
     /// How many UTF-8 bytes of each output_text part have been shown, so that a part whose text arrives
     /// only (or only partly) in its `.done` event or the terminal response is shown once, whole.
-    var shownBytes: [PartKey: Int] = [:]
+    var shownBytes = ShownBytes()
     private let startedAt = ContinuousClock.now
     /// The session's spending, to which each request's usage is added (its cost is shown on the usage line,
     /// with the session's total once there is more than one request); nil shows no cost.

@@ -70,13 +70,17 @@ public struct TurnRunner: Sendable {
         var outcome: TurnOutcome
         do {
             for try await batch in batches {
-                for event in batch {
-                    if let sequence = event.sequenceNumber { last = sequence }
-                    renderer.render(event)
-                    if let response = event.finalResponse {
-                        final = response
-                    } else if let response = event.response {
-                        latest = response
+                // Each event read in place, not copied out of the batch (a copy retains and releases its
+                // strings and data: four atomic pairs per delta, 250,000 deltas in a 50 MB answer).
+                batch.withUnsafeBufferPointer { events in
+                    for index in events.indices {
+                        if let sequence = events[index].sequenceNumber { last = sequence }
+                        renderer.render(events[index])
+                        if let response = events[index].finalResponse {
+                            final = response
+                        } else if let response = events[index].response {
+                            latest = response
+                        }
                     }
                 }
                 renderer.flush()
