@@ -34,17 +34,23 @@ struct BLAS: Sendable {
     var getParallel: GetParallel?
     var setThreads: SetThreads?
 
-    /// Where OpenBLAS is looked for, in order: Debian's serial build first (the encoder's parallelism is two
-    /// encoders side by side, and the threaded build's pool spins on the second core), then the loader's search
-    /// path, then Homebrew's.
+    /// Where OpenBLAS is looked for, in order. On Linux, Debian's serial build first (the encoder's parallelism
+    /// is two encoders side by side, and the threaded build's pool spins on the second core), then the loader's
+    /// search path. On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
+    #if os(macOS)
+    static let candidates: [String] = [
+        "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
+        "/usr/local/opt/openblas/lib/libopenblas.dylib",
+        "/System/Library/Frameworks/Accelerate.framework/Accelerate",
+    ]
+    #else
     static let candidates: [String] = [
         "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
         "/usr/lib/aarch64-linux-gnu/openblas-serial/libopenblas.so.0",
         "libopenblas.so.0",
         "libopenblas.so",
-        "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
-        "/usr/local/opt/openblas/lib/libopenblas.dylib",
     ]
+    #endif
 
     /// Loaded once per process, on first use.
     static let shared: Result<BLAS, EmbeddingError> = Result { () throws(EmbeddingError) in try load(from: candidates) }
@@ -69,8 +75,14 @@ struct BLAS: Sendable {
             return blas
         }
         let tried = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
-        throw EmbeddingError("OpenBLAS could not be loaded\(tried); install it (Debian: apt install libopenblas0-serial)")
+        throw EmbeddingError("OpenBLAS could not be loaded\(tried); \(installHint)")
     }
+
+    #if os(macOS)
+    static let installHint = "install it with `brew install openblas`"
+    #else
+    static let installHint = "install it (Debian: apt install libopenblas0-serial)"
+    #endif
 
     private static func lastError() -> String {
         guard let message = dlerror() else { return "unknown error" }
