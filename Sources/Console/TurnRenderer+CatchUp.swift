@@ -17,30 +17,28 @@ extension TurnRenderer {
     /// parts are looked through, the last one first, instead of hashing every delta's item id into a
     /// dictionary (SipHash over some fifty bytes, 250,000 times in a 50 MB answer of small deltas).
     struct ShownBytes {
-        private var parts: [PartKey] = []
-        private var counts: [Int] = []
+        private var parts: [(part: PartKey, bytes: Int)] = []
         private var last = 0
 
         /// The bytes shown of `part`; nil when none were.
         subscript(part: PartKey) -> Int? {
-            position(of: part).map { counts[$0] }
+            position(of: part).map { parts[$0].bytes }
         }
 
         /// Counts `bytes` more as shown of `part`.
         mutating func add(_ bytes: Int, to part: PartKey) {
             if let position = position(of: part) {
-                counts[position] += bytes
+                parts[position].bytes += bytes
                 last = position
             } else {
-                parts.append(part)
-                counts.append(bytes)
+                parts.append((part, bytes))
                 last = parts.count - 1
             }
         }
 
         private func position(of part: PartKey) -> Int? {
-            if last < parts.count, parts[last] == part { return last }
-            return parts.firstIndex(of: part)
+            if last < parts.count, parts[last].part == part { return last }
+            return parts.firstIndex { $0.part == part }
         }
     }
 
