@@ -70,7 +70,7 @@ extension ExchangeRecorder {
                         pending.head = head
                     case .events(let events):
                         separate = false
-                        for entry in events.entries { pending.texts.collect(entry) }
+                        pending.texts.collect(events)
                         unwritten += events.byteCount
                         // An event with bytes of its own (a final event repeating a long answer) is a row of
                         // its own, written at once from those bytes: never copied into a batch.

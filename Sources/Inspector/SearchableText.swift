@@ -32,6 +32,19 @@ struct SearchableText: Sendable {
         add(event.type == "error" ? text + "\n" : text, to: destination)
     }
 
+    /// The texts of a read's events, each entry read where it is (a copy of an entry retains and releases
+    /// its four references).
+    mutating func collect(_ events: RecordedEvents) {
+        events.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                guard let text = entries[index].text else { continue }
+                let type = entries[index].type
+                guard let destination = Self.destination(ofEventType: type) else { continue }
+                add(type == "error" ? text + "\n" : text, to: destination)
+            }
+        }
+    }
+
     mutating func add(_ text: String, to destination: Destination) {
         switch destination {
         case .output: if output.utf8.count < Self.limit { output += text }

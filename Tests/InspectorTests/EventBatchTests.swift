@@ -190,4 +190,43 @@ struct StorageDateTests {
             #expect(StorageDate.string(date).databaseValue == date.databaseValue, "\(date.timeIntervalSince1970)")
         }
     }
+
+    @Test func metaRowsSpellEachIntegerAsJSONDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let edges = [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, -1, -9, -10, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        let powers = (0..<19).flatMap { exponent -> [Int] in
+            let power = (0..<exponent).reduce(1) { value, _ in value * 10 }
+            return [power - 1, power, -power]
+        }
+        let random = (0..<2000).map { _ in Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator) }
+        for value in edges + powers + random {
+            let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
+                let end = out.baseAddress! + 22
+                let start = EventBatch.writeDecimal(value, endingAt: end)
+                #expect(out.baseAddress!.distance(to: start) >= 2, "more than 20 bytes for \(value)")
+                return String(decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)), as: UTF8.self)
+            }
+            #expect(text == String(value))
+        }
+
+        var events = RecordedEvents()
+        events.append(index: 0, offset: .microseconds(1500), type: "a", sequenceNumber: nil, data: Array("{}".utf8))
+        events.append(index: 1, offset: .microseconds(2000), type: "b", sequenceNumber: Int.max, data: Array("[1]".utf8))
+        events.append(index: 2, offset: .seconds(3), type: "a", sequenceNumber: 0, data: Array("7".utf8))
+        var batch = EventBatch()
+        batch.append(events)
+        let packedBatch = batch.pack(redactor: Redactor(secrets: []))
+        let packed = try #require(packedBatch)
+        #expect(String(decoding: packed.meta, as: UTF8.self) == "[[null,1500,0,0,2],[9223372036854775807,2000,1,2,3],[0,3000000,0,5,1]]")
+        #expect(String(decoding: packed.types, as: UTF8.self) == #"["a","b"]"#)
+        // The longest row there can be fits the room each row is given.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventBatch.metaRowCapacity) { out in
+            let end = out.baseAddress! + EventBatch.metaRowCapacity
+            let start = EventBatch.writeMetaRow(
+                sequenceNumber: Int.min, micros: Int.min, type: Int.min, start: Int.min, length: Int.min, first: false, endingAt: end)
+            return String(decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)), as: UTF8.self)
+        }
+        #expect(written == ",[" + Array(repeating: String(Int.min), count: 5).joined(separator: ",") + "]")
+        #expect(written.utf8.count == EventBatch.metaRowCapacity)
+    }
 }
