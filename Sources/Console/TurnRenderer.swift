@@ -26,13 +26,17 @@ struct TurnRenderer: Sendable {
     /// How many UTF-8 bytes of each output_text part have been shown, so that a part whose text arrives
     /// only (or only partly) in its `.done` event or the terminal response is shown once, whole.
     var shownBytes = ShownBytes()
-    private let startedAt = ContinuousClock.now
     /// The session's spending, to which each request's usage is added (its cost is shown on the usage line,
     /// with the session's total once there is more than one request); nil shows no cost.
     var spending: SessionSpending?
-    private var firstTokenAt: ContinuousClock.Instant?
+    /// When the first token came, from `startedAt`. A `Duration`, not an instant: the standard library's
+    /// instants are resilient, so an optional one is compared and copied through its type's metadata
+    /// (about 300 instructions, on every delta).
+    private var firstTokenAfter: Duration?
     /// A reasoning summary part ended: the next one starts a new paragraph.
     private var reasoningParagraphEnded = false
+    /// Last: a field after one of resilient size has its offset computed at run time.
+    private let startedAt = ContinuousClock.now
 
     enum Lane { case none, reasoning, text, refusal, timeline }
 
@@ -53,7 +57,21 @@ struct TurnRenderer: Sendable {
         }
     }
 
-    mutating func render(_ event: ResponseStreamEvent) {
+    /// A network read's events, read where they are (see `TurnRendering.render(batch:)`).
+    mutating func render(batch events: UnsafeBufferPointer<ResponseStreamEvent>) {
+        for index in events.indices {
+            // A delta's payload bound alone: the event read whole would be a copy of all of it.
+            if case .outputTextDelta(let delta) = events[index].kind {
+                showText(delta.delta, part: PartKey(item: delta.itemID, part: delta.partIndex))
+            } else {
+                show(events[index])
+            }
+        }
+    }
+
+    mutating func render(_ event: ResponseStreamEvent) { show(event) }
+
+    private mutating func show(_ event: borrowing ResponseStreamEvent) {
         switch event.kind {
         case .outputTextDelta(let delta):
             showText(delta.delta, part: PartKey(item: delta.itemID, part: delta.partIndex))
@@ -169,7 +187,7 @@ struct TurnRenderer: Sendable {
         var parts = ["input \(number(usage.inputTokens))" + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")]
         parts.append("output \(number(usage.outputTokens))" + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
         let now = ContinuousClock.now
-        if let firstTokenAt { parts.append("first token \(Self.seconds(firstTokenAt - startedAt))") }
+        if let firstTokenAfter { parts.append("first token \(Self.seconds(firstTokenAfter))") }
         parts.append("total \(Self.seconds(now - startedAt))")
         if let cost, let spending {
             let requests = spending.byModel.values.reduce(0) { $0 + $1.requests }
@@ -184,7 +202,7 @@ struct TurnRenderer: Sendable {
     }
 
     mutating func noteFirstToken() {
-        if firstTokenAt == nil { firstTokenAt = ContinuousClock.now }
+        if firstTokenAfter == nil { firstTokenAfter = ContinuousClock.now - startedAt }
     }
 
     /// Starts `new` on a fresh line (with a blank line between reasoning and the answer).

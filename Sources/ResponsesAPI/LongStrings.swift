@@ -36,6 +36,8 @@ public final class LongStrings {
     /// Where the delta string's raw bytes are in the event just parsed, when the delta fast path read it
     /// (`.some(nil)`: it has none); nil when the event went another way (the stream then finds them itself).
     var fastDelta: Range<Int>??
+    /// The item id of the last delta the fast path read, given back for the next delta with the same bytes.
+    var lastItemID = ""
     /// Long strings not decoded so far, as repeats of the deltas.
     private(set) var omitted = 0
 

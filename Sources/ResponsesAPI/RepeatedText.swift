@@ -127,10 +127,11 @@ struct DeltaTexts {
         }
     }
 
-    /// Before an event is parsed: the event to parse. A final event read in pieces (`RepeatSkimmer`) comes
-    /// already cut of its repeats and is parsed as its consumer reads it; any other long one's strings are
-    /// matched against the texts so far.
-    func arm(_ longStrings: LongStrings, for sse: ServerSentEvent) -> ServerSentEvent {
+    /// Before an event is parsed: the event to parse instead of `sse`, or nil to parse `sse` itself (nil
+    /// rather than `sse` again: returning it was a copy, four retains and releases on every delta). A final
+    /// event read in pieces (`RepeatSkimmer`) comes already cut of its repeats and is parsed as its
+    /// consumer reads it; any other long one's strings are matched against the texts so far.
+    func arm(_ longStrings: LongStrings, for sse: ServerSentEvent) -> ServerSentEvent? {
         longStrings.spans = []
         guard sse.repeats.isEmpty else {
             longStrings.candidates = []
@@ -138,7 +139,7 @@ struct DeltaTexts {
         }
         longStrings.candidates = sse.data.count > longStrings.threshold && !texts.isEmpty
             ? texts.map { ($0.source, $0.hasher.finalize()) } : []
-        return sse
+        return nil
     }
 
     /// After an event is parsed: its bytes without the texts it repeats (nil when it repeats none), the
@@ -178,7 +179,9 @@ struct DeltaTexts {
             }
         }
         Self.feed(&texts[last], UnsafeBufferPointer(rebasing: data[range]), interval: RepeatSkimmer.defaultInterval)
-        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)) {
+        // Only the text matters here (a key elsewhere in a delta's event is the recorder's to redact, and a
+        // key cut in two by the deltas is looked for in the final event itself).
+        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: data[range]))) {
             withSecrets.insert(texts[last].source)
         }
     }

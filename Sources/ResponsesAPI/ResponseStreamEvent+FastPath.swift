@@ -13,6 +13,15 @@ extension ResponseStreamEvent {
     /// decodes the event, so the two always agree (the tests hold them to it).
     /// `rawDelta`: where the delta string's bytes are in `data` (quotes excluded), nil when it has none.
     static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (sequenceNumber: Int?, delta: TextDelta, rawDelta: Range<Int>?)? {
+        fastOutputTextDelta(data, previousItemID: "")
+    }
+
+    /// The same, giving back `previousItemID` itself when the delta's item id has the same bytes: a
+    /// message's deltas all name one item, and the API's ids are some 50 bytes, a new string each time (an
+    /// allocation and a UTF-8 check) otherwise.
+    static func fastOutputTextDelta(
+        _ data: UnsafeBufferPointer<UInt8>, previousItemID: String
+    ) -> (sequenceNumber: Int?, delta: TextDelta, rawDelta: Range<Int>?)? {
         let prefix: StaticString = #"{"type":"response.output_text.delta""#
         guard data.count > prefix.utf8CodeUnitCount, let base = data.baseAddress,
             memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
@@ -53,6 +62,8 @@ extension ResponseStreamEvent {
             return UnsafeBufferPointer(start: base + start, count: position - start)
         }
 
+        /// The key servers send next (they keep one order): its `,"key":` compared whole, at once.
+        var predicted = FastDeltaKey.sequenceNumber
         while true {
             guard index < end else { return nil }
             if base[index] == UInt8(ascii: "}") {
@@ -60,11 +71,20 @@ extension ResponseStreamEvent {
                     ? (sequenceNumber, TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta), rawDelta)
                     : nil
             }
-            guard base[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
-            index += 1
-            guard let key = rawString(), index < end, base[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            switch FastDeltaKey(key) {
+            let found: FastDeltaKey?
+            let introducer = predicted.introducer
+            if end - index > introducer.utf8CodeUnitCount, memcmp(base + index, introducer.utf8Start, introducer.utf8CodeUnitCount) == 0 {
+                found = predicted
+                index += introducer.utf8CodeUnitCount
+            } else {
+                guard base[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
+                index += 1
+                guard let key = rawString(), index < end, base[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                found = FastDeltaKey(key)
+            }
+            if let found { predicted = FastDeltaKey(rawValue: (found.rawValue + 1) % FastDeltaKey.allCases.count)! }
+            switch found {
             case .sequenceNumber?:
                 guard let value = integer() else { return nil }
                 sequenceNumber = value
@@ -76,7 +96,7 @@ extension ResponseStreamEvent {
                 contentIndex = value
             case .itemID?:
                 guard let value = rawString() else { return nil }
-                itemID = String(decoding: value, as: UTF8.self)
+                itemID = Self.string(value, reusing: previousItemID)
             case .delta?:
                 guard let value = rawString() else { return nil }
                 delta = String(decoding: value, as: UTF8.self)
@@ -94,9 +114,32 @@ extension ResponseStreamEvent {
     }
 }
 
+extension ResponseStreamEvent {
+    /// `bytes` as a string: `previous` when it has the same bytes, else a new one.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing previous: String) -> String {
+        guard let base = bytes.baseAddress, previous.utf8.count == bytes.count else { return String(decoding: bytes, as: UTF8.self) }
+        let same = previous.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        return same == true ? previous : String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 /// The keys the delta fast path reads, told apart by length and a byte or two.
-private enum FastDeltaKey {
+private enum FastDeltaKey: Int, CaseIterable {
+    // In the order the API sends them.
     case sequenceNumber, itemID, outputIndex, contentIndex, delta, logprobs, obfuscation
+
+    /// The bytes that bring the key in after the member before it.
+    var introducer: StaticString {
+        switch self {
+        case .sequenceNumber: #","sequence_number":"#
+        case .itemID: #","item_id":"#
+        case .outputIndex: #","output_index":"#
+        case .contentIndex: #","content_index":"#
+        case .delta: #","delta":"#
+        case .logprobs: #","logprobs":"#
+        case .obfuscation: #","obfuscation":"#
+        }
+    }
 
     init?(_ key: UnsafeBufferPointer<UInt8>) {
         func equals(_ literal: StaticString) -> Bool {

@@ -41,14 +41,19 @@ public struct ResponseStreamEvent: Sendable, Hashable {
 
     /// Decodes an event of a stream whose long strings `longStrings` keeps, so the final events that repeat
     /// a message's whole text share one decoded copy of it.
-    public init(_ event: ServerSentEvent, longStrings: LongStrings?) throws(ResponsesAPIError) {
+    /// (`borrowing`: an initialiser takes its arguments owned, so passing the stream's event was a copy.)
+    public init(_ event: borrowing ServerSentEvent, longStrings: LongStrings?) throws(ResponsesAPIError) {
         longStrings?.fastDelta = nil
         if event.isDoneMarker {
             self.init(type: "[DONE]", sequenceNumber: nil, kind: .done, data: event.data)
             return
         }
-        if let (sequenceNumber, delta, rawDelta) = event.data.withUnsafeBufferPointer(Self.fastOutputTextDelta) {
+        let previousItemID = longStrings?.lastItemID ?? ""
+        if let (sequenceNumber, delta, rawDelta) = event.data.withUnsafeBufferPointer({
+            Self.fastOutputTextDelta($0, previousItemID: previousItemID)
+        }) {
             longStrings?.fastDelta = .some(rawDelta)
+            longStrings?.lastItemID = delta.itemID
             self.init(type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta), data: event.data)
             return
         }
@@ -58,7 +63,7 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     static let outputTextDeltaType = "response.output_text.delta"
 
     /// Decodes any event with the general field parser (the fast path's reference).
-    init(general event: ServerSentEvent, longStrings: LongStrings? = nil) throws(ResponsesAPIError) {
+    init(general event: borrowing ServerSentEvent, longStrings: LongStrings? = nil) throws(ResponsesAPIError) {
         var fields = EventFields()
         do {
             try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in

@@ -280,12 +280,9 @@ public struct SSEDecoder: Sendable {
         swap(&payload, &data)
         hasData = false
         eventsDispatched += 1
-        var event = ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry)
-        if !skimmedRepeats.isEmpty {
-            event.repeats = skimmedRepeats
-            skimmedRepeats = []
-        }
-        try emit(event)
+        var repeats: [RepeatSkimmer.Repeat] = []
+        if !skimmedRepeats.isEmpty { swap(&repeats, &skimmedRepeats) }
+        try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry, repeats: repeats))
         if payload.capacity > longLine, payload.capacity > spare.capacity {
             payload.removeAll(keepingCapacity: true)
             swap(&spare, &payload)

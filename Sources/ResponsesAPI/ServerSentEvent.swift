@@ -20,6 +20,14 @@ public struct ServerSentEvent: Sendable, Hashable {
         self.retry = retry
     }
 
+    init(event: String?, data: [UInt8], id: String?, retry: Int?, repeats: [RepeatSkimmer.Repeat]) {
+        self.event = event
+        self.data = data
+        self.id = id
+        self.retry = retry
+        self.repeats = repeats
+    }
+
     public init(event: String? = nil, data: String, id: String? = nil, retry: Int? = nil) {
         self.init(event: event, data: Array(data.utf8), id: id, retry: retry)
     }

@@ -11,7 +11,6 @@ import NIOCore
 /// `StreamTracker` learns from every event on the way (time to first text, the final response).
 struct StreamPipeline {
     let exchange: Exchange
-    let sink: ResponsesClient.EventSink
     private(set) var tracker = StreamTracker()
     private var decoder = SSEDecoder()
     private var recorded = RecordedEvents()
@@ -21,18 +20,31 @@ struct StreamPipeline {
     /// `RepeatedText.omitted` a repeat is not decoded, and with a recording its place goes to the inspector.
     private let repeatedText: RepeatedText
     private var deltaTexts = DeltaTexts()
-    private var tracksRepeats: Bool { repeatedText == .omitted || exchange.recording != nil }
+    private let tracksRepeats: Bool
+    /// Whether the exchange is recorded, and whether the consumer takes batches: asked once, not per event
+    /// (an optional existential and a resilient enum are copied through their metadata on each look).
+    private let records: Bool
+    private let sinksBatches: Bool
     /// The API key as bytes, when there is a recording: a final event in which it occurs, or whose deltas
     /// hold it, goes to the recording whole, for the inspector to redact.
     private let secrets: ByteSearch.Needles
     /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
     private var textBytes = 0
     private var decoderHint = 0
+    /// When the read being decoded arrived (since the request was sent): every event of one read arrived
+    /// with it. Read from the clock once a read, not once an event.
+    private var arrival = Duration.zero
+    /// Last: the standard library's stream continuations are of resilient size, and a field after one
+    /// has its offset computed at run time, on every access.
+    let sink: ResponsesClient.EventSink
 
     init(exchange: Exchange, sink: ResponsesClient.EventSink, repeatedText: RepeatedText = .decoded) {
         self.exchange = exchange
         self.sink = sink
         self.repeatedText = repeatedText
+        records = exchange.recording != nil
+        tracksRepeats = repeatedText == .omitted || records
+        if case .batches = sink { sinksBatches = true } else { sinksBatches = false }
         longStrings.omitsRepeats = repeatedText == .omitted
         secrets = ByteSearch.Needles(
             exchange.recording == nil ? [] : ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
@@ -47,9 +59,10 @@ struct StreamPipeline {
 
     /// One network read through every stage.
     mutating func read(_ chunk: ByteBuffer) throws {
-        if exchange.recording != nil, recorded.isEmpty { recorded.removeAll(reservingBytes: chunk.readableBytes) }
+        if records, recorded.isEmpty { recorded.removeAll(reservingBytes: chunk.readableBytes) }
         // The decoder is taken out while it calls back into `decode` (which mutates the rest of the
         // pipeline), and put back after: moved, not copied.
+        arrival = exchange.elapsed
         var decoder = takeDecoder()
         defer { self.decoder = decoder }
         decoder.longLineHint = decoderHint
@@ -68,17 +81,13 @@ struct StreamPipeline {
 
     /// Stage 1 for one server-sent event; with `.events`, the consumer gets it at once.
     private mutating func decode(_ sse: ServerSentEvent) throws {
-        let offset = exchange.elapsed
-        var event: ResponseStreamEvent
+        let offset = arrival
         let omittedBefore = longStrings.omitted
         // A final event read in pieces (`RepeatSkimmer`) comes already cut of its repeats.
         let skimmed = !sse.repeats.isEmpty
-        do {
-            event = try ResponseStreamEvent(tracksRepeats ? deltaTexts.arm(longStrings, for: sse) : sse, longStrings: longStrings)
-            event.omitsRepeatedText = skimmed || longStrings.omitted > omittedBefore
-        } catch {
+        guard var event = parse(sse) else {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
-            if exchange.recording != nil {
+            if records {
                 recorded.append(
                     index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
                     text: nil, cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
@@ -87,27 +96,41 @@ struct StreamPipeline {
             exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
             return
         }
+        event.omitsRepeatedText = skimmed || longStrings.omitted > omittedBefore
         // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
         // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
         let settled = tracksRepeats ? deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets) : (cut: nil, recordable: nil)
         if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
-        if exchange.recording != nil {
+        if records {
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
                 data: sse.data, text: event.carriedText, cut: settled.recordable)
         }
         tracker.observe(event, at: offset)
-        if case .outputTextDelta(let delta) = event.kind {
-            // The final events repeat this text as one JSON line each: escapes make it a little longer.
+        // The final events repeat this text as one JSON line each: escapes make it a little longer. (A
+        // delta the fast path read is counted by its raw bytes, without copying its text out of the event.)
+        if let raw = longStrings.fastDelta {
+            textBytes += raw?.count ?? 0
+            decoderHint = textBytes + textBytes / 16 + 4096
+        } else if case .outputTextDelta(let delta) = event.kind {
             textBytes += delta.delta.utf8.count
             decoderHint = textBytes + textBytes / 16 + 4096
         }
-        switch sink {
-        case .events(let continuation):
-            if case .terminated = continuation.yield(event) { throw cancelled }
-        case .batches:
+        // (The event is copied into the batch, a few retains; `consume` is refused here by this compiler, and
+        // making it in its place in the batch cost more, in copies of its `kind` read from there.)
+        if sinksBatches {
             pending.append(event)
+        } else if case .events(let continuation) = sink {
+            if case .terminated = continuation.yield(event) { throw cancelled }
         }
+    }
+
+    /// The event `sse` carries; nil when its data is not JSON.
+    private mutating func parse(_ sse: ServerSentEvent) -> ResponseStreamEvent? {
+        if tracksRepeats, let view = deltaTexts.arm(longStrings, for: sse) {
+            return try? ResponseStreamEvent(view, longStrings: longStrings)
+        }
+        return try? ResponseStreamEvent(sse, longStrings: longStrings)
     }
 
     /// Stages 2 and 3 after a read: the recording first, then the consumer's batch.
@@ -124,6 +147,7 @@ struct StreamPipeline {
 
     /// Stage 4, when the body has ended: the last line, then how the stream ended.
     mutating func end() throws(ResponsesAPIError) -> ExchangeOutcome {
+        arrival = exchange.elapsed
         var decoder = takeDecoder()
         do {
             try decoder.finish { try decode($0) }

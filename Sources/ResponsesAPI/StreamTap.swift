@@ -75,7 +75,8 @@ public struct StreamTap {
     }
 
     private mutating func observe(_ sse: ServerSentEvent, at offset: Duration) {
-        guard let event = try? ResponseStreamEvent(deltaTexts.arm(longStrings, for: sse), longStrings: longStrings) else {
+        let view = deltaTexts.arm(longStrings, for: sse)
+        guard let event = try? ResponseStreamEvent(view ?? sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came (a skimmed one, as it was cut).
             recorded.append(
                 index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data, text: nil,

@@ -73,9 +73,9 @@ public struct TurnRunner: Sendable {
                 // Each event read in place, not copied out of the batch (a copy retains and releases its
                 // strings and data: four atomic pairs per delta, 250,000 deltas in a 50 MB answer).
                 batch.withUnsafeBufferPointer { events in
+                    renderer.render(batch: events)
                     for index in events.indices {
                         if let sequence = events[index].sequenceNumber { last = sequence }
-                        renderer.render(events[index])
                         if let response = events[index].finalResponse {
                             final = response
                         } else if let response = events[index].response {

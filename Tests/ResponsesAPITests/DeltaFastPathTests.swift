@@ -86,6 +86,26 @@ struct DeltaFastPathTests {
         #expect(try Self.compareBothPaths(files) > 0)
     }
 
+    /// A stream's deltas decoded one after another, as the pipeline does (one `LongStrings`, which gives the
+    /// last item id back when the next delta names the same): each as the general path decodes it alone.
+    @Test func anItemIDGivenBackIsTheOneTheDeltaNames() throws {
+        let long = "msg_68af3c2e9b7c8190a1b2c3d4e5f60718293a4b5c6d7e8f90"
+        let ids = [long, long, "msg_b", long, "", "", "msg_a", "msg_b", long + "x", String(long.dropLast()) + "Y", "é", "e"]
+        let longStrings = LongStrings()
+        for (position, id) in ids.enumerated() {
+            let data = #"{"type":"response.output_text.delta","sequence_number":\#(position),"item_id":"\#(id)","output_index":0,"content_index":0,"delta":"d","logprobs":[]}"#
+            let sse = ServerSentEvent(event: "response.output_text.delta", data: data)
+            let event = try ResponseStreamEvent(sse, longStrings: longStrings)
+            #expect(longStrings.fastDelta != nil, "took the fast path: \(data)")
+            #expect(try event == ResponseStreamEvent(general: sse), "\(data)")
+            guard case .outputTextDelta(let delta) = event.kind else {
+                Issue.record("not a delta: \(data)")
+                continue
+            }
+            #expect(delta.itemID == id)
+        }
+    }
+
     /// Decodes every `output_text.delta` of `files` on both paths and expects the same event; returns how
     /// many took the fast path.
     static func compareBothPaths(_ files: [String]) throws -> Int {
