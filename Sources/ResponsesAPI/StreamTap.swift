@@ -89,7 +89,12 @@ public struct StreamTap {
             index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
             data: sse.data, text: event.carriedText, cut: settled.recordable)
         tracker.observe(event, at: offset)
-        if event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
-        if case .outputTextDelta(let delta) = event.kind { textBytes += delta.delta.utf8.count }
+        if !sawResponseEvent, event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
+        // A delta the fast path read is counted by its raw bytes (no copy of its text out of the event).
+        if let raw = longStrings.fastDelta {
+            textBytes += raw?.count ?? 0
+        } else if case .outputTextDelta(let delta) = event.kind {
+            textBytes += delta.delta.utf8.count
+        }
     }
 }
