@@ -38,6 +38,9 @@ public final class LongStrings {
     var fastDelta: Range<Int>??
     /// The item id of the last delta the fast path read, given back for the next delta with the same bytes.
     var lastItemID = ""
+    /// False with `RepeatedText.omitted`: a `response.output_text.delta` keeps no `data` (nothing the
+    /// consumer reads; and the SSE decoder then reuses the event's buffer for the next one).
+    var keepsDeltaBytes = true
     /// Long strings not decoded so far, as repeats of the deltas.
     private(set) var omitted = 0
 

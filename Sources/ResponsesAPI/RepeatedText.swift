@@ -14,7 +14,9 @@ public enum RepeatedText: Sendable, Hashable {
     case decoded
     /// A long string that repeats a text the deltas brought is not decoded: it reads as the empty string,
     /// and the event says so (`ResponseStreamEvent.omitsRepeatedText`). Any other long string (a text
-    /// that arrived only, or only partly, or differently in the final events) is decoded as usual.
+    /// that arrived only, or only partly, or differently in the final events) is decoded as usual. The
+    /// consumer reads the events' typed fields only: a `response.output_text.delta` keeps no `data` either
+    /// (its bytes, like every event's, still reach the recording).
     case omitted
 }
 

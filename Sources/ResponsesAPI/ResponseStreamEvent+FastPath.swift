@@ -83,7 +83,7 @@ extension ResponseStreamEvent {
                 index += 1
                 found = FastDeltaKey(key)
             }
-            if let found { predicted = FastDeltaKey(rawValue: (found.rawValue + 1) % FastDeltaKey.allCases.count)! }
+            if let found { predicted = found.next }
             switch found {
             case .sequenceNumber?:
                 guard let value = integer() else { return nil }
@@ -117,16 +117,33 @@ extension ResponseStreamEvent {
 extension ResponseStreamEvent {
     /// `bytes` as a string: `previous` when it has the same bytes, else a new one.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing previous: String) -> String {
+        guard !bytes.isEmpty else { return "" }
         guard let base = bytes.baseAddress, previous.utf8.count == bytes.count else { return String(decoding: bytes, as: UTF8.self) }
-        let same = previous.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        let same = previous.utf8.withContiguousStorageIfAvailable { stored in
+            stored.baseAddress.map { memcmp($0, base, bytes.count) == 0 } ?? false
+        }
         return same == true ? previous : String(decoding: bytes, as: UTF8.self)
     }
 }
 
 /// The keys the delta fast path reads, told apart by length and a byte or two.
-private enum FastDeltaKey: Int, CaseIterable {
+private enum FastDeltaKey {
     // In the order the API sends them.
     case sequenceNumber, itemID, outputIndex, contentIndex, delta, logprobs, obfuscation
+
+    /// The key after this one in that order. (A switch, not raw values and `CaseIterable`: each conformance
+    /// is one more record that every failed conformance lookup at start-up scans.)
+    var next: FastDeltaKey {
+        switch self {
+        case .sequenceNumber: .itemID
+        case .itemID: .outputIndex
+        case .outputIndex: .contentIndex
+        case .contentIndex: .delta
+        case .delta: .logprobs
+        case .logprobs: .obfuscation
+        case .obfuscation: .sequenceNumber
+        }
+    }
 
     /// The bytes that bring the key in after the member before it.
     var introducer: StaticString {

@@ -17,7 +17,8 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     /// Optional: early recordings (March 2025) have none.
     public var sequenceNumber: Int?
     public var kind: Kind
-    /// The event's data exactly as it arrived (but see `omitsRepeatedText`).
+    /// The event's data exactly as it arrived (but see `omitsRepeatedText`; and with `RepeatedText.omitted`
+    /// a `response.output_text.delta` keeps none: its consumer reads `kind`).
     public var data: [UInt8]
     /// True when a long text of this event that repeats what the deltas brought was left undecoded and
     /// reads as "" (`RepeatedText.omitted`): `data` holds the event without it too (the string empty), so
@@ -54,7 +55,9 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         }) {
             longStrings?.fastDelta = .some(rawDelta)
             longStrings?.lastItemID = delta.itemID
-            self.init(type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta), data: event.data)
+            self.init(
+                type: Self.outputTextDeltaType, sequenceNumber: sequenceNumber, kind: .outputTextDelta(delta),
+                data: longStrings?.keepsDeltaBytes == false ? [] : event.data)
             return
         }
         try self.init(general: event, longStrings: longStrings)
@@ -85,9 +88,10 @@ public struct ResponseStreamEvent: Sendable, Hashable {
                 underlying: error)
         }
         let type = fields[.type]?.stringValue ?? event.event ?? ""
+        let dropsBytes = longStrings?.keepsDeltaBytes == false && type == Self.outputTextDeltaType
         self.init(
             type: type, sequenceNumber: fields[.sequenceNumber]?.intValue, kind: Self.kind(of: type, fields: fields),
-            data: event.data)
+            data: dropsBytes ? [] : event.data)
     }
 
     /// An event built from a JSON value (its bytes are the value serialised).

@@ -283,9 +283,17 @@ public struct SSEDecoder: Sendable {
         var repeats: [RepeatSkimmer.Repeat] = []
         if !skimmedRepeats.isEmpty { swap(&repeats, &skimmedRepeats) }
         try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry, repeats: repeats))
-        if payload.capacity > longLine, payload.capacity > spare.capacity {
+        if payload.capacity > longLine {
+            if payload.capacity > spare.capacity {
+                payload.removeAll(keepingCapacity: true)
+                swap(&spare, &payload)
+            }
+        } else {
+            // The next event's data goes into this one's buffer: when the consumer kept nothing of it (the
+            // proxy's tap, `ask`'s text deltas), emptying it frees nothing and the next event allocates
+            // nothing; when it kept the bytes, emptying it makes a new buffer, as the next event would have.
             payload.removeAll(keepingCapacity: true)
-            swap(&spare, &payload)
+            swap(&data, &payload)
         }
     }
 

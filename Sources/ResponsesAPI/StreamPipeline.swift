@@ -46,6 +46,7 @@ struct StreamPipeline {
         tracksRepeats = repeatedText == .omitted || records
         if case .batches = sink { sinksBatches = true } else { sinksBatches = false }
         longStrings.omitsRepeats = repeatedText == .omitted
+        longStrings.keepsDeltaBytes = repeatedText != .omitted
         secrets = ByteSearch.Needles(
             exchange.recording == nil ? [] : ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
     }

@@ -77,21 +77,29 @@ struct LongAnswerTests {
         let finalTypes: Set = [
             "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
         ]
-        func run(_ input: String) async throws -> (deltas: String, events: [ResponseStreamEvent]) {
+        func run(_ input: String) async throws -> (deltas: String, events: [ResponseStreamEvent], deltaBytes: Int) {
             try await recording(store, server: server) { client in
                 var deltas = ""
                 var finals: [ResponseStreamEvent] = []
+                var deltaBytes = 0
                 let request = CreateResponseRequest(model: "bench-model", input: .string(input))
                 for try await batch in client.streamBatches(request, repeatedText: .omitted) {
                     for event in batch {
-                        if case .outputTextDelta(let delta) = event.kind { deltas += delta.delta } else if finalTypes.contains(event.type) { finals.append(event) }
+                        if case .outputTextDelta(let delta) = event.kind {
+                            deltas += delta.delta
+                            deltaBytes += event.data.count
+                        } else if finalTypes.contains(event.type) {
+                            finals.append(event)
+                        }
                     }
                 }
-                return (deltas, finals)
+                return (deltas, finals, deltaBytes)
             }
         }
-        let (deltas, finals) = try await run("api")
+        let (deltas, finals, deltaBytes) = try await run("api")
         #expect(deltas == text)
+        // The deltas are read by their text: they keep no bytes (the recording has them, checked below).
+        #expect(deltaBytes == 0)
         #expect(finals.map(\.type) == [
             "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
         ])

@@ -130,4 +130,31 @@ struct SSEDecoderTests {
         #expect(events.count == 1)
         #expect(events.first?.data.count == payload.utf8.count)
     }
+
+    /// The decoder puts the next event's data into the last one's buffer: a consumer that reads each event
+    /// and keeps nothing, and one that keeps every event, both get each event's own bytes, whatever the
+    /// lengths (growing, shrinking, empty, past a small buffer's room) and the chunking.
+    @Test("an event's buffer, reused for the next, never shows through", arguments: [1, 5, 64, 4096])
+    func reusedBuffersKeepEachEventsBytes(_ chunkSize: Int) {
+        let lengths = [3, 40, 1, 0, 200, 17, 17, 1000, 2, 64, 65, 5]
+        let payloads = lengths.enumerated().map { index, length in
+            String((0..<length).map { Character(UnicodeScalar(UInt8(97 + (index + $0) % 26))) })
+        }
+        let bytes = Array(payloads.map { "data: \($0)\n\n" }.joined().utf8)
+        var decoder = SSEDecoder()
+        var seen: [String] = []
+        var kept: [ServerSentEvent] = []
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + chunkSize, bytes.count)
+            decoder.push(bytes[offset..<end]) { event in
+                seen.append(event.dataString)
+                if seen.count % 3 == 0 { kept.append(event) }
+            }
+            offset = end
+        }
+        decoder.finish { seen.append($0.dataString) }
+        #expect(seen == payloads)
+        #expect(kept.map(\.dataString) == payloads.enumerated().filter { ($0.offset + 1) % 3 == 0 }.map(\.element))
+    }
 }
