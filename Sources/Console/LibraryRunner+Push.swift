@@ -32,7 +32,7 @@ extension LibraryRunner {
         return await withClient(true) { client in
             await withStore { store in
                 guard let client else { return .apiError }
-                let documents = try await Self.selected(try await store.documents(), patterns: patterns)
+                let documents = Self.selected(try await store.documents(), patterns: patterns)
                 guard !documents.isEmpty else {
                     throw ConsoleError("no indexed document in the library matches \(patterns.isEmpty ? "(the library is empty)" : patterns.joined(separator: " "))", exitStatus: .usage)
                 }

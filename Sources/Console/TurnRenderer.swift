@@ -9,7 +9,7 @@ struct TurnRenderer: Sendable {
     let output: any OutputSink
     let options: RenderOptions
     /// The output text shown so far (kept when the turn is cancelled or fails).
-    internal(set) var text = ""
+    var text = ""
     /// Paths of the images saved during the turn.
     private(set) var savedImages: [String] = []
 
