@@ -25,12 +25,6 @@ public struct ProxyRunner: Sendable {
 
     let context: ConsoleContext
 
-    /// For the `proxy` command's process, before anything else runs: Swift tasks on the event loops that
-    /// serve the sockets (see `ProxyServer.runTasksOnEventLoops`).
-    public static func prepareProcess() {
-        _ = ProxyServer.runTasksOnEventLoops()
-    }
-
     public init(context: ConsoleContext) {
         self.context = context
     }

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import NIOPosix
 import ResponsesAPI
 
 /// The recording proxy's server: Hummingbird's HTTP/1.1 server in front, a pooled AsyncHTTPClient
@@ -62,17 +61,5 @@ public struct ProxyServer: Sendable {
             throw error
         }
         try? await client.shutdown()
-    }
-}
-
-extension ProxyServer {
-    /// Makes the event loops that serve the proxy's sockets (NIO's singleton group, which Hummingbird and the
-    /// upstream client share) the process's executor for Swift tasks too, so that a chunk read from the
-    /// upstream is handed to the task forwarding it, and that task's write to the client's socket, without a
-    /// thread switch each way between the event loops and the concurrency pool. For the `proxy` command
-    /// alone: call once, from the main thread, before any task starts. False where NIO cannot (tasks then
-    /// run on the concurrency pool, as everywhere else).
-    public static func runTasksOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }

@@ -181,9 +181,9 @@ struct DeltaTexts {
             }
         }
         Self.feed(&texts[last], UnsafeBufferPointer(rebasing: data[range]), interval: RepeatSkimmer.defaultInterval)
-        // Only the text matters here (a key elsewhere in a delta's event is the recorder's to redact, and a
-        // key cut in two by the deltas is looked for in the final event itself).
-        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: data[range]))) {
+        // The whole event, not only its text: a key anywhere in it gets the stored delta redacted, and a final
+        // event cut of this text could then not be put back from it.
+        if !secrets.isEmpty, secrets.occur(in: UnsafeRawBufferPointer(data)) {
             withSecrets.insert(texts[last].source)
         }
     }

@@ -288,10 +288,12 @@ public struct SSEDecoder: Sendable {
                 payload.removeAll(keepingCapacity: true)
                 swap(&spare, &payload)
             }
-        } else {
+        } else if payload.capacity <= 4096, payload.capacity <= max(256, 2 * payload.count) {
             // The next event's data goes into this one's buffer: when the consumer kept nothing of it (the
             // proxy's tap, `ask`'s text deltas), emptying it frees nothing and the next event allocates
-            // nothing; when it kept the bytes, emptying it makes a new buffer, as the next event would have.
+            // nothing. When it kept the bytes, emptying it makes a new buffer of the same room, so only a small
+            // buffer that fits its event is passed on: a large event must not leave the kept events after it
+            // holding that much room each.
             payload.removeAll(keepingCapacity: true)
             swap(&data, &payload)
         }

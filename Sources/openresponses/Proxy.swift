@@ -26,7 +26,6 @@ struct ProxyCommand: ParsableCommand {
 
     func run() throws {
         Self.keepMemoryFlat()
-        ProxyRunner.prepareProcess()
         if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
         let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, keyFromEnvironment: keyFromEnv)
         try withContext { context in await ProxyRunner(context: context).run(options) }

@@ -157,4 +157,16 @@ struct SSEDecoderTests {
         #expect(seen == payloads)
         #expect(kept.map(\.dataString) == payloads.enumerated().filter { ($0.offset + 1) % 3 == 0 }.map(\.element))
     }
+
+    /// A large event does not leave its room to the small events after it that the consumer keeps (each
+    /// would hold 30 KB for a few bytes).
+    @Test func aLargeEventsBufferIsNotPassedToTheSmallOnesAfterIt() {
+        let large = "data: {\"instructions\":\"" + String(repeating: "x", count: 30_000) + "\"}\n\n"
+        let small = (0..<50).map { "data: {\"delta\":\"\($0)\"}\n\n" }.joined()
+        var kept: [ServerSentEvent] = []
+        var decoder = SSEDecoder()
+        decoder.push(Array((large + small).utf8)) { kept.append($0) }
+        #expect(kept.count == 51)
+        #expect(kept.dropFirst().allSatisfy { $0.data.capacity < 1024 }, "\(kept.dropFirst().map(\.data.capacity).max() ?? 0)")
+    }
 }
