@@ -50,13 +50,11 @@ struct EventBatch {
         let range = range ?? events.entries.indices
         guard let first = range.first.map({ events.entries[$0] }), let last = range.last.map({ events.entries[$0] }) else { return }
         let base = data.count - first.start
-        // Field by field: an entry read whole is a copy (four references retained and released).
+        // Read in place: an entry copied out retains and releases its four references.
         events.entries.withUnsafeBufferPointer { events in
             for index in range {
-                entries.append(Entry(
-                    index: events[index].index, sequenceNumber: events[index].sequenceNumber,
-                    micros: Self.micros(events[index].offset), type: events[index].type, start: base + events[index].start,
-                    length: events[index].count, repeats: events[index].repeats))
+                let event = events.baseAddress! + index
+                entries.append(Self.entry(event, start: base + event.pointee.start))
             }
         }
         data.append(contentsOf: events.bytes[first.start..<(last.start + last.count)])
@@ -65,17 +63,18 @@ struct EventBatch {
     /// Makes the (empty) batch of one event that has bytes of its own, those very bytes: not copied.
     mutating func appendAlone(_ event: RecordedEvents.Entry) {
         precondition(entries.isEmpty, "an event with its own bytes is a batch of its own")
-        entries.append(Self.entry(event, start: 0))
+        entries.append(withUnsafePointer(to: event) { Self.entry($0, start: 0) })
         data = event.separate ?? []
     }
 
     /// The batch is one event's own bytes (`appendAlone`): nothing may be appended until it is packed.
     var holdsAlone: Bool { entries.count == 1 && data.count >= RecordedEvents.separateBytes }
 
-    static func entry(_ event: RecordedEvents.Entry, start: Int) -> Entry {
+    /// The batch's entry for `event` (read field by field where it is), its bytes at `start`.
+    static func entry(_ event: UnsafePointer<RecordedEvents.Entry>, start: Int) -> Entry {
         Entry(
-            index: event.index, sequenceNumber: event.sequenceNumber,
-            micros: micros(event.offset), type: event.type, start: start, length: event.count, repeats: event.repeats)
+            index: event.pointee.index, sequenceNumber: event.pointee.sequenceNumber, micros: micros(event.pointee.offset),
+            type: event.pointee.type, start: start, length: event.pointee.count, repeats: event.pointee.repeats)
     }
 
     /// An arrival offset in whole microseconds, rounded (in integers: through a `Double` of milliseconds it

@@ -27,11 +27,6 @@ struct SearchableText: Sendable {
         }
     }
 
-    mutating func collect(_ event: RecordedEvents.Entry) {
-        guard let text = event.text, let destination = Self.destination(ofEventType: event.type) else { return }
-        add(event.type == "error" ? text + "\n" : text, to: destination)
-    }
-
     /// The texts of a read's events, each entry read where it is (a copy of an entry retains and releases
     /// its four references).
     mutating func collect(_ events: RecordedEvents) {

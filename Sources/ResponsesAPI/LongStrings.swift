@@ -38,11 +38,28 @@ public final class LongStrings {
     var fastDelta: Range<Int>??
     /// The item id of the last delta the fast path read, given back for the next delta with the same bytes.
     var lastItemID = ""
+    /// Bytes of answer text the stream's `response.output_text.delta`s have brought so far (`count(_:)`).
+    private(set) var deltaTextBytes = 0
     /// False with `RepeatedText.omitted`: a `response.output_text.delta` keeps no `data` (nothing the
     /// consumer reads; and the SSE decoder then reuses the event's buffer for the next one).
     var keepsDeltaBytes = true
     /// Long strings not decoded so far, as repeats of the deltas.
     private(set) var omitted = 0
+
+    /// Counts the text of `event`, the event just parsed, when it is a `response.output_text.delta`: the raw
+    /// bytes the fast path found (its strings have no escapes, so they are the text's; no copy of the text out
+    /// of the event), else the decoded text's.
+    func count(_ event: ResponseStreamEvent) {
+        if let raw = fastDelta {
+            deltaTextBytes += raw?.count ?? 0
+        } else if case .outputTextDelta(let delta) = event.kind {
+            deltaTextBytes += delta.delta.utf8.count
+        }
+    }
+
+    /// The room a final event's line will want: the final events repeat the texts so far as one JSON line each,
+    /// which escapes make a little longer.
+    var finalLineHint: Int { deltaTextBytes + deltaTextBytes / 16 + 4096 }
 
     /// Notes a long string (raw bytes from `start`, with this fingerprint) that repeats a candidate; true
     /// when it is to be left undecoded.

@@ -96,7 +96,7 @@ extension ResponseStreamEvent {
                 contentIndex = value
             case .itemID?:
                 guard let value = rawString() else { return nil }
-                itemID = Self.string(value, reusing: previousItemID)
+                itemID = previousItemID.hasUTF8(value) ? previousItemID : String(decoding: value, as: UTF8.self)
             case .delta?:
                 guard let value = rawString() else { return nil }
                 delta = String(decoding: value, as: UTF8.self)
@@ -111,18 +111,6 @@ extension ResponseStreamEvent {
                 return nil
             }
         }
-    }
-}
-
-extension ResponseStreamEvent {
-    /// `bytes` as a string: `previous` when it has the same bytes, else a new one.
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing previous: String) -> String {
-        guard !bytes.isEmpty else { return "" }
-        guard let base = bytes.baseAddress, previous.utf8.count == bytes.count else { return String(decoding: bytes, as: UTF8.self) }
-        let same = previous.utf8.withContiguousStorageIfAvailable { stored in
-            stored.baseAddress.map { memcmp($0, base, bytes.count) == 0 } ?? false
-        }
-        return same == true ? previous : String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -249,9 +249,7 @@ public struct SSEDecoder: Sendable {
             hasData = true
         } else if Self.field(field, is: "event") {
             // Streams repeat a few names: reuse the last one's String when the bytes match.
-            if var last = lastEventName, last.utf8.count == value.count,
-                value.isEmpty || last.withUTF8({ memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 })
-            {
+            if let last = lastEventName, last.hasUTF8(value) {
                 eventName = last
             } else {
                 eventName = String(decoding: value, as: UTF8.self)

@@ -28,9 +28,6 @@ struct StreamPipeline {
     /// The API key as bytes, when there is a recording: a final event in which it occurs, or whose deltas
     /// hold it, goes to the recording whole, for the inspector to redact.
     private let secrets: ByteSearch.Needles
-    /// Bytes of answer text the deltas have brought, and the room a final event's line will want.
-    private var textBytes = 0
-    private var decoderHint = 0
     /// When the read being decoded arrived (since the request was sent): every event of one read arrived
     /// with it. Read from the clock once a read, not once an event.
     private var arrival = Duration.zero
@@ -48,7 +45,7 @@ struct StreamPipeline {
         longStrings.omitsRepeats = repeatedText == .omitted
         longStrings.keepsDeltaBytes = repeatedText != .omitted
         secrets = ByteSearch.Needles(
-            exchange.recording == nil ? [] : ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []))
+            records ? ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []) : [])
     }
 
     var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
@@ -66,9 +63,9 @@ struct StreamPipeline {
         arrival = exchange.elapsed
         var decoder = takeDecoder()
         defer { self.decoder = decoder }
-        decoder.longLineHint = decoderHint
+        decoder.longLineHint = longStrings.finalLineHint
         // `ask` needs nothing of a repeated text: a final event's line is read in pieces, never held whole.
-        if repeatedText == .omitted, textBytes >= longStrings.threshold {
+        if repeatedText == .omitted, longStrings.deltaTextBytes >= longStrings.threshold {
             decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold)
         }
         do {
@@ -108,15 +105,7 @@ struct StreamPipeline {
                 data: sse.data, text: event.carriedText, cut: settled.recordable)
         }
         tracker.observe(event, at: offset)
-        // The final events repeat this text as one JSON line each: escapes make it a little longer. (A
-        // delta the fast path read is counted by its raw bytes, without copying its text out of the event.)
-        if let raw = longStrings.fastDelta {
-            textBytes += raw?.count ?? 0
-            decoderHint = textBytes + textBytes / 16 + 4096
-        } else if case .outputTextDelta(let delta) = event.kind {
-            textBytes += delta.delta.utf8.count
-            decoderHint = textBytes + textBytes / 16 + 4096
-        }
+        longStrings.count(event)
         // (The event is copied into the batch, a few retains; `consume` is refused here by this compiler, and
         // making it in its place in the batch cost more, in copies of its `kind` read from there.)
         if sinksBatches {

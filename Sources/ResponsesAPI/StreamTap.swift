@@ -8,7 +8,6 @@ public struct StreamTap {
     private var decoder = SSEDecoder()
     private var tracker = StreamTracker()
     private let longStrings = LongStrings()
-    private var textBytes = 0
     private var recorded = RecordedEvents()
     /// Whether any event was a Responses one (`response.*`): other streams (Chat Completions through the
     /// proxy) have no terminal event to wait for.
@@ -31,9 +30,9 @@ public struct StreamTap {
     /// One read's bytes, received `offset` after the request was sent; returns the events it completed.
     public mutating func push(_ bytes: UnsafeRawBufferPointer, at offset: Duration) -> RecordedEvents {
         var decoder = self.decoder
-        decoder.longLineHint = textBytes + textBytes / 16 + 4096
+        decoder.longLineHint = longStrings.finalLineHint
         // A final event's line is read in pieces as it passes, never held whole (the tap keeps no text).
-        if textBytes >= longStrings.threshold { decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold) }
+        if longStrings.deltaTextBytes >= longStrings.threshold { decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold) }
         self.decoder = SSEDecoder()
         decoder.push(bytes) { observe($0, at: offset) }
         self.decoder = decoder
@@ -90,11 +89,6 @@ public struct StreamTap {
             data: sse.data, text: event.carriedText, cut: settled.recordable)
         tracker.observe(event, at: offset)
         if !sawResponseEvent, event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
-        // A delta the fast path read is counted by its raw bytes (no copy of its text out of the event).
-        if let raw = longStrings.fastDelta {
-            textBytes += raw?.count ?? 0
-        } else if case .outputTextDelta(let delta) = event.kind {
-            textBytes += delta.delta.utf8.count
-        }
+        longStrings.count(event)
     }
 }
