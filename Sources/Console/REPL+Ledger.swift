@@ -15,7 +15,7 @@ extension REPL {
             _ = bridge.run { await runner.list(filter, json: false) }
         case ("verify", 1):
             _ = bridge.run { await runner.verify(LedgerRunner.Filter()) }
-        case ("gc", 2), ("gc", 3) where words.count == 2 || words[2] == "--dry-run":
+        case ("gc", let count) where count == 2 || (count == 3 && words[2] == "--dry-run"):
             let cutoff: Date
             do { cutoff = try TimeArgument.parse(words[1], flag: "/ledger gc", now: context.environment.now()) } catch {
                 context.diagnostics.write("error: \(error.message)\n")

@@ -13,15 +13,26 @@ public struct Extractors: Sendable {
     /// `extract` on a thread of its own (see `OwnThread`): what async code calls, since a PDF or an image
     /// runs poppler and tesseract, seconds for a scanned page.
     public func read(_ url: URL, as type: DocumentType) async throws(LibraryError) -> ExtractedDocument {
-        let result = await OwnThread.run { () -> Result<ExtractedDocument, LibraryError> in
-            do throws(LibraryError) { return .success(try extract(url, as: type)) } catch { return .failure(error) }
-        }
+        let result = await OwnThread.run(cancellable: { (cancellation) -> Result<ExtractedDocument, LibraryError> in
+            do throws(LibraryError) {
+                return .success(try extract(url, as: type, cancellation: cancellation))
+            } catch {
+                return .failure(error)
+            }
+        })
         return try result.get()
     }
 
     /// The file's text, or an error naming the file (and the page, for a PDF page).
     public func extract(_ url: URL, as type: DocumentType) throws(LibraryError) -> ExtractedDocument {
-        switch type {
+        try extract(url, as: type, cancellation: nil)
+    }
+
+    /// `extract`, stopping the tool it runs (and starting no other) once `cancellation` is set.
+    func extract(_ url: URL, as type: DocumentType, cancellation: ToolCancellation?) throws(LibraryError) -> ExtractedDocument {
+        var tools = self.tools
+        tools.cancellation = cancellation
+        return switch type {
         case .text: try TextExtractor(markdown: false).extract(url)
         case .markdown: try TextExtractor(markdown: true).extract(url)
         case .html: try HTMLExtractor().extract(url)

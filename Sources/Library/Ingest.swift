@@ -127,14 +127,15 @@ public struct Ingest: Sendable {
         // Extraction runs external tools and chunking is CPU work: both on a thread of their own, so the
         // concurrency pool's few threads (two on a two-core machine) are never held while a tool runs.
         let (extractors, chunker) = (self.extractors, self.chunker)
-        let read = await OwnThread.run { () -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
+        // Cancelled (Ctrl-C), the tool it runs is stopped at once; the file is then not an outcome (below).
+        let read = await OwnThread.run(cancellable: { (cancellation) -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
             do throws(LibraryError) {
-                let extracted = try extractors.extract(url, as: type)
+                let extracted = try extractors.extract(url, as: type, cancellation: cancellation)
                 return .success((extracted, chunker.chunks(of: extracted)))
             } catch {
                 return .failure(error)
             }
-        }
+        })
         switch read {
         case .success(let (extracted, cut)):
             record.extracted = extracted

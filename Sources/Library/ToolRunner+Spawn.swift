@@ -11,15 +11,20 @@ import Darwin
 /// and the read never ended; and its `waitUntilExit` needs a run loop. Here the pipes are made
 /// close-on-exec as they are created, the child gets them as its stdout and stderr through posix_spawn's
 /// file actions (or_spawn), both are drained with poll(2) until they close or the deadline passes, and a
-/// tool past its deadline is killed.
+/// tool past its deadline, or whose task was cancelled, is killed. The tool runs in a process group of its
+/// own: Ctrl-C on the terminal goes to the foreground group, and a tool in it died at the same moment the
+/// console heard the interrupt, so the file being read was sometimes stored as failed ("pdftotext exited
+/// with 130") before the cancellation was seen. Now the console alone hears Ctrl-C and stops the tool.
 extension ToolRunner {
     enum Spawned {
         case finished(status: Int32, output: [UInt8], errors: [UInt8])
         case timedOut
+        case cancelled
         case failure(String)
     }
 
-    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration) -> Spawned {
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration, cancellation: ToolCancellation? = nil
+    ) -> Spawned {
         var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         guard makePipe(&outputPipe), makePipe(&errorPipe) else {
             let message = String(cString: strerror(errno))
@@ -30,7 +35,7 @@ extension ToolRunner {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var pid: pid_t = 0
-        let spawned = or_spawn(&pid, executable, argv, envp, devNull, outputPipe[1], errorPipe[1], 0)
+        let spawned = or_spawn(&pid, executable, argv, envp, devNull, outputPipe[1], errorPipe[1], 1)
         argv.forEach { free($0) }
         envp.forEach { free($0) }
         close(devNull)
@@ -45,15 +50,22 @@ extension ToolRunner {
         var collected: [Int32: [UInt8]] = [outputPipe[0]: [], errorPipe[0]: []]
         var open = [outputPipe[0], errorPipe[0]]
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var timedOut = false
+        var timedOut = false, cancelled = false
+        // How long one poll may wait: a tenth of a second when a cancellation is to be watched.
+        let longestWait: Int32 = cancellation == nil ? 60_000 : 100
         while !open.isEmpty {
+            if cancellation?.isCancelled == true {
+                cancelled = true
+                break
+            }
             let left = deadline - ContinuousClock.now
             guard left > .zero else {
                 timedOut = true
                 break
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            let leftMilliseconds: Int64 = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            let milliseconds = Int32(min(leftMilliseconds, Int64(longestWait)))
             if poll(&fds, nfds_t(fds.count), milliseconds) < 0 {
                 if errno == EINTR { continue }
                 break
@@ -69,10 +81,11 @@ extension ToolRunner {
             }
         }
         open.forEach { close($0) }
-        if timedOut { kill(pid, SIGKILL) }
+        if timedOut || cancelled { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if timedOut { return .timedOut }
+        if cancelled { return .cancelled }
         // The exit code when it exited, 128 + the signal when a signal ended it.
         let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return .finished(status: code, output: collected[outputPipe[0]]!, errors: collected[errorPipe[0]]!)

@@ -5,6 +5,8 @@ import Foundation
 struct ToolRunner: Sendable {
     var searchPath: [String]
     var timeout: Duration
+    /// Watched while a tool runs (see `ToolCancellation`); nil when nothing can interrupt it.
+    var cancellation: ToolCancellation?
 
     init(environment: [String: String], timeout: Duration = .seconds(120)) {
         searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -28,7 +30,10 @@ struct ToolRunner: Sendable {
     func run(_ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil) throws(LibraryError) -> Result {
         guard let executable = locate(tool) else { throw LibraryError(path: path, page: page, tool.missing) }
         let environment = ProcessInfo.processInfo.environment
-        switch Self.spawn(executable, arguments, environment: environment, timeout: timeout) {
+        if cancellation?.isCancelled == true { throw LibraryError(path: path, page: page, "interrupted") }
+        switch Self.spawn(executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation) {
+        case .cancelled:
+            throw LibraryError(path: path, page: page, "interrupted: \(tool.name) was stopped")
         case .failure(let message):
             throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(message)")
         case .timedOut:
