@@ -51,10 +51,16 @@ struct EventBatch {
         guard let first = range.first.map({ events.entries[$0] }), let last = range.last.map({ events.entries[$0] }) else { return }
         let base = data.count - first.start
         // Read in place: an entry copied out retains and releases its four references.
+        // The events of a read arrived with it, at one offset: converted once, not per event.
+        var offset = first.offset, micros = Self.micros(first.offset)
         events.entries.withUnsafeBufferPointer { events in
             for index in range {
                 let event = events.baseAddress! + index
-                entries.append(Self.entry(event, start: base + event.pointee.start))
+                if event.pointee.offset != offset {
+                    offset = event.pointee.offset
+                    micros = Self.micros(offset)
+                }
+                entries.append(Self.entry(event, start: base + event.pointee.start, micros: micros))
             }
         }
         data.append(contentsOf: events.bytes[first.start..<(last.start + last.count)])
@@ -63,17 +69,18 @@ struct EventBatch {
     /// Makes the (empty) batch of one event that has bytes of its own, those very bytes: not copied.
     mutating func appendAlone(_ event: RecordedEvents.Entry) {
         precondition(entries.isEmpty, "an event with its own bytes is a batch of its own")
-        entries.append(withUnsafePointer(to: event) { Self.entry($0, start: 0) })
+        entries.append(withUnsafePointer(to: event) { Self.entry($0, start: 0, micros: Self.micros(event.offset)) })
         data = event.separate ?? []
     }
 
     /// The batch is one event's own bytes (`appendAlone`): nothing may be appended until it is packed.
     var holdsAlone: Bool { entries.count == 1 && data.count >= RecordedEvents.separateBytes }
 
-    /// The batch's entry for `event` (read field by field where it is), its bytes at `start`.
-    static func entry(_ event: UnsafePointer<RecordedEvents.Entry>, start: Int) -> Entry {
+    /// The batch's entry for `event` (read field by field where it is), its bytes at `start`, its arrival
+    /// offset `micros` (its `offset` in microseconds).
+    static func entry(_ event: UnsafePointer<RecordedEvents.Entry>, start: Int, micros: Int) -> Entry {
         Entry(
-            index: event.pointee.index, sequenceNumber: event.pointee.sequenceNumber, micros: micros(event.pointee.offset),
+            index: event.pointee.index, sequenceNumber: event.pointee.sequenceNumber, micros: micros,
             type: event.pointee.type, start: start, length: event.pointee.count, repeats: event.pointee.repeats)
     }
 

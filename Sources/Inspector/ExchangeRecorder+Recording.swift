@@ -215,38 +215,42 @@ extension ExchangeRecorder {
                     }
                     if let packed {
                         try EventBatch.insert(packed, exchange: id, db: db)
-                        try db.execute(
-                            sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
-                            arguments: [packed.count, id])
+                        // With the outcome, the count goes in its one UPDATE below.
+                        if finish == nil {
+                            try db.execute(
+                                sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
+                                arguments: [packed.count, id])
+                        }
                     }
                     if let finish {
                         let outcome = finish.outcome
                         let output = finish.output
                         let events = finish.events
+                        // One UPDATE: each rewrites the whole row, and with its texts (up to a megabyte each)
+                        // a second one wrote them all again.
                         try db.execute(
-                            sql: "UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ? WHERE id = ?",
-                            arguments: [output.isEmpty ? nil : output, events.isEmpty ? nil : events, finish.cost, id])
+                            sql: """
+                                UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ?,
+                                    event_count = event_count + ?, state = ?, error = ?,
+                                    request_id = COALESCE(request_id, ?), ttft_ms = ?, duration_ms = ?, response_id = ?,
+                                    model = COALESCE(?, model), response_status = ?, input_tokens = ?, cached_tokens = ?,
+                                    output_tokens = ?, reasoning_tokens = ?, total_tokens = ?
+                                WHERE id = ?
+                                """,
+                            arguments: [
+                                output.isEmpty ? nil : output, events.isEmpty ? nil : events, finish.cost,
+                                packed?.count ?? 0, outcome.state.rawValue, finish.error, outcome.error?.requestID,
+                                outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
+                                outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
+                                outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
+                                outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
+                            ])
                         try db.execute(
                             sql: """
                                 INSERT INTO exchange_fts (rowid, input_text, output_text, event_text)
                                 SELECT id, COALESCE(input_text, ''), ?, ? FROM exchange WHERE id = ?
                                 """,
                             arguments: [output, events, id])
-                        try db.execute(
-                            sql: """
-                                UPDATE exchange SET state = ?, error = ?, request_id = COALESCE(request_id, ?),
-                                    ttft_ms = ?, duration_ms = ?, response_id = ?, model = COALESCE(?, model),
-                                    response_status = ?, input_tokens = ?, cached_tokens = ?, output_tokens = ?,
-                                    reasoning_tokens = ?, total_tokens = ?
-                                WHERE id = ?
-                                """,
-                            arguments: [
-                                outcome.state.rawValue, finish.error, outcome.error?.requestID,
-                                outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
-                                outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
-                                outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
-                                outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
-                            ])
                     }
                 }
                 if let packed { batch.recycle(packed) }
