@@ -12,11 +12,26 @@ import TestSupport
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed)
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: openresponses-loopback PORT_FILE [MB]\n".utf8))
+let usage = "usage: openresponses-loopback PORT_FILE [MB]\n"
+if arguments.count >= 2, ["-h", "--help"].contains(arguments[1]) {
+    FileHandle.standardOutput.write(Data(usage.utf8))
+    exit(0)
+}
+// A first argument that looks like an option is a mistake, not a file to write the port to.
+guard arguments.count >= 2, !arguments[1].hasPrefix("-") else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
-let megabytes = arguments.count > 2 ? Double(arguments[2]) ?? 50 : 50
+let megabytes: Double
+if arguments.count > 2 {
+    guard let value = Double(arguments[2]), value > 0 else {
+        FileHandle.standardError.write(Data("openresponses-loopback: MB must be a positive number (got \(arguments[2]))\n".utf8))
+        exit(2)
+    }
+    megabytes = value
+} else {
+    megabytes = 50
+}
 
 /// Each long answer is made the first time it is asked for.
 enum Answers {
