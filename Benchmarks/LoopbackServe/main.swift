@@ -9,7 +9,7 @@ import TestSupport
 // fast as the server of the measurement sent it (2.3 s for 50 MB); "large-paced", the small deltas at
 // that speed; when it says "slow", 200 words a
 // tenth of a second apart.
-//   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed)
+//   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed; --help)
 
 let arguments = CommandLine.arguments
 let usage = "usage: openresponses-loopback PORT_FILE [MB]\n"
@@ -24,8 +24,8 @@ guard arguments.count >= 2, !arguments[1].hasPrefix("-") else {
 }
 let megabytes: Double
 if arguments.count > 2 {
-    guard let value = Double(arguments[2]), value > 0 else {
-        FileHandle.standardError.write(Data("openresponses-loopback: MB must be a positive number (got \(arguments[2]))\n".utf8))
+    guard let value = Double(arguments[2]), value.isFinite, value > 0, value <= 100_000 else {
+        FileHandle.standardError.write(Data("openresponses-loopback: MB must be a number above 0 and at most 100000 (got \(arguments[2]))\n".utf8))
         exit(2)
     }
     megabytes = value

@@ -50,7 +50,8 @@ struct LibraryRunner: Sendable, CommandIORunner {
     }
 
     /// `library add` (and `sync`, with `syncing` the folder): one line per file (with `verbose`, one per page
-    /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay.
+    /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay
+    /// (a PDF or OCR tool running is stopped at once).
     func add(
         _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
         ocr: Bool = true, verbose: Bool = false, embedding options: LibraryOptions? = nil

@@ -4,7 +4,8 @@ import Foundation
 /// Adds files to the library: each file's SHA-256 first (an unchanged file costs nothing more), then
 /// extraction, chunking and one transaction that replaces the document's chunks. One file failing (an
 /// encrypted PDF, a broken DOCX) is recorded as failed and reported; the others go on. Cancelling the
-/// task stops between files: what is stored stays, the file in progress is not stored.
+/// task stops between files: what is stored stays, the file in progress is not stored (the PDF or OCR tool
+/// reading it is stopped at once).
 public struct Ingest: Sendable {
     public let store: LibraryStore
     public var extractors: Extractors

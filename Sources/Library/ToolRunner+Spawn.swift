@@ -14,7 +14,9 @@ import Darwin
 /// tool past its deadline, or whose task was cancelled, is killed. The tool runs in a process group of its
 /// own: Ctrl-C on the terminal goes to the foreground group, and a tool in it died at the same moment the
 /// console heard the interrupt, so the file being read was sometimes stored as failed ("pdftotext exited
-/// with 130") before the cancellation was seen. Now the console alone hears Ctrl-C and stops the tool.
+/// with 130") before the cancellation was seen. Now the console alone hears Ctrl-C and stops the tool's
+/// group. (A console killed outright, or by a hangup it does not handle, leaves the tool to finish its one
+/// page or image on its own, as a `kill -9` always did.)
 extension ToolRunner {
     enum Spawned {
         case finished(status: Int32, output: [UInt8], errors: [UInt8])
@@ -32,6 +34,12 @@ extension ToolRunner {
             return .failure("cannot make a pipe: \(message)")
         }
         let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        // Without it the tool would read the console's standard input from a background group (and stop).
+        guard devNull >= 0 else {
+            let message = String(cString: strerror(errno))
+            (outputPipe + errorPipe).forEach { close($0) }
+            return .failure("cannot open /dev/null: \(message)")
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var pid: pid_t = 0
@@ -51,6 +59,7 @@ extension ToolRunner {
         var open = [outputPipe[0], errorPipe[0]]
         var buffer = [UInt8](repeating: 0, count: 65536)
         var timedOut = false, cancelled = false
+        var failedPoll: String?
         // How long one poll may wait: a tenth of a second when a cancellation is to be watched.
         let longestWait: Int32 = cancellation == nil ? 60_000 : 100
         while !open.isEmpty {
@@ -68,6 +77,8 @@ extension ToolRunner {
             let milliseconds = Int32(min(leftMilliseconds, Int64(longestWait)))
             if poll(&fds, nfds_t(fds.count), milliseconds) < 0 {
                 if errno == EINTR { continue }
+                // The pipes cannot be watched: the tool is stopped as at its deadline, never waited for blind.
+                failedPoll = String(cString: strerror(errno))
                 break
             }
             for entry in fds where entry.revents != 0 {
@@ -81,11 +92,13 @@ extension ToolRunner {
             }
         }
         open.forEach { close($0) }
-        if timedOut || cancelled { kill(pid, SIGKILL) }
+        // The whole group: a tool's own helpers go with it (the leader, not yet reaped, keeps the group's id).
+        if timedOut || cancelled || failedPoll != nil { kill(-pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if timedOut { return .timedOut }
         if cancelled { return .cancelled }
+        if let failedPoll { return .failure("cannot read its output: \(failedPoll)") }
         // The exit code when it exited, 128 + the signal when a signal ended it.
         let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return .finished(status: code, output: collected[outputPipe[0]]!, errors: collected[errorPipe[0]]!)

@@ -67,9 +67,9 @@ public enum ByteSearch {
     }
 
     /// The position in `needle` of the byte least likely in JSON and prose: an upper-case letter, then
-    /// anything but a digit, a lower-case letter, a space or common punctuation, then a digit (every event
-    /// of a stream has digits: its sequence number, its output and content indices; a key like
-    /// `sk-test-1234` anchored on a digit stopped the scan two or three times an event).
+    /// anything but a digit, a lower-case letter, a space, `_` or common punctuation, then a digit (every
+    /// event of a stream has digits, its sequence number and indices, and underscores in their keys; a key
+    /// like `sk-test-1234` anchored on a digit stopped the scan two or three times an event).
     static func anchor(of needle: UnsafeRawBufferPointer) -> Int {
         func rank(_ byte: UInt8) -> Int {
             switch byte {

@@ -10,7 +10,8 @@ import Testing
 @Suite("Event batches in the recorder")
 struct EventBatchTests {
     @Test func utf8CheckAgreesWithTheStandardLibrary() {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, so a failure repeats.
+        var generator = SplitMix(seed: 0x5EED_0019)
         // Pieces that exercise every rule: ASCII runs, valid 2-, 3- and 4-byte sequences, overlong forms,
         // surrogates, code points above U+10FFFF, stray continuation bytes and truncated sequences.
         let pieces: [[UInt8]] = [
@@ -41,6 +42,26 @@ struct EventBatchTests {
             bytes.insert(contentsOf: fault, at: Int.random(in: 0...bytes.count, using: &generator))
             let expected = String(validating: bytes, as: UTF8.self) != nil
             #expect(bytes.withUnsafeBufferPointer(UTF8Check.isValid) == expected, "\(bytes)")
+        }
+    }
+
+    /// A lead whose sequence is cut by the end of a checked block, the next block being ASCII: the ASCII
+    /// block is passed only when nothing is owed to it, so the cut is found at every block edge.
+    @Test func aSequenceCutAtABlockEdgeBeforeASCIIIsInvalid() {
+        let ascii = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for edge in [16, 32, 48] {
+            let leads: [(lead: [UInt8], whole: [UInt8])] = [
+                ([0xC3], Array("é".utf8)), ([0xE2], Array("✓".utf8)), ([0xE2, 0x9C], Array("✓".utf8)),
+                ([0xF0], Array("𝄞".utf8)), ([0xF0, 0x9D, 0x84], Array("𝄞".utf8)),
+            ]
+            for (lead, whole) in leads {
+                // Non-ASCII before the edge, so the block ending there is checked and the next one is not after ASCII.
+                let head = Array("é".utf8) + Array(ascii.prefix(edge - 2 - lead.count))
+                let cut = head + lead + ascii + ascii
+                #expect(!cut.withUnsafeBufferPointer(UTF8Check.isValid), "\(lead) cut at \(edge)")
+                let kept = head + whole + ascii + ascii
+                #expect(kept.withUnsafeBufferPointer(UTF8Check.isValid), "\(whole) across \(edge)")
+            }
         }
     }
 

@@ -43,6 +43,8 @@ struct ToolInterruptionTests {
         let extractors = Extractors(environment: environment)
         let reading = Task { try await extractors.read(pdf, as: .pdf) }
         let pid = try await startedTool()
+        // A failing run must not leave a five-minute sleep in a group no Ctrl-C reaches.
+        defer { if !isGone(pid) { kill(-pid, SIGKILL) } }
         #expect(getpgid(pid) == pid, "the tool leads a process group of its own")
         #expect(getpgid(pid) != getpgrp())
         reading.cancel()
@@ -66,10 +68,29 @@ struct ToolInterruptionTests {
         let ingest = Ingest(store: store, extractors: Extractors(environment: environment), chunker: Chunker(size: 200, overlap: 30))
         let adding = Task { await ingest.add([first, slow]) { _ in } }
         let pid = try await startedTool()
+        defer { if !isGone(pid) { kill(-pid, SIGKILL) } }
         adding.cancel()
         let outcomes = try await Deadline.run("the cancelled add to end") { await adding.value }
         #expect(outcomes == [.added(chunks: 1, pages: nil)])
         #expect(try await store.documents().map(\.path) == [first.path])
         #expect(isGone(pid))
+    }
+
+    @Test func aReadCancelledBeforeItsToolStartsStartsNone() async throws {
+        defer { files.remove() }
+        let pdf = try files.write("slow.pdf", "%PDF-1.4\n")
+        let extractors = Extractors(environment: environment)
+        let reading = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await extractors.read(pdf, as: .pdf)
+        }
+        let result = try await Deadline.run("the cancelled read to end") { await reading.result }
+        guard case .failure(let error) = result else {
+            Issue.record("a cancelled read returned a document")
+            return
+        }
+        // Refused before spawning ("interrupted"), not spawned and stopped ("interrupted: pdfinfo was stopped").
+        #expect((error as? LibraryError)?.message == "interrupted", "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: pidFile.path))
     }
 }

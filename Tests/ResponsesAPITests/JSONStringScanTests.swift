@@ -5,19 +5,22 @@ import Testing
 /// The string scan reads sixteen bytes at a time, then eight, then one: an escape, the closing quote or a
 /// control character is found at every position of every block and tail, next to the bytes a lane-wise
 /// test could confuse with them (0x20 and 0x1F, 0x5B and 0x5D around `\`, 0x21 and 0x23 around `"`, 0x7F,
-/// 0xA2, 0xDC and 0xE0, whose low bits are those of the special bytes).
+/// and multi-byte characters whose bytes are those with the high bit set).
 @Suite("JSON string scan")
 struct JSONStringScanTests {
     static let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x61, 0x7A]
-    static let multiByte: [UInt8] = Array("é日".utf8)  // C3 A9 E6 97 A5: leads and continuations
+    /// Leads and continuations: 0xA2 and 0xDC are `"` and `\` with the high bit set, and 0x84, 0x90 and 0x97
+    /// have a control character's low bits.
+    static let multiByte: [[UInt8]] = ["é", "日", "¢", "ܐ", "ऄ"].map { Array($0.utf8) }
 
     /// `count` plain bytes, multi-byte characters among them, as the raw inside of a JSON string.
     static func filler(_ count: Int, seed: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var index = seed
         while bytes.count < count {
-            if index % 5 == 4, bytes.count + multiByte.count <= count {
-                bytes += multiByte
+            let character = Self.multiByte[index % Self.multiByte.count]
+            if index % 3 == 2, bytes.count + character.count <= count {
+                bytes += character
             } else {
                 bytes.append(plain[index % plain.count])
             }
