@@ -9,6 +9,13 @@ public enum Deadline {
     /// suite at once.
     public static let generous: Duration = .seconds(60)
 
+    /// The most one wake-up of a waiting task counts against its bound. Time the task was kept from running
+    /// is not counted: when a loaded machine's other suites hold the concurrency pool's two threads for a
+    /// minute, the waiting task and the work it waits for resume together, and a bound counted in wall time
+    /// then failed the test before the work had had a turn (a CI run beside a build did so). A real hang
+    /// still fails: the waiting task wakes on time and counts every interval.
+    static let slack: Duration = .seconds(1)
+
     /// Runs `operation` and returns its value, or throws `DeadlineExceeded` when it has not finished within
     /// `timeout`. An operation that never returns is left behind (it cannot be cancelled from outside: an
     /// `await` on a continuation or a task's value ignores cancellation), so the test fails instead of hanging.
@@ -22,7 +29,14 @@ public enum Deadline {
                 if settled.claim() { continuation.resume(with: result) }
             }
             Task {
-                try? await Task.sleep(for: timeout)
+                var spent = Duration.zero
+                var last = ContinuousClock.now
+                while spent < timeout, !settled.isClaimed {
+                    try? await Task.sleep(for: min(.milliseconds(100), timeout - spent))
+                    let now = ContinuousClock.now
+                    spent += min(now - last, slack)
+                    last = now
+                }
                 if settled.claim() {
                     work.cancel()
                     continuation.resume(throwing: DeadlineExceeded(what: what, timeout: timeout))
@@ -32,16 +46,20 @@ public enum Deadline {
     }
 
     /// Polls `condition` every `interval` until it holds; throws `DeadlineExceeded` when it still does not
-    /// after `timeout`. The condition is checked once more after the deadline (a loaded machine can
-    /// oversleep past it).
+    /// after `timeout` of polling (each wake-up counting at most `slack`). The condition is checked once more
+    /// at the end.
     public static func poll(
         within timeout: Duration = generous, every interval: Duration = .milliseconds(20), _ what: String,
         _ condition: @Sendable () async throws -> Bool
     ) async throws {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
+        var spent = Duration.zero
+        var last = ContinuousClock.now
+        while spent < timeout {
             if try await condition() { return }
             try await Task.sleep(for: interval)
+            let now = ContinuousClock.now
+            spent += min(now - last, max(slack, interval))
+            last = now
         }
         if try await condition() { return }
         throw DeadlineExceeded(what: what, timeout: timeout)
@@ -52,6 +70,7 @@ public enum Deadline {
 private final class Settled: Sendable {
     private let done = Mutex(false)
     func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+    var isClaimed: Bool { done.withLock { $0 } }
 }
 
 public struct DeadlineExceeded: Error, CustomStringConvertible {
