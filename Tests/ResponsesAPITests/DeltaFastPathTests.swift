@@ -63,6 +63,26 @@ struct DeltaFastPathTests {
         #expect((try? ResponseStreamEvent(sse)) == (try? ResponseStreamEvent(general: sse)))
     }
 
+    /// The type and each key are compared a word at a time, the last word overlapping the one before: a
+    /// change of any one byte of them, first, middle or last, sends the event to the general path.
+    @Test func aKeyOrTypeOneByteOffIsDeclined() throws {
+        let bytes = Array(Self.plain.utf8)
+        let introducers = [
+            #"{"type":"response.output_text.delta""#, #","sequence_number":"#, #","item_id":"#, #","output_index":"#,
+            #","content_index":"#, #","delta":"#, #","logprobs":"#, #","obfuscation":"#,
+        ]
+        for introducer in introducers {
+            let text = Array(introducer.utf8)
+            let at = try #require(bytes.indices.first { bytes[$0...].starts(with: text) })
+            for offset in text.indices {
+                var changed = bytes
+                changed[at + offset] = changed[at + offset] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+                #expect(changed.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) == nil,
+                        "\(introducer) with byte \(offset) changed")
+            }
+        }
+    }
+
     @Test func invalidUTF8IsRepairedAlikeOnBothPaths() throws {
         let bytes = Array(#"{"type":"response.output_text.delta","delta":"a"#.utf8) + [0xFF, 0xC3] + Array(#"b"}"#.utf8)
         #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil)
