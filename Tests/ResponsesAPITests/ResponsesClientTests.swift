@@ -107,7 +107,12 @@ struct ResponsesClientTests {
     @Test func streamEndingWithoutTerminalEventIsTruncated() async throws {
         let frames = Array(Fixtures.frames("stream-hello.sse").prefix(7))
         let server = try await LoopbackServer.start { _ in .sse(frames) }
-        let (events, error) = try await withClient(server: server) { client in
+        // The read timeout far past any stall of the whole suite: in full runs (CI, every suite at once) the
+        // server's drop, a 50 ms sleep and a close, has come 55–100 s late, together with other suites' tests
+        // that ended at the same instant; a 60 s read timeout then ended the stream first, as a timeout.
+        let (events, error) = try await withClient(
+            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(600)
+        ) { client in
             await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
         }
         await server.stop()

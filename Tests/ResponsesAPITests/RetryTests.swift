@@ -22,10 +22,11 @@ struct RetryTests {
     }
 
     func client(
-        _ server: LoopbackServer, waits: Waits, policy: RetryPolicy = .default, observer: (any ExchangeObserver)? = nil
+        _ server: LoopbackServer, waits: Waits, policy: RetryPolicy = .default, observer: (any ExchangeObserver)? = nil,
+        readTimeout: Duration = .seconds(60)
     ) -> (ResponsesClient, AsyncHTTPClientTransport) {
         let configuration = Configuration(
-            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(60), retryPolicy: policy)
+            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: readTimeout, retryPolicy: policy)
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let client = ResponsesClient(
             configuration: configuration, transport: transport, observer: observer, sleep: { try await waits.sleep($0) },
@@ -205,7 +206,10 @@ struct RetryTests {
             .sse(frames, headers: [("x-request-id", "req_reset")], dropAtEnd: true)
         }
         let waits = Waits()
-        let (client, transport) = client(server, waits: waits)
+        // The read timeout far past any stall of the whole suite: in full runs the server's drop has come up to
+        // 100 s late (see ResponsesClientTests.connectionDroppedMidStreamKeepsPartialText), and a 60 s timeout
+        // then ended the stream first, as a timeout.
+        let (client, transport) = client(server, waits: waits, readTimeout: .seconds(600))
         let (events, error) = await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
         await transport.shutdown()
         await server.stop()
