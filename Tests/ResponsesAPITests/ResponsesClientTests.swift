@@ -131,7 +131,7 @@ struct ResponsesClientTests {
         await server.stop()
         #expect(events.deltaText == "Hello there, ")
         let failure = try #require(error)
-        #expect(failure.code == .network || failure.code == .truncatedStream)
+        #expect(failure.code == .network || failure.code == .truncatedStream, "\(failure.code): \(failure.message)")
         #expect(failure.requestID == "req_drop")
     }
 

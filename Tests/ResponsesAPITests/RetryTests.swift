@@ -217,7 +217,7 @@ struct RetryTests {
         #expect(server.requests.count == 1)
         #expect(waits.all.isEmpty)
         let failure = try #require(error)
-        #expect(failure.code == .network || failure.code == .truncatedStream)
+        #expect(failure.code == .network || failure.code == .truncatedStream, "\(failure.code): \(failure.message)")
         #expect(failure.requestID == "req_reset")
     }
 
