@@ -92,7 +92,7 @@ public final class LoopbackServer: Sendable {
                     received.withLock { $0.append(request) }
                     let keepOpen: Bool
                     do {
-                        keepOpen = try await play(route(request), to: outbound)
+                        keepOpen = try await play(route(request), to: outbound, channel: connection.channel)
                     } catch {
                         aborted.withLock { $0 += 1 }
                         throw error
@@ -105,7 +105,9 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Writes a reply; returns false when the script dropped the connection.
-    private func play(_ reply: Reply, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws -> Bool {
+    private func play(
+        _ reply: Reply, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, channel: any Channel
+    ) async throws -> Bool {
         var headers = HTTPHeaders(reply.headers)
         let whole = reply.parts.allSatisfy { if case .bytes = $0 { true } else { false } }
         if whole {
@@ -125,9 +127,11 @@ public final class LoopbackServer: Sendable {
             case .pause(let duration):
                 try await Task.sleep(for: duration)
             case .dropConnection:
-                // Writes are queued, not yet on the socket: give them a moment so the client receives
-                // everything before the connection goes.
-                try await Task.sleep(for: .milliseconds(50))
+                // Writes are queued, not yet on the socket: the event loop closes the connection a moment
+                // later, so the client receives everything before it goes. (A sleep here waited for the
+                // concurrency pool, which a full test run keeps busy for a minute or more: the drop came so
+                // late that the client's stream ended by a timeout instead.)
+                try await channel.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }.futureResult.get()
                 return false
             }
         }
