@@ -50,7 +50,8 @@ public final class LoopbackServer: Sendable {
                 }
             }
         let server = LoopbackServer(channel: channel, port: channel.channel.localAddress?.port ?? 0)
-        let task = Task {
+        // Served on threads of its own (`ServerExecutor`), so a busy concurrency pool cannot hold its replies.
+        let task = Task(executorPreference: ServerExecutor.shared) {
             _ = try? await withThrowingDiscardingTaskGroup { group in
                 try await channel.executeThenClose { connections in
                     for try await connection in connections {

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// The bounds every waiting test uses: a condition that never holds and an operation that never ends fail
-/// with `DeadlineExceeded`, and time the waiting task was kept from running (here a condition that blocks
-/// its thread, as a starved pool would) does not use up the bound.
+/// with `DeadlineExceeded`, and time the waiting task was kept from running (here a condition that takes
+/// seconds, as a starved pool would make it) does not use up the bound.
 @Suite("Deadlines in tests")
 struct DeadlineTests {
     @Test func aConditionThatNeverHoldsFails() async {
@@ -26,11 +26,12 @@ struct DeadlineTests {
 
     @Test func timeThePollerWasHeldIsNotCounted() async throws {
         let calls = LookCounter()
-        // The first look blocks its thread for three seconds (as other suites' synchronous work holding the
-        // pool would); the third holds. With a two-second bound counted in wall time the wait failed.
+        // The first look takes three seconds (as a poller kept from running by other suites' work would: a
+        // sleep here, not a blocked thread, so as not to hold the pool); the third holds. With a two-second
+        // bound counted in wall time the wait failed.
         try await Deadline.poll(within: .seconds(2), "the third look") {
             let call = calls.next()
-            if call == 1 { usleep(3_000_000) }
+            if call == 1 { try await Task.sleep(for: .seconds(3)) }
             return call >= 3
         }
         #expect(calls.value == 3)
