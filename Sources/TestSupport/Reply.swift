@@ -31,12 +31,17 @@ public struct Reply: Sendable {
         json(Fixtures.text(name), status: status, headers: headers)
     }
 
-    /// An event stream: `frames` written one by one, with `pause` between them.
+    /// An event stream: `frames` written one by one, with `pause` between them; with `holdingAfter`, an hour's
+    /// pause after that many frames (the server stops it), for a test whose client must give up mid-stream
+    /// however slowly it reads: a server that merely paces its frames can finish before a client held up by
+    /// a busy machine has read two.
     public static func sse(
-        _ frames: [String], pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false
+        _ frames: [String], pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false,
+        holdingAfter: Int? = nil
     ) -> Reply {
         var parts: [Part] = []
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
+            if index == holdingAfter { parts.append(.pause(.seconds(3600))) }
             if let pause, !parts.isEmpty { parts.append(.pause(pause)) }
             parts.append(.bytes(Array(frame.utf8)))
         }
@@ -47,8 +52,9 @@ public struct Reply: Sendable {
 
     /// An event stream from a fixture file, one frame per event (split on blank lines).
     public static func sseFixture(
-        _ name: String, pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false
+        _ name: String, pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false,
+        holdingAfter: Int? = nil
     ) -> Reply {
-        sse(Fixtures.frames(name), pause: pause, headers: headers, dropAtEnd: dropAtEnd)
+        sse(Fixtures.frames(name), pause: pause, headers: headers, dropAtEnd: dropAtEnd, holdingAfter: holdingAfter)
     }
 }

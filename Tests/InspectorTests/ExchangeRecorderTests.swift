@@ -111,7 +111,7 @@ struct ExchangeRecorderTests {
         defer { store.remove() }
         let server = try await LoopbackServer.start { _ in
             .sse(Fixtures.textStream(id: "resp_slow1", text: "one two three four five six seven eight"),
-                 pause: .milliseconds(150))
+                 pause: .milliseconds(150), holdingAfter: 8)
         }
         let partial = try await recording(store, server: server) { client -> String in
             var text = ""

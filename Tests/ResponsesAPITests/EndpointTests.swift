@@ -179,7 +179,8 @@ struct EndpointTests {
     }
 
     @Test func cancellingTheConsumerCancelsTheRequest() async throws {
-        let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse", pause: .milliseconds(200)) }
+        // Held after four events: the consumer gives up after two, before the stream could end.
+        let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse", holdingAfter: 4) }
         let observer = CollectingObserver()
         try await withClient(server: server, observer: observer) { client in
             let task = Task {
