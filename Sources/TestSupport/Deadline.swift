@@ -29,13 +29,10 @@ public enum Deadline {
                 if settled.claim() { continuation.resume(with: result) }
             }
             Task {
-                var spent = Duration.zero
-                var last = ContinuousClock.now
-                while spent < timeout, !settled.isClaimed {
-                    try? await Task.sleep(for: min(.milliseconds(100), timeout - spent))
-                    let now = ContinuousClock.now
-                    spent += min(now - last, slack)
-                    last = now
+                var budget = Budget(timeout, wakeUp: slack)
+                while !budget.isSpent, !settled.isClaimed {
+                    try? await Task.sleep(for: min(.milliseconds(100), budget.left))
+                    budget.count()
                 }
                 if settled.claim() {
                     work.cancel()
@@ -52,17 +49,37 @@ public enum Deadline {
         within timeout: Duration = generous, every interval: Duration = .milliseconds(20), _ what: String,
         _ condition: @Sendable () async throws -> Bool
     ) async throws {
-        var spent = Duration.zero
-        var last = ContinuousClock.now
-        while spent < timeout {
+        var budget = Budget(timeout, wakeUp: max(slack, interval))
+        while !budget.isSpent {
             if try await condition() { return }
             try await Task.sleep(for: interval)
-            let now = ContinuousClock.now
-            spent += min(now - last, max(slack, interval))
-            last = now
+            budget.count()
         }
         if try await condition() { return }
         throw DeadlineExceeded(what: what, timeout: timeout)
+    }
+}
+
+/// A bound counted in the waiting task's wake-ups, each at most `wakeUp` (see `Deadline.slack`).
+private struct Budget {
+    let timeout: Duration
+    let wakeUp: Duration
+    private var spent = Duration.zero
+    private var last = ContinuousClock.now
+
+    init(_ timeout: Duration, wakeUp: Duration) {
+        self.timeout = timeout
+        self.wakeUp = wakeUp
+    }
+
+    var isSpent: Bool { spent >= timeout }
+    var left: Duration { timeout - spent }
+
+    /// Counts the time since the last wake-up, at most `wakeUp` of it.
+    mutating func count() {
+        let now = ContinuousClock.now
+        spent += min(now - last, wakeUp)
+        last = now
     }
 }
 
