@@ -3,7 +3,9 @@
 # (openresponses-loopback), recording into a fresh inspector: added time to first byte for a tiny streamed
 # answer (curl and the official Python SDK), the throughput of a large streamed answer in both shapes
 # (small deltas; the API's, whose four final events repeat the whole text) through the proxy against
-# direct, the proxy's peak memory per shape, and 4 clients × 25 concurrent requests all recorded.
+# direct, when its recording was whole (a stream faster than the recorder reaches the client first and
+# waits for it in the proxy's spool), the proxy's peak memory per shape, and 4 clients × 25 concurrent
+# requests all recorded.
 # Medians of RUNS runs. Release build (the same static build as compare.sh).
 #   Benchmarks/proxy.sh [RUNS] [MB]     (default 7 runs, 50 MB)
 set -euo pipefail
@@ -90,21 +92,32 @@ for shape in large api; do
     api) echo "== ${mb} MB answer as the API sends it: 32 KB deltas, four final events repeating it (wall s, median of $runs)" ;;
   esac
   start_proxy "$shape"
-  : > "$work/$shape-direct"; : > "$work/$shape-proxy"
+  : > "$work/$shape-direct"; : > "$work/$shape-proxy"; : > "$work/$shape-recorded"
   request "$direct" "$shape" | wc -c > "$work/bytes"   # warm: the server builds the answer once
-  for _ in $(seq "$runs"); do
+  for run in $(seq "$runs"); do
     for target in direct proxy; do
       base=$direct; [ $target = proxy ] && base=$via
       start=$(date +%s%N); request "$base" "$shape" > /dev/null; end=$(date +%s%N)
       echo "$(( (end - start) / 1000 ))" >> "$work/$shape-$target"
+      [ $target = proxy ] || continue
+      # A stream faster than its recording reaches the client first (the rest waits in the proxy's spool):
+      # wait until this exchange is recorded (before the next run, which it would otherwise slow down),
+      # and note when that was, from the request's start.
+      until [ "$(OPENRESPONSES_HOME="$work/$shape" "$ours" inspect list --source proxy --limit 1 --json \
+                 | grep -c '"state": "in_progress"')" = 0 ] \
+            && [ "$(OPENRESPONSES_HOME="$work/$shape" "$ours" inspect list --source proxy --limit 1000 --json | grep -c '"id"')" -ge "$run" ]; do
+        sleep 0.02
+      done
+      echo "$(( ($(date +%s%N) - start) / 1000 ))" >> "$work/$shape-recorded"
     done
   done
   bytes=$(cat "$work/bytes")
   stop_proxy
   rows=$(states "$work/$shape")
-  awk -v d="$(median "$work/$shape-direct")" -v p="$(median "$work/$shape-proxy")" -v b="$bytes" -v m="$peak" -v r="$rows" 'BEGIN {
-    printf "direct %.3f s (%.0f MB/s) · through the proxy, recording %.3f s (%.0f MB/s): %.0f%% of direct · proxy peak RSS %s MB · recorded: %s\n",
-      d / 1e6, b / d, p / 1e6, b / p, 100 * d / p, m, r }'
+  awk -v d="$(median "$work/$shape-direct")" -v p="$(median "$work/$shape-proxy")" -v b="$bytes" -v m="$peak" -v r="$rows" \
+      -v w="$(median "$work/$shape-recorded")" 'BEGIN {
+    printf "direct %.3f s (%.0f MB/s) · through the proxy, recording %.3f s (%.0f MB/s): %.0f%% of direct · recorded whole %.2f s after the request began · proxy peak RSS %s MB · recorded: %s\n",
+      d / 1e6, b / d, p / 1e6, b / p, 100 * d / p, w / 1e6, m, r }'
 done
 
 echo "== 4 clients × 25 concurrent requests (tiny streamed answers)"

@@ -57,7 +57,8 @@ public struct ProxyRunner: Sendable {
             configuration = ProxyConfiguration(
                 host: host, port: port, upstream: options.upstream ?? context.configuration.baseURL, token: options.token,
                 upstreamKey: key, provider: context.providerName,
-                connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout)
+                connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout,
+                spoolDirectory: (context.environment.inspectorPath as NSString).deletingLastPathComponent)
             try configuration.validate()
         } catch {
             context.diagnostics.write("error: \(error)\n")

@@ -21,12 +21,20 @@ final class Forwarding: Sendable {
     /// The keys the exchange carries: the tap records a final event whole when one occurs in it.
     let secrets: [String]
     let logger: Logger
+    /// Where a stream faster than its recording waits for it (`RecordingQueue`); nil keeps it in memory.
+    let backlog: Int
+    let spoolDirectory: String?
+    let spoolLimit: Int
     private let started = Mutex(false)
 
     init(
         upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int,
-        requestID: String?, secrets: [String], logger: Logger
+        requestID: String?, secrets: [String], logger: Logger, backlog: Int = 2 << 20, spoolDirectory: String? = nil,
+        spoolLimit: Int = 1 << 30
     ) {
+        self.backlog = backlog
+        self.spoolDirectory = spoolDirectory
+        self.spoolLimit = spoolLimit
         self.secrets = secrets
         self.upstream = upstream
         self.recording = recording
@@ -64,7 +72,9 @@ final class Forwarding: Sendable {
     /// The client gets the stream's end as soon as the upstream's; the exchange is finished when the
     /// recording has caught up.
     private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
-        let queue = RecordingQueue(limit: Self.recordingBacklog)
+        let queue = RecordingQueue(limit: backlog, spoolDirectory: spoolDirectory, spoolLimit: spoolLimit) { [start] in
+            ContinuousClock.now - start
+        }
         let recorder = Task { [requestID, secrets] in await Self.record(queue, into: recording, requestID: requestID, secrets: secrets) }
         var failure: (any Error)?
         var ending: ResponsesAPIError?
@@ -91,6 +101,9 @@ final class Forwarding: Sendable {
             do { try await writer.finish(nil) } catch { failure = error }
         }
         await recorder.value
+        if let spoolFailure = queue.spoolFailure {
+            logger.warning("the stream waited for its recording: \(spoolFailure)")
+        }
         if let failure {
             logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
             throw failure
@@ -100,19 +113,38 @@ final class Forwarding: Sendable {
     /// The recording side of a stream: decodes the chunks as they come and finishes the exchange.
     private static func record(_ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?, secrets: [String]) async {
         var tap = StreamTap(secrets: secrets)
+        var lost: SpoolError?
+        func decode(_ chunk: ByteBuffer, at offset: Duration) async {
+            let events = chunk.withUnsafeReadableBytes { tap.push($0, at: offset) }
+            if !events.isEmpty {
+                recording.didReceiveEvents(events)
+                await recording.waitForWriter()
+            }
+        }
         for await item in queue.items {
             switch item {
             case .chunk(let chunk, let offset):
-                let events = chunk.withUnsafeReadableBytes { tap.push($0, at: offset) }
-                if !events.isEmpty {
-                    recording.didReceiveEvents(events)
-                    await recording.waitForWriter()
-                }
+                await decode(chunk, at: offset)
                 queue.consumed(chunk.readableBytes)
+            case .spooled(let position, let count, let offset):
+                // A chunk that cannot be read back cannot be decoded either, nor can what follows it in
+                // the same event: the exchange says so instead of pretending to be whole.
+                await queue.waitForLull()
+                do {
+                    await decode(try queue.readSpooled(at: position, count: count), at: offset)
+                } catch {
+                    lost = lost ?? error
+                }
             case .end(let error, let offset):
                 let events = tap.finish(at: offset)
                 if !events.isEmpty { recording.didReceiveEvents(events) }
-                await recording.didFinish(tap.outcome(duration: offset, error: error, requestID: requestID))
+                var ending = error
+                if ending == nil, let lost {
+                    ending = ResponsesAPIError(
+                        code: .protocolViolation, message: "the client got the whole stream, but its recording is not whole: \(lost)",
+                        requestID: requestID)
+                }
+                await recording.didFinish(tap.outcome(duration: offset, error: ending, requestID: requestID))
             }
         }
     }
@@ -152,9 +184,6 @@ final class Forwarding: Sendable {
         }
         try await writer.finish(nil)
     }
-
-    /// How much of a stream may wait for the recording before the client waits too.
-    static let recordingBacklog = 2 << 20
 
     /// The error of an upstream that broke off mid-body.
     private func brokenOff(_ error: any Error) -> ResponsesAPIError {

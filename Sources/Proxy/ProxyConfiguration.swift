@@ -24,12 +24,24 @@ public struct ProxyConfiguration: Sendable {
     public var keptRequestBytes: Int
     /// Response bodies that are not event streams are recorded whole up to this size, else as a placeholder.
     public var keptResponseBytes: Int
+    /// How much of an event stream may wait in memory for its recording (decoding and the store).
+    public var recordingBacklog: Int
+    /// Where an event stream faster than its recording waits for it past `recordingBacklog`, on disk (the
+    /// inspector's directory): the client then gets it at the network's pace and the recording catches up
+    /// after. nil makes the client wait instead.
+    public var spoolDirectory: String?
+    /// The most a stream may keep waiting in the spool before the client waits too.
+    public var spoolLimit: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil, upstreamKey: String? = nil,
         provider: String? = nil, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(600),
-        keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20
+        keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20, recordingBacklog: Int = 2 << 20,
+        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30
     ) {
+        self.recordingBacklog = recordingBacklog
+        self.spoolDirectory = spoolDirectory
+        self.spoolLimit = spoolLimit
         self.host = host
         self.port = port
         self.upstream = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream

@@ -23,14 +23,18 @@ final class ProxyHarness: Sendable {
         self.task = task
     }
 
-    static func start(upstream: String, token: String? = nil, upstreamKey: String? = nil) async throws -> ProxyHarness {
+    /// `backlog`: how much of a stream may wait in memory for the recording before the rest waits in the
+    /// spool (in the store's directory, as `openresponses proxy` has it).
+    static func start(upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20) async throws -> ProxyHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let recorder = ExchangeRecorder(
             openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path, provider: "default",
             onFailure: { print("inspector failed: \($0)") })
         let server = ProxyServer(
-            configuration: ProxyConfiguration(port: 0, upstream: upstream, token: token, upstreamKey: upstreamKey, provider: "default"),
+            configuration: ProxyConfiguration(
+                port: 0, upstream: upstream, token: token, upstreamKey: upstreamKey, provider: "default",
+                recordingBacklog: backlog, spoolDirectory: directory.path),
             observer: recorder)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

@@ -19,12 +19,14 @@ struct ProxyLongAnswerTests {
 
     /// Streams `frames` through a proxy with curl (sending `key`); returns what curl got, the recorded
     /// exchange, the bytes its batches hold and how many batches have cuts.
-    private func proxied(_ frames: [String], key: String) async throws -> (received: Data, detail: ExchangeDetail, stored: Int, cut: Int, proxy: ProxyHarness) {
+    private func proxied(
+        _ frames: [String], key: String, backlog: Int = 2 << 20
+    ) async throws -> (received: Data, detail: ExchangeDetail, stored: Int, cut: Int, proxy: ProxyHarness) {
         let upstream = try await LoopbackServer.start { _ in
             Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
         }
         defer { Task { await upstream.stop() } }
-        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
+        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL, backlog: backlog)
         let output = scratch.appendingPathComponent("out-\(UUID().uuidString)")
         let result = try await proxy.curl("/responses", [
             "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json",
@@ -54,6 +56,22 @@ struct ProxyLongAnswerTests {
         #expect(run.detail.events.map(\.data) == payloads(frames), "every event reads back exactly")
         #expect(run.cut >= 1)
         #expect(run.stored < text.utf8.count + text.utf8.count / 5, "stored \(run.stored) bytes for \(text.utf8.count)")
+    }
+
+    /// With 64 KB of room in memory, nearly all of a fast stream waits for its recording in the spool: the
+    /// client's bytes and the recorded events are still exact, in both shapes.
+    @Test(arguments: ["small deltas", "the API's shape"])
+    func aStreamFasterThanItsRecordingIsRecordedWholeThroughTheSpool(shape: String) async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let frames = shape == "small deltas" ? Fixtures.largeTextStream(megabytes: 3) : Fixtures.apiTextStream(megabytes: 3).frames
+        let run = try await proxied(frames, key: "sk-client-secret-0004", backlog: 64 << 10)
+        defer { run.proxy.remove() }
+        #expect(run.received == Data(frames.joined().utf8), "the client gets the upstream's bytes unchanged")
+        #expect(run.detail.summary.state == "completed", "\(run.detail.summary.errorMessage ?? "")")
+        #expect(run.detail.events.count == frames.count)
+        #expect(run.detail.events.map(\.data) == payloads(frames), "every event reads back exactly")
+        let offsets = run.detail.events.map(\.offsetMs)
+        #expect(offsets == offsets.sorted(), "arrival times in order")
     }
 
     @Test func aKeyInTheAnswerKeepsTheFinalEventsWholeAndRedacted() async throws {
