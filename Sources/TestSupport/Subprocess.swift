@@ -21,14 +21,7 @@ public enum Subprocess {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Swift.Result {
-                    try runBlocking(executable, arguments, environment: environment, stdin: stdin)
-                })
-            }
-            thread.start()
-        }
+        try await Blocking.run { try runBlocking(executable, arguments, environment: environment, stdin: stdin) }
     }
 
     /// Runs the program and blocks the calling thread until it exits (for quick tools such as tmux).

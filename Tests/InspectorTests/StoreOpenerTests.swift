@@ -3,6 +3,7 @@ import StoreSupport
 import GRDB
 import Inspector
 import Synchronization
+import TestSupport
 import Testing
 
 /// Opening a store from several openers at once (each on a connection and a lock of its own, as separate
@@ -14,32 +15,35 @@ struct StoreOpenerTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opener-\(UUID().uuidString)")
     var path: String { directory.appendingPathComponent("inspector.sqlite").path }
 
-    /// Opens the store on `count` threads released together; the errors, if any.
-    func openTogether(_ count: Int) -> [String] {
-        let errors = Mutex<[String]>([])
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for _ in 0..<count {
-            done.enter()
-            Thread.detachNewThread { [path] in
-                start.wait()
-                do { _ = try InspectorStore.open(at: path) } catch { errors.withLock { $0.append("\(error)") } }
-                done.leave()
+    /// Opens the store on `count` threads released together; the errors, if any. Waited for off the
+    /// concurrency pool (`Blocking`).
+    func openTogether(_ count: Int) async -> [String] {
+        await Blocking.run { [path] in
+            let errors = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for _ in 0..<count {
+                done.enter()
+                Thread.detachNewThread {
+                    start.wait()
+                    do { _ = try InspectorStore.open(at: path) } catch { errors.withLock { $0.append("\(error)") } }
+                    done.leave()
+                }
             }
+            for _ in 0..<count { start.signal() }
+            done.wait()
+            return errors.withLock { $0 }
         }
-        for _ in 0..<count { start.signal() }
-        done.wait()
-        return errors.withLock { $0 }
     }
 
-    @Test func openersStartingTogetherOnANewStoreAllSucceedAndMigrateOnce() throws {
+    @Test func openersStartingTogetherOnANewStoreAllSucceedAndMigrateOnce() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         for _ in 0..<5 {
             try? FileManager.default.removeItem(at: directory)
-            let errors = openTogether(8)
+            let errors = await openTogether(8)
             #expect(errors.isEmpty, "\(errors)")
             let store = try InspectorStore.open(at: path)
-            let applied = try store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            let applied = try await store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
             #expect(applied.count == Set(applied).count)
             #expect(applied.last == "v11-repeats")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
@@ -69,37 +73,39 @@ struct StoreOpenerTests {
         #expect(again.repaired?.movedTo == path + ".damaged-20261118-110640-2")
     }
 
-    /// Holds the lock the openers take on the store's directory (as another process migrating would).
-    func holdingMigrationLock<T>(_ body: () throws -> T) throws -> T {
+    /// Holds the lock the openers take on the store's directory (as another process migrating would) while
+    /// `body` runs on a thread of its own (`Blocking`: the openers wait, and the test's thread with them).
+    func holdingMigrationLock<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         try #require(flock(descriptor, LOCK_EX) == 0)
         defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return try await Blocking.run(body)
     }
 
-    @Test func anOpenerWaitsForAnotherProcessMigratingThenFindsTheWorkDone() throws {
+    @Test func anOpenerWaitsForAnotherProcessMigratingThenFindsTheWorkDone() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let opened = Mutex<Result<InspectorStore, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        try holdingMigrationLock {
-            Thread.detachNewThread { [path] in
+        let whileHeld = try await holdingMigrationLock { [path] in
+            Thread.detachNewThread {
                 opened.withLock { $0 = Result { try InspectorStore.open(at: path) } }
                 done.signal()
             }
-            // Still waiting while the lock is held.
-            #expect(done.wait(timeout: .now() + .milliseconds(500)) == .timedOut)
+            return done.wait(timeout: .now() + .milliseconds(500)) == .timedOut
         }
-        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
+        #expect(whileHeld, "still waiting while the lock is held")
+        let afterwards = await Blocking.run { done.wait(timeout: .now() + .seconds(30)) == .success }
+        #expect(afterwards)
         let store = try #require(try opened.withLock { $0 }?.get())
-        #expect(try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM exchange") } == 0)
+        #expect(try await store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM exchange") } == 0)
     }
 
-    @Test func aLockHeldLongerThanThePatienceIsAPassingErrorThatSaysSo() throws {
+    @Test func aLockHeldLongerThanThePatienceIsAPassingErrorThatSaysSo() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let error = try holdingMigrationLock { () -> StoreOpenError? in
+        let error = try await holdingMigrationLock { [path] () -> StoreOpenError? in
             do {
                 _ = try InspectorStore.open(at: path, patience: .milliseconds(300))
                 return nil

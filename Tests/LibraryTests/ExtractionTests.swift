@@ -119,8 +119,7 @@ struct ExtractionTests {
         #expect(scan.text.contains("INVOICE NUMBER 4711"), "\(scan.text)")
         // The same page as a PNG.
         let png = files.folder.appendingPathComponent("page").path
-        let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"), arguments: ["-r", "150", "-png", "-singlefile", try files.pdf().path, png])
-        render.waitUntilExit()
+        try LibraryFixtures.tool("/usr/bin/pdftoppm", ["-r", "150", "-png", "-singlefile", try files.pdf().path, png])
         let image = try await extract(URL(fileURLWithPath: png + ".png"))
         #expect(image.text.contains("Emperor penguins huddle"), "\(image.text)")
     }

@@ -75,8 +75,7 @@ struct LibraryFixtures {
     func scannedPDF(_ name: String = "scan.pdf") throws -> URL {
         let source = try write("scan-source.pdf", PDFWriter.text(pages: [["SCANNED INVOICE NUMBER 4711", "Total due: ninety euros"]]))
         let prefix = folder.appendingPathComponent("scan-page").path
-        let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"), arguments: ["-r", "150", "-gray", "-singlefile", source.path, prefix])
-        render.waitUntilExit()
+        try Self.tool("/usr/bin/pdftoppm", ["-r", "150", "-gray", "-singlefile", source.path, prefix])
         let pgm = try Data(contentsOf: URL(fileURLWithPath: prefix + ".pgm"))
         // P5 header: magic, width, height, maxval, each followed by white space.
         var fields: [Int] = []
@@ -97,10 +96,19 @@ struct LibraryFixtures {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/qpdf") else { return nil }
         let plain = try pdf("plain-\(name)")
         let target = folder.appendingPathComponent(name)
-        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/qpdf"), arguments: ["--encrypt", "secret", "owner", "256", "--", plain.path, target.path])
-        process.waitUntilExit()
+        let status = try Subprocess.runBlocking(
+            "/usr/bin/qpdf", ["--encrypt", "secret", "owner", "256", "--", plain.path, target.path], environment: [:]).status
         try FileManager.default.removeItem(at: plain)
-        return process.terminationStatus == 0 ? target : nil
+        return status == 0 ? target : nil
+    }
+
+    /// Runs a tool to its end and fails with its stderr unless it succeeds. Spawned and waited for with
+    /// `posix_spawn` and `waitpid` (`Subprocess.runBlocking`): Foundation's `Process.waitUntilExit` waits in
+    /// a run loop for a Dispatch source, which needs a thread of the pool the waiting test holds; with the
+    /// whole suite running, tests waiting so held every thread of it for a minute and more.
+    static func tool(_ path: String, _ arguments: [String]) throws {
+        let result = try Subprocess.runBlocking(path, arguments, environment: [:])
+        guard result.status == 0 else { throw SubprocessError("\(path) exited with \(result.status): \(result.stderr)") }
     }
 }
 
