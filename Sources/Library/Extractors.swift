@@ -1,4 +1,5 @@
 import Foundation
+import ResponsesAPI
 
 /// Picks the extractor for a file by its type and runs it.
 public struct Extractors: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ResponsesAPI
 
 /// Adds files to the library: each file's SHA-256 first (an unchanged file costs nothing more), then
 /// extraction, chunking and one transaction that replaces the document's chunks. One file failing (an

@@ -1,6 +1,7 @@
 import Embeddings
 import Foundation
 import Synchronization
+import ResponsesAPI
 
 /// The built-in embedder: all-MiniLM-L6-v2 from the model folder, run on this machine's cores. A batch is
 /// cut in two halves (longest texts dealt alternately, so the halves cost alike) encoded side by side, each

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResponsesAPI
 
 /// Running a tool without Foundation's `Process`: its pipes were inheritable, so a process started at the
 /// same moment by another thread (another tool, a test's tmux server) could keep a pipe's write end open

@@ -1,4 +1,5 @@
 import Foundation
+import ResponsesAPI
 
 /// Runs the external programs the library reads documents with (poppler's, tesseract), found on `PATH`,
 /// with a time limit; their output whole.

@@ -47,7 +47,7 @@ extension ChatSession {
                 return .failed("the user declined to run \(call.name)")
             }
         }
-        let outcome = handlers.run(handler, arguments: call.arguments)
+        let outcome = await handlers.run(handler, arguments: call.arguments)
         if Task.isCancelled { return .failed("the user interrupted \(call.name)") }
         switch outcome {
         case .output(let text): delegate.report(.functionOutput(name: call.name, text: text))

@@ -54,8 +54,16 @@ public struct HandlerRunner: Sendable {
 
     public init() {}
 
-    /// Runs `handler` with `arguments` on stdin. Blocks the calling thread until it ends or times out.
-    public func run(_ handler: Handler, arguments: String) -> Outcome {
+    /// Runs `handler` with `arguments` on stdin, on a thread of its own (`OwnThread`): until it ends, times
+    /// out, or the awaiting task is cancelled (Ctrl-C), which kills its whole process group at once.
+    public func run(_ handler: Handler, arguments: String) async -> Outcome {
+        await OwnThread.run(cancellable: { cancellation in Self.runBlocking(handler, arguments: arguments, cancellation: cancellation) })
+    }
+
+    /// The handler run to its end on the calling thread, looking at `cancellation` at least every tenth of a
+    /// second.
+    static func runBlocking(_ handler: Handler, arguments: String, cancellation: ToolCancellation) -> Outcome {
+        guard !cancellation.isCancelled else { return .failed(Self.interrupted) }
         let script = handler.usesShell
             ? ["/bin/sh", "-c", "cd \"$1\" && eval \"$2\"", "sh", handler.workingDirectory, handler.command[0]]
             : ["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", handler.workingDirectory] + handler.command
@@ -86,14 +94,19 @@ public struct HandlerRunner: Sendable {
         var stdout: [UInt8] = [], stderr: [UInt8] = []
         var open = [output[0], errors[0]]
         var timedOut = false
+        var interrupted = false
         while !open.isEmpty {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero {
                 timedOut = true
                 break
             }
+            if cancellation.isCancelled {
+                interrupted = true
+                break
+            }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 1000))
+            let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 100))
             let ready = poll(&fds, nfds_t(fds.count), milliseconds)
             if ready < 0 && errno != EINTR { break }
             for entry in fds where entry.revents != 0 {
@@ -107,11 +120,12 @@ public struct HandlerRunner: Sendable {
                 }
             }
         }
-        if timedOut { kill(-pid, SIGKILL) }
+        if timedOut || interrupted { kill(-pid, SIGKILL) }
         open.forEach { close($0) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if timedOut { return .failed("the handler timed out after \(handler.timeoutSeconds) s") }
+        if interrupted { return .failed(Self.interrupted) }
         let text = String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
         let exited = (status & 0x7f) == 0
         let code = (status >> 8) & 0xff
@@ -122,4 +136,7 @@ public struct HandlerRunner: Sendable {
         }
         return .output(text)
     }
+
+    /// The result of a handler stopped because the user interrupted the turn.
+    static let interrupted = "the handler was interrupted"
 }

@@ -1,7 +1,11 @@
-import Workbench
 import Foundation
 import ResponsesAPI
+import TestSupport
 import Testing
+import Workbench
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Function tools' local handlers, run for real: output, failures and timeouts become results.
 @Suite("Handler runner")
@@ -13,31 +17,58 @@ struct HandlerRunnerTests {
         ]))
     }
 
-    @Test func theArgumentsGoInOnStdinAndStdoutComesBack() throws {
-        let outcome = HandlerRunner().run(try handler(["sh", "-c", "tr a-z A-Z"]), arguments: #"{"city":"paris"}"#)
+    @Test func theArgumentsGoInOnStdinAndStdoutComesBack() async throws {
+        let outcome = await HandlerRunner().run(try handler(["sh", "-c", "tr a-z A-Z"]), arguments: #"{"city":"paris"}"#)
         #expect(outcome == .output(#"{"CITY":"PARIS"}"#))
     }
 
-    @Test func aStringCommandRunsInTheWorkingDirectory() throws {
-        let outcome = HandlerRunner().run(try handler("pwd", directory: "/usr"), arguments: "{}")
+    @Test func aStringCommandRunsInTheWorkingDirectory() async throws {
+        let outcome = await HandlerRunner().run(try handler("pwd", directory: "/usr"), arguments: "{}")
         #expect(outcome == .output("/usr"))
     }
 
-    @Test func aFailingHandlerIsAnErrorResultWithItsStderr() throws {
-        let outcome = HandlerRunner().run(try handler("echo oops >&2; exit 3"), arguments: "{}")
+    @Test func aFailingHandlerIsAnErrorResultWithItsStderr() async throws {
+        let outcome = await HandlerRunner().run(try handler("echo oops >&2; exit 3"), arguments: "{}")
         #expect(outcome == .failed("the handler failed (exit status 3): oops"))
         #expect(outcome.resultText == #"{"error":"the handler failed (exit status 3): oops"}"#)
     }
 
-    @Test func aHandlerThatRunsTooLongIsKilledWithItsChildren() throws {
+    @Test func aHandlerThatRunsTooLongIsKilledWithItsChildren() async throws {
         let start = ContinuousClock.now
-        let outcome = HandlerRunner().run(try handler("sleep 30 & sleep 30", timeout: 1), arguments: "{}")
+        let outcome = await HandlerRunner().run(try handler("sleep 30 & sleep 30", timeout: 1), arguments: "{}")
         #expect(outcome == .failed("the handler timed out after 1 s"))
         #expect(ContinuousClock.now - start < .seconds(20), "the whole process group went, not only the shell")
     }
 
-    @Test func aCommandThatDoesNotExistIsAnErrorResult() throws {
-        let outcome = HandlerRunner().run(try handler(["no-such-command-xyz"]), arguments: "{}")
+    /// Ctrl-C during a turn cancels its task: the handler's whole process group is killed then, not at its
+    /// timeout, and the model is told it was interrupted.
+    @Test func cancellingTheTurnKillsTheHandlerAtOnce() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("or-handler-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pidFile) }
+        let handler = try handler(.string("sleep 300 & echo $! > '\(pidFile.path)'; wait"), timeout: 120)
+        let run = Task { await HandlerRunner().run(handler, arguments: "{}") }
+        let written: @Sendable () -> pid_t? = { (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+        try await Deadline.poll("the handler's child wrote its pid") { written() != nil }
+        let sleeper = try #require(written())
+        #expect(Self.isRunning(sleeper), "the handler's child runs")
+        let start = ContinuousClock.now
+        run.cancel()
+        let outcome = await run.value
+        #expect(outcome == .failed("the handler was interrupted"))
+        #expect(ContinuousClock.now - start < .seconds(60), "ended by the cancellation, not the 120 s timeout")
+        try await Deadline.poll("the handler's child is gone") { !Self.isRunning(sleeper) }
+    }
+
+    /// Whether `pid` is a live process (not gone, not a zombie waiting for whoever reaps orphans).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
+
+    @Test func aCommandThatDoesNotExistIsAnErrorResult() async throws {
+        let outcome = await HandlerRunner().run(try handler(["no-such-command-xyz"]), arguments: "{}")
         guard case .failed(let message) = outcome else {
             Issue.record("expected a failure, got \(outcome)")
             return

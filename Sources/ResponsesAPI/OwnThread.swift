@@ -4,8 +4,8 @@ import Foundation
 /// of the concurrency pool's threads: the pool has as many threads as cores (two on the machines this runs
 /// on), and a tool that holds one for seconds starves every other task, a terminal's redraw or a test's
 /// polling among them.
-enum OwnThread {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+public enum OwnThread {
+    public static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: work()) }.start()
         }
