@@ -36,7 +36,7 @@ if arguments.count > 2 {
 /// Each long answer is made the first time it is asked for.
 enum Answers {
     static let large = Fixtures.chunked(Fixtures.largeTextStream(megabytes: megabytes))
-    static let api = Fixtures.chunked(Fixtures.apiTextStream(megabytes: megabytes).frames)
+    static let api = Fixtures.chunked(Fixtures.apiTextStream(megabytes: megabytes, repeatingPast: nil).frames)
     static let apiPaced = paced(api)
     static let largePaced = paced(large)
 

@@ -6,7 +6,16 @@ import Foundation
 /// `response.completed`), so a 50 MB answer is about 250 MB on the wire.
 extension Fixtures {
     /// The answer text of `apiTextStream`: about `bytes` bytes of UTF-8, lines of words in several scripts.
-    public static func apiText(bytes: Int) -> String {
+    /// Past `repeatingPast` bytes (256 KB; nil: never) the text so far (which ends after a whole word)
+    /// repeats: built word by word, 50 MB took the tests' debug build most of a minute of one of the
+    /// concurrency pool's two threads. The benchmarks' release build makes it whole.
+    public static func apiText(bytes: Int, repeatingPast: Int? = 256 << 10) -> String {
+        guard let block = repeatingPast, bytes > block else { return apiTextBlock(bytes: bytes) }
+        let first = apiTextBlock(bytes: block)
+        return String(repeating: first, count: bytes / first.utf8.count + 1)
+    }
+
+    private static func apiTextBlock(bytes: Int) -> String {
         let words = ["stream", "delta", "héllo", "wörld", "naïve", "café", "日本語", "テキスト", "中文", "ελληνικά",
                      "кириллица", "emoji 🙂", "🚀", "tokens", "the", "wire", "quickly", "over", "answer", "done"]
         var text = ""
@@ -30,24 +39,39 @@ extension Fixtures {
 
     /// The frames of an answer of about `megabytes` MB of text in deltas of about `deltaBytes` bytes (cut
     /// between Unicode scalars, as a model's tokens may cut an emoji sequence), ended as the API ends one. `text` is what a client must show.
-    public static func apiTextStream(megabytes: Double, deltaBytes: Int = 32 * 1024) -> (frames: [String], text: String) {
-        apiTextStream(text: apiText(bytes: Int(megabytes * 1_048_576)), deltaBytes: deltaBytes)
+    public static func apiTextStream(
+        megabytes: Double, deltaBytes: Int = 32 * 1024, repeatingPast: Int? = 256 << 10
+    ) -> (frames: [String], text: String) {
+        apiTextStream(text: apiText(bytes: Int(megabytes * 1_048_576), repeatingPast: repeatingPast), deltaBytes: deltaBytes)
     }
 
     /// The frames of `text` in deltas of about `deltaBytes` bytes, ended as the API ends a message.
     public static func apiTextStream(text: String, deltaBytes: Int = 32 * 1024) -> (frames: [String], text: String) {
+        // Backslashes, quotes and line breaks escaped, the runs between them found by libc's `strcspn` and
+        // copied whole: a scalar at a time (or with Foundation's replacing), 100 MB took the tests' debug build
+        // from a quarter to most of a minute.
         func quote(_ string: String) -> String {
-            var out = "\""
-            out.reserveCapacity(string.utf8.count + 16)
-            for character in string.unicodeScalars {
-                switch character {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                default: out.unicodeScalars.append(character)
+            var out: [UInt8] = [0x22]
+            out.reserveCapacity(string.utf8.count + string.utf8.count / 16 + 2)
+            string.utf8CString.withUnsafeBufferPointer { buffer in
+                var cursor = buffer.baseAddress!
+                let end = buffer.baseAddress! + (buffer.count - 1)
+                while cursor < end {
+                    let run = strcspn(cursor, "\\\"\n")
+                    cursor.withMemoryRebound(to: UInt8.self, capacity: run) { out.append(contentsOf: UnsafeBufferPointer(start: $0, count: run)) }
+                    cursor += run
+                    guard cursor < end else { break }
+                    switch cursor.pointee {
+                    case 0x5C: out += [0x5C, 0x5C]
+                    case 0x22: out += [0x5C, 0x22]
+                    case 0x0A: out += [0x5C, 0x6E]
+                    default: out.append(0)  // a NUL in the text, where strcspn stopped
+                    }
+                    cursor += 1
                 }
             }
-            return out + "\""
+            out.append(0x22)
+            return String(decoding: out, as: UTF8.self)
         }
         var frames: [String] = []
         var sequence = 0
@@ -77,5 +101,24 @@ extension Fixtures {
         let usage = #"{"input_tokens":12,"input_tokens_details":{"cached_tokens":0},"output_tokens":1000,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":1012}"#
         frame("response.completed", #""response":{"id":"resp_api","object":"response","created_at":1795270000,"status":"completed","model":"bench-model","output":[\#(item)],"usage":\#(usage)}"#)
         return (frames, text)
+    }
+
+    /// The bytes of a frame's `data:` line (a frame of one data line, as these fixtures make them), found with
+    /// `memchr`: split into lines as a `String`, a 50 MB final event took the debug build tens of seconds.
+    public static func eventData(_ frame: String) -> [UInt8] {
+        let bytes = Array(frame.utf8)
+        let prefix: [UInt8] = Array("data: ".utf8)
+        var line = 0
+        while line < bytes.count {
+            let end: Int = bytes.withUnsafeBytes { raw in
+                guard let found = memchr(raw.baseAddress! + line, 0x0A, bytes.count - line) else { return bytes.count }
+                return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+            }
+            if end - line >= prefix.count, Array(bytes[line..<(line + prefix.count)]) == prefix {
+                return Array(bytes[(line + prefix.count)..<end])
+            }
+            line = end + 1
+        }
+        return []
     }
 }

@@ -51,7 +51,7 @@ struct LongAnswerBinaryTests {
         let rows = try await store.recentExchanges()
         let apiRow = try #require(rows.first { $0.id == rows.map(\.id).min() })
         let detail = try #require(try await store.exchange(id: apiRow.id))
-        let sent = api.map { Array($0.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8) }
+        let sent = api.map { Fixtures.eventData($0) }
         try #require(detail.events.count == sent.count)
         var differing: [Int] = []
         for (stored, original) in zip(detail.events, sent) where stored.data != original { differing.append(stored.index) }

@@ -45,7 +45,7 @@ struct LongAnswerTests {
         try #require(rows.count == 1)
         let detail = try #require(try await store.store.exchange(id: rows[0].id))
         let sent = frames.map { frame in
-            Array(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8)
+            Fixtures.eventData(frame)
         }
         try #require(detail.events.count == sent.count)
         #expect(detail.events.map(\.index) == Array(0..<sent.count))
@@ -67,7 +67,7 @@ struct LongAnswerTests {
         defer { store.remove() }
         let (frames, text) = Fixtures.apiTextStream(megabytes: 3)
         // A second stream whose deltas stop 100 KB short: its final text is another length, so it is decoded.
-        let shortIndex = frames.lastIndex { $0.contains("output_text.delta") }!
+        let shortIndex = frames.lastIndex { $0.hasPrefix("event: response.output_text.delta") }!
         let cut = Array(frames[..<(shortIndex - 3)]) + frames[(shortIndex + 1)...]
         let server = try await LoopbackServer.start { request in
             let parts = Fixtures.chunked(request.body.count > 0 && String(decoding: request.body, as: UTF8.self).contains("short") ? cut : frames)
@@ -122,7 +122,7 @@ struct LongAnswerTests {
         let rows = try await store.store.recentExchanges()
         try #require(rows.count == 2)
         let sent = frames.map { frame in
-            Array(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8)
+            Fixtures.eventData(frame)
         }
         let first = try #require(rows.last)
         let detail = try #require(try await store.store.exchange(id: first.id))

@@ -13,7 +13,7 @@ import Testing
 struct RepeatedTextStorageTests {
     /// The `data:` payloads of frames, as sent.
     private func payloads(_ frames: [String]) -> [[UInt8]] {
-        frames.map { Array($0.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8) }
+        frames.map { Fixtures.eventData($0) }
     }
 
     /// Streams `frames` through a recording client (every string decoded, as `chat` does) and returns the

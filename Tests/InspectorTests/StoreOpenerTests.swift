@@ -74,15 +74,18 @@ struct StoreOpenerTests {
     }
 
     /// Holds the lock the openers take on the store's directory (as another process migrating would) while
-    /// `body` runs on a thread of its own (`Blocking`: the openers wait, and the test's thread with them).
+    /// `body` runs, all on a thread of its own (`Blocking`): the openers wait, and the test's thread with
+    /// them; and the lock goes when `body` ends, not when the concurrency pool next runs the test.
     func holdingMigrationLock<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        try #require(flock(descriptor, LOCK_EX) == 0)
-        defer { flock(descriptor, LOCK_UN) }
-        return try await Blocking.run(body)
+        return try await Blocking.run { [directory] in
+            let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
+            guard descriptor >= 0 else { throw SubprocessError("cannot open \(directory.path) (errno \(errno))") }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX) == 0 else { throw SubprocessError("cannot lock \(directory.path) (errno \(errno))") }
+            defer { flock(descriptor, LOCK_UN) }
+            return try body()
+        }
     }
 
     @Test func anOpenerWaitsForAnotherProcessMigratingThenFindsTheWorkDone() async throws {

@@ -43,7 +43,7 @@ struct ProxyLongAnswerTests {
     }
 
     private func payloads(_ frames: [String]) -> [[UInt8]] {
-        frames.map { Array($0.split(separator: "\n").first { $0.hasPrefix("data: ") }!.dropFirst(6).utf8) }
+        frames.map { Fixtures.eventData($0) }
     }
 
     @Test func theRepeatsAreStoredOnceAndEveryByteReadsBack() async throws {
