@@ -33,7 +33,10 @@ struct ConformanceRecordingsTests {
         return name.hasSuffix(".chunks.txt") ? SSEPerturbation.framesFromChunkLines(raw) : raw
     }
 
-    @Test("decodes identically under every perturbation", arguments: try recordings)
+    /// One recording at a time (`.serialized`): each case decodes its file nine times, about half a minute of
+    /// work in all in the debug build; run in parallel, the cases held both of the pool's threads that long and
+    /// every other test in the process waited.
+    @Test("decodes identically under every perturbation", .serialized, arguments: try recordings)
     func recording(_ name: String) throws {
         let original = try Self.bytes(of: name)
         let reference = try Self.decode(original, chunkSize: 0).filter { $0.kind != .done }
@@ -74,7 +77,7 @@ struct ConformanceRecordingsTests {
         return segments.filter { !$0.isEmpty }
     }
 
-    @Test("the response rebuilt from the events equals the terminal event's", arguments: try recordings)
+    @Test("the response rebuilt from the events equals the terminal event's", .serialized, arguments: try recordings)
     func accumulation(_ name: String) throws {
         let events = try Self.decode(try Self.bytes(of: name), chunkSize: 0)
         var rebuiltSegments = 0
