@@ -176,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProxyTests",
-            dependencies: ["Proxy", "Inspector", "ResponsesAPI", "TestSupport"]
+            dependencies: ["Proxy", "Inspector", "ResponsesAPI", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "ConsoleTests",

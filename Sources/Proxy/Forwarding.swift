@@ -23,16 +23,19 @@ final class Forwarding: Sendable {
     let logger: Logger
     /// Where a stream faster than its recording waits for it (`RecordingQueue`); nil keeps it in memory.
     let backlog: Int
+    /// Where a recording that outlives its stream is kept track of; nil waits for it before the body ends.
+    let recordings: RecordingTasks?
     let spoolDirectory: String?
     let spoolLimit: Int
     private let started = Mutex(false)
 
     init(
         upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int,
-        requestID: String?, secrets: [String], logger: Logger, backlog: Int = 2 << 20, spoolDirectory: String? = nil,
-        spoolLimit: Int = 1 << 30
+        requestID: String?, secrets: [String], logger: Logger, backlog: Int = 2 << 20, recordings: RecordingTasks? = nil,
+        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30
     ) {
         self.backlog = backlog
+        self.recordings = recordings
         self.spoolDirectory = spoolDirectory
         self.spoolLimit = spoolLimit
         self.secrets = secrets
@@ -70,12 +73,19 @@ final class Forwarding: Sendable {
 
     /// An event stream: each chunk to the client first, then to the recording beside it (`RecordingQueue`).
     /// The client gets the stream's end as soon as the upstream's; the exchange is finished when the
-    /// recording has caught up.
+    /// recording has caught up, which `recordings` keeps track of.
     private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
         let queue = RecordingQueue(limit: backlog, spoolDirectory: spoolDirectory, spoolLimit: spoolLimit) { [start] in
             ContinuousClock.now - start
         }
-        let recorder = Task { [requestID, secrets] in await Self.record(queue, into: recording, requestID: requestID, secrets: secrets) }
+        let recorder = Task { [requestID, secrets, logger] in
+            await Self.record(queue, into: recording, requestID: requestID, secrets: secrets)
+            if let spoolFailure = queue.spoolFailure {
+                logger.warning("the stream waited for its recording: \(spoolFailure)")
+            }
+            let spooled = queue.spooledTotal
+            if spooled > 0 { logger.debug("recorded through the spool", metadata: ["spooled_bytes": "\(spooled)"]) }
+        }
         var failure: (any Error)?
         var ending: ResponsesAPIError?
         do {
@@ -100,10 +110,9 @@ final class Forwarding: Sendable {
         if failure == nil {
             do { try await writer.finish(nil) } catch { failure = error }
         }
-        await recorder.value
-        if let spoolFailure = queue.spoolFailure {
-            logger.warning("the stream waited for its recording: \(spoolFailure)")
-        }
+        // The client has the whole stream: its connection is free for the next request while the recording
+        // catches up (the server waits for it before it stops).
+        if let recordings { recordings.track(recorder) } else { await recorder.value }
         if let failure {
             logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
             throw failure
@@ -124,14 +133,15 @@ final class Forwarding: Sendable {
         for await item in queue.items {
             switch item {
             case .chunk(let chunk, let offset):
-                await decode(chunk, at: offset)
+                if lost == nil { await decode(chunk, at: offset) }
                 queue.consumed(chunk.readableBytes)
             case .spooled(let position, let count, let offset):
-                // A chunk that cannot be read back cannot be decoded either, nor can what follows it in
-                // the same event: the exchange says so instead of pretending to be whole.
+                // A chunk that cannot be read back cannot be decoded, nor can what follows it (the events
+                // would be spliced): the recording stops there and the exchange says so.
                 await queue.waitForLull()
                 do {
-                    await decode(try queue.readSpooled(at: position, count: count), at: offset)
+                    let chunk = try queue.readSpooled(at: position, count: count)
+                    if lost == nil { await decode(chunk, at: offset) }
                 } catch {
                     lost = lost ?? error
                 }

@@ -39,7 +39,9 @@ public struct ProxyServer: Sendable {
         // Many clients at once (an agent's parallel calls): one upstream connection each, kept for reuse.
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
-        let responder = RecordingProxy(configuration: configuration, client: client, observer: observer, now: now, logger: logger)
+        let recordings = RecordingTasks()
+        let responder = RecordingProxy(
+            configuration: configuration, client: client, observer: observer, now: now, logger: logger, recordings: recordings)
         let port = configuration.port
         // Hummingbird's own log says "Server started" at info and, on a cancelled shutdown, "Waiting on child
         // channel: CancellationError()" at error: noise unless debugging, when it shows everything.
@@ -57,9 +59,12 @@ public struct ProxyServer: Sendable {
                 try await application.run()
             }
         } catch {
+            await recordings.waitForAll()
             try? await client.shutdown()
             throw error
         }
+        // Streams their clients already have may still be being recorded: none is cut short.
+        await recordings.waitForAll()
         try? await client.shutdown()
     }
 }

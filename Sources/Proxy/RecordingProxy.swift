@@ -19,6 +19,8 @@ public struct RecordingProxy: HTTPResponder {
     let observer: (any ExchangeObserver)?
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Recordings still catching up with streams already forwarded; the server waits for them before it stops.
+    let recordings: RecordingTasks
 
     /// Headers that belong to one connection, never forwarded. `accept-encoding` is dropped too: the
     /// upstream answers uncompressed so the proxy can read the events it records.
@@ -27,7 +29,11 @@ public struct RecordingProxy: HTTPResponder {
         "upgrade", "host", "content-length", "accept-encoding",
     ]
 
-    init(configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(
+        configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date,
+        logger: Logger, recordings: RecordingTasks = RecordingTasks()
+    ) {
+        self.recordings = recordings
         self.configuration = configuration
         self.client = client
         self.observer = observer
@@ -115,7 +121,7 @@ public struct RecordingProxy: HTTPResponder {
         let forwarding = Forwarding(
             upstream: upstream, recording: recording, start: start, limit: configuration.keptResponseBytes,
             requestID: upstream.headers.first(name: "x-request-id"), secrets: secrets, logger: logger,
-            backlog: configuration.recordingBacklog, spoolDirectory: configuration.spoolDirectory, spoolLimit: configuration.spoolLimit)
+            backlog: configuration.recordingBacklog, recordings: recordings, spoolDirectory: configuration.spoolDirectory, spoolLimit: configuration.spoolLimit)
         return Response(
             status: HTTPResponse.Status(code: Int(upstream.status.code)), headers: fields,
             body: ResponseBody(contentLength: length) { writer in try await forwarding.run(&writer) })

@@ -9,7 +9,7 @@ import Synchronization
 
 /// An event stream's chunks on their way from the forwarding loop to the recording, which runs beside it
 /// (decoding the events and handing them to the inspector). The client never waits for the decoding or the
-/// store: up to `limit` bytes wait in memory, more wait in a `Spool` on disk (up to `spoolLimit`), so a
+/// store: up to `limit` bytes wait in memory, more wait in a `Spool` on disk (a file of `spoolLimit` at most), so a
 /// stream faster than the recorder reaches the client at the network's pace and the recording catches up
 /// after it, with every event and the time it arrived. Only when the spool is full or cannot be written does
 /// the client wait, while more than `limit` bytes are in memory, as it did before there was a spool.
@@ -35,6 +35,8 @@ final class RecordingQueue: Sendable {
         var spoolEnd: Int64 = 0
         /// Why the spool is not used (it could not be made or written), once that happened.
         var spoolFailure: SpoolError?
+        /// Every byte that went through the spool (for the log).
+        var spooledTotal = 0
         /// When the last chunk arrived, and whether the stream has ended.
         var lastArrival: Duration = .zero
         var finished = false
@@ -62,6 +64,9 @@ final class RecordingQueue: Sendable {
     /// Why the spool stopped being used, if it did (for the log).
     var spoolFailure: SpoolError? { state.withLock { $0.spoolFailure } }
 
+    /// How many bytes went through the spool.
+    var spooledTotal: Int { state.withLock { $0.spooledTotal } }
+
     private enum Route {
         case memory
         case spool(Int64)
@@ -78,12 +83,16 @@ final class RecordingQueue: Sendable {
                 state.pending += size
                 return .memory
             }
-            if spoolDirectory != nil, state.spoolFailure == nil, state.spooled + size <= spoolLimit {
+            if spoolDirectory != nil, state.spoolFailure == nil {
                 if state.spooled == 0 { state.spoolEnd = 0 }  // everything written was read: start again
-                let position = state.spoolEnd
-                state.spoolEnd += Int64(size)
-                state.spooled += size
-                return .spool(position)
+                // The file never passes `spoolLimit`: past it the producer waits for the recording.
+                if state.spoolEnd + Int64(size) <= Int64(spoolLimit) {
+                    let position = state.spoolEnd
+                    state.spoolEnd += Int64(size)
+                    state.spooled += size
+                    state.spooledTotal += size
+                    return .spool(position)
+                }
             }
             state.pending += size
             return .memoryThenWait
@@ -99,6 +108,7 @@ final class RecordingQueue: Sendable {
                 state.withLock { state in
                     state.spoolFailure = error
                     state.spooled -= size
+                    state.spooledTotal -= size
                     state.pending += size
                 }
                 await enqueueWaiting(chunk, at: offset)

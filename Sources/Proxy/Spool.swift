@@ -6,10 +6,10 @@ import Darwin
 import NIOCore
 
 /// Where a fast stream's chunks wait for the recording when more than the memory backlog is waiting: a
-/// file of the proxy's own, made with `mkstemp` (mode 0600) and unlinked at once, so it is gone with its
-/// descriptor whatever happens to the process. Chunks are written at the positions `RecordingQueue` hands
-/// out and read back once, in order; positions are reused from the start whenever the recording has read
-/// everything written.
+/// file of the proxy's own, made with `mkstemp` (mode 0600, close-on-exec) and unlinked at once, so it is
+/// gone with its descriptor whatever happens to the process. Chunks are written at the positions
+/// `RecordingQueue` hands out and read back once, in order; positions are reused from the start whenever
+/// the recording has read everything written.
 final class Spool: Sendable {
     let descriptor: Int32
 
@@ -20,6 +20,8 @@ final class Spool: Sendable {
         template += Array(".proxy-spool-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw SpoolError(operation: "create a spool file in \(directory)", errno: errno) }
+        // Close-on-exec at once (`mkostemp` is not in Glibc's module; the proxy starts no programs anyway).
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         unlink(path)
         self.descriptor = descriptor

@@ -11,12 +11,15 @@ final class ProxyHarness: Sendable {
     let directory: URL
     let recorder: ExchangeRecorder
     let port: Int
+    /// What the proxy logged, debug level included.
+    let log: CollectedLog.Lines
     private let task: Task<Void, any Error>
 
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
     var storePath: String { directory.appendingPathComponent("inspector.sqlite").path }
 
-    private init(directory: URL, recorder: ExchangeRecorder, port: Int, task: Task<Void, any Error>) {
+    private init(directory: URL, recorder: ExchangeRecorder, port: Int, log: CollectedLog.Lines, task: Task<Void, any Error>) {
+        self.log = log
         self.directory = directory
         self.recorder = recorder
         self.port = port
@@ -28,6 +31,7 @@ final class ProxyHarness: Sendable {
     static func start(upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20) async throws -> ProxyHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = CollectedLog.Lines()
         let recorder = ExchangeRecorder(
             openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path, provider: "default",
             onFailure: { print("inspector failed: \($0)") })
@@ -35,7 +39,7 @@ final class ProxyHarness: Sendable {
             configuration: ProxyConfiguration(
                 port: 0, upstream: upstream, token: token, upstreamKey: upstreamKey, provider: "default",
                 recordingBacklog: backlog, spoolDirectory: directory.path),
-            observer: recorder)
+            observer: recorder, logger: CollectedLog.logger(into: log))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             defer { continuation.finish() }
@@ -46,7 +50,7 @@ final class ProxyHarness: Sendable {
             _ = try await task.value
             throw SubprocessError("the proxy stopped before it listened")
         }
-        return ProxyHarness(directory: directory, recorder: recorder, port: port, task: task)
+        return ProxyHarness(directory: directory, recorder: recorder, port: port, log: log, task: task)
     }
 
     /// Stops the proxy, waits for every exchange to be written, and returns the store.

@@ -72,6 +72,8 @@ struct ProxyLongAnswerTests {
         #expect(run.detail.events.map(\.data) == payloads(frames), "every event reads back exactly")
         let offsets = run.detail.events.map(\.offsetMs)
         #expect(offsets == offsets.sorted(), "arrival times in order")
+        let spooled = run.proxy.log.all.first { $0.contains("recorded through the spool") }
+        #expect(spooled.map { (Int($0.split(separator: "=").last ?? "") ?? 0) > 1 << 20 } == true, "most of it went through the spool: \(spooled ?? "nothing")")
     }
 
     @Test func aKeyInTheAnswerKeepsTheFinalEventsWholeAndRedacted() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Proxy
@@ -96,6 +97,7 @@ struct RecordingQueueTests {
             queue.finish(nil, at: .zero)
         }
         // Unread, memory holds 1000 bytes: the third chunk passes the limit and its producer waits there.
+        try await Deadline.poll("two chunks handed over") { produced.withLock { $0 } >= 2 }
         try await Task.sleep(for: .milliseconds(200))
         #expect(produced.withLock { $0 } == 2, "the producer waits once memory is over its limit")
         #expect(queue.spoolFailure?.description.contains(missing) == true, "\(String(describing: queue.spoolFailure))")
@@ -110,6 +112,43 @@ struct RecordingQueueTests {
         await producer.value
         #expect(count == 6, "every chunk, in memory")
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The spool file never grows past its limit: past it the producer waits, as without a spool, until the
+    /// recording has read the spool and it starts again from its beginning.
+    @Test func theSpoolFileNeverPassesItsLimit() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = RecordingQueue(limit: 100, spoolDirectory: directory.path, spoolLimit: 700) { .zero }
+        let chunks = (0..<12).map { Self.chunk($0, size: 300) }
+        let produced = Mutex(0)
+        let producer = Task {
+            for chunk in chunks {
+                await queue.enqueue(chunk, at: .zero)
+                produced.withLock { $0 += 1 }
+            }
+            queue.finish(nil, at: .zero)
+        }
+        // Nothing read yet: two chunks fill the 700 bytes, the third waits in memory and its producer with it.
+        try await Deadline.poll("two chunks spooled") { produced.withLock { $0 } >= 2 }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(produced.withLock { $0 } == 2, "the producer waits at the spool's limit")
+        var received: [ByteBuffer] = []
+        var furthest: Int64 = 0
+        for await item in queue.items {
+            switch item {
+            case .chunk(let chunk, _):
+                received.append(chunk)
+                queue.consumed(chunk.readableBytes)
+            case .spooled(let position, let count, _):
+                furthest = max(furthest, position + Int64(count))
+                received.append(try queue.readSpooled(at: position, count: count))
+            case .end: break
+            }
+        }
+        await producer.value
+        #expect(received == chunks, "every chunk, in order")
+        #expect(furthest <= 700, "the file reached \(furthest) bytes")
+        #expect(queue.spooledTotal > 700, "the spool was used again once read: \(queue.spooledTotal) bytes through it")
     }
 
     @Test func aSpooledChunkWaitsWhileTheStreamGoesOnAndNotAfterItEnds() async throws {
