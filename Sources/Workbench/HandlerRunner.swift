@@ -83,18 +83,29 @@ public struct HandlerRunner: Sendable {
             close(input[1]); close(output[0]); close(errors[0])
             return .failed("cannot start \(handler.command.joined(separator: " ")): \(String(cString: strerror(spawned)))")
         }
-        // Arguments are small; a handler that does not read them must not block us.
+        // The arguments go in from a thread of their own: a handler that never reads them (with more than a
+        // pipe's 64 KB of them) blocks that thread, not the waiting below, until it ends or is killed (the
+        // write then fails with EPIPE).
         _ = signal(SIGPIPE, SIG_IGN)
-        arguments.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = write(input[1], buffer.baseAddress, max(0, buffer.count - 1))
+        let stdin = input[1]
+        Thread.detachNewThread {
+            arguments.utf8CString.withUnsafeBufferPointer { buffer in
+                var done = 0
+                let total = max(0, buffer.count - 1)
+                while done < total {
+                    let count = write(stdin, buffer.baseAddress! + done, total - done)
+                    if count > 0 { done += count } else if count < 0, errno == EINTR { continue } else { break }
+                }
+            }
+            close(stdin)
         }
-        close(input[1])
 
         let deadline = ContinuousClock.now + .seconds(handler.timeoutSeconds)
         var stdout: [UInt8] = [], stderr: [UInt8] = []
         var open = [output[0], errors[0]]
         var timedOut = false
         var interrupted = false
+        var failedPoll = false
         while !open.isEmpty {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero {
@@ -108,7 +119,10 @@ public struct HandlerRunner: Sendable {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 100))
             let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 && errno != EINTR {
+                failedPoll = true
+                break
+            }
             for entry in fds where entry.revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 let count = read(entry.fd, &buffer, buffer.count)
@@ -120,11 +134,26 @@ public struct HandlerRunner: Sendable {
                 }
             }
         }
-        if timedOut || interrupted { kill(-pid, SIGKILL) }
+        if timedOut || interrupted || failedPoll { kill(-pid, SIGKILL) }
         open.forEach { close($0) }
+        // Its output closed, the handler may still run (`exec >/dev/null`): waited for with the same deadline
+        // and cancellation as its output.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            if reaped == 0 {
+                if ContinuousClock.now >= deadline { timedOut = true } else if cancellation.isCancelled { interrupted = true }
+                if timedOut || interrupted {
+                    kill(-pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    break
+                }
+                usleep(20_000)
+            }
+        }
         if timedOut { return .failed("the handler timed out after \(handler.timeoutSeconds) s") }
+        if failedPoll { return .failed("the handler's output could not be read (poll failed)") }
         if interrupted { return .failed(Self.interrupted) }
         let text = String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .newlines)
         let exited = (status & 0x7f) == 0

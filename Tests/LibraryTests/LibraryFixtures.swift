@@ -97,7 +97,8 @@ struct LibraryFixtures {
         let plain = try pdf("plain-\(name)")
         let target = folder.appendingPathComponent(name)
         let status = try Subprocess.runBlocking(
-            "/usr/bin/qpdf", ["--encrypt", "secret", "owner", "256", "--", plain.path, target.path], environment: [:]).status
+            "/usr/bin/qpdf", ["--encrypt", "secret", "owner", "256", "--", plain.path, target.path],
+            environment: ProcessInfo.processInfo.environment).status
         try FileManager.default.removeItem(at: plain)
         return status == 0 ? target : nil
     }
@@ -107,7 +108,7 @@ struct LibraryFixtures {
     /// a run loop for a Dispatch source, which needs a thread of the pool the waiting test holds; with the
     /// whole suite running, tests waiting so held every thread of it for a minute and more.
     static func tool(_ path: String, _ arguments: [String]) throws {
-        let result = try Subprocess.runBlocking(path, arguments, environment: [:])
+        let result = try Subprocess.runBlocking(path, arguments, environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else { throw SubprocessError("\(path) exited with \(result.status): \(result.stderr)") }
     }
 }

@@ -7,7 +7,10 @@ import Testing
 /// with no error under every perturbation a compatible server or proxy may introduce, gives the same events
 /// each time, and the text rebuilt from its deltas equals the terminal response's output text. Skipped
 /// when ../shared is absent (the project's own fixtures cover every event family in `EventFamilyTests`).
-@Suite("Conformance recordings", .enabled(if: Fixtures.conformanceDirectory != nil, "../shared/conformance is absent"))
+/// One test and one recording at a time (`.serialized`): each case decodes its file nine times, about half a
+/// minute of work in all in the debug build; run in parallel, the cases held both of the concurrency pool's
+/// threads that long and every other test in the process waited.
+@Suite("Conformance recordings", .serialized, .enabled(if: Fixtures.conformanceDirectory != nil, "../shared/conformance is absent"))
 struct ConformanceRecordingsTests {
     /// The recordings' names. Throws when the folder is there but cannot be listed or holds none, so a
     /// parameterised test never runs zero cases and passes: Swift Testing reports the error as a failure.
@@ -33,10 +36,7 @@ struct ConformanceRecordingsTests {
         return name.hasSuffix(".chunks.txt") ? SSEPerturbation.framesFromChunkLines(raw) : raw
     }
 
-    /// One recording at a time (`.serialized`): each case decodes its file nine times, about half a minute of
-    /// work in all in the debug build; run in parallel, the cases held both of the pool's threads that long and
-    /// every other test in the process waited.
-    @Test("decodes identically under every perturbation", .serialized, arguments: try recordings)
+    @Test("decodes identically under every perturbation", arguments: try recordings)
     func recording(_ name: String) throws {
         let original = try Self.bytes(of: name)
         let reference = try Self.decode(original, chunkSize: 0).filter { $0.kind != .done }
@@ -77,7 +77,7 @@ struct ConformanceRecordingsTests {
         return segments.filter { !$0.isEmpty }
     }
 
-    @Test("the response rebuilt from the events equals the terminal event's", .serialized, arguments: try recordings)
+    @Test("the response rebuilt from the events equals the terminal event's", arguments: try recordings)
     func accumulation(_ name: String) throws {
         let events = try Self.decode(try Self.bytes(of: name), chunkSize: 0)
         var rebuiltSegments = 0

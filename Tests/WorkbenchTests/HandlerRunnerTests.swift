@@ -51,7 +51,7 @@ struct HandlerRunnerTests {
     }
 
     /// Ctrl-C during a turn cancels its task: the handler's whole process group is killed then, not at its
-    /// timeout, and the model is told it was interrupted.
+    /// timeout, and the turn ends there.
     @Test func cancellingTheTurnKillsTheHandlerAtOnce() async throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("or-handler-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: pidFile) }
@@ -72,6 +72,24 @@ struct HandlerRunnerTests {
             let close = stat.lastIndex(of: ")")
         else { return false }
         return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
+
+    /// A handler that closes its output and goes on is still held to its timeout (it was waited for
+    /// without one).
+    @Test func aHandlerThatClosesItsOutputIsStillTimedOut() async throws {
+        let outcome = await HandlerRunner().run(try handler(.string("exec >/dev/null 2>&1; sleep 30"), timeout: 1), arguments: "{}")
+        #expect(outcome == .failed("the handler timed out after 1 s"))
+    }
+
+    /// Arguments larger than a pipe holds, to a handler that never reads them: the writing does not hold up
+    /// the waiting, so cancelling still stops it.
+    @Test func argumentsTheHandlerNeverReadsDoNotKeepItFromBeingStopped() async throws {
+        let arguments = #"{"text":""# + String(repeating: "x", count: 300_000) + #""}"#
+        let handler = try handler(.string("sleep 300"), timeout: 120)
+        let run = Task { await HandlerRunner().run(handler, arguments: arguments) }
+        try await Task.sleep(for: .milliseconds(300))
+        run.cancel()
+        #expect(await run.value == .failed("the handler was interrupted"))
     }
 
     @Test func aCommandThatDoesNotExistIsAnErrorResult() async throws {
