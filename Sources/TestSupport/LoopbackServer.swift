@@ -127,6 +127,8 @@ public final class LoopbackServer: Sendable {
                 try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
             case .pause(let duration):
                 try await Task.sleep(for: duration)
+            case .wait(let gate):
+                await gate.wait()
             case .dropConnection:
                 // Writes are queued, not yet on the socket: the event loop closes the connection a moment
                 // later, so the client receives everything before it goes. (A sleep here waited for the

@@ -5,6 +5,8 @@ public struct Reply: Sendable {
     public enum Part: Sendable {
         case bytes([UInt8])
         case pause(Duration)
+        /// Waits until the test opens the gate.
+        case wait(Gate)
         /// Closes the connection where it stands (no final chunk): the client sees the body cut short.
         case dropConnection
     }
