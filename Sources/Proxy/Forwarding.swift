@@ -111,8 +111,9 @@ final class Forwarding: Sendable {
             do { try await writer.finish(nil) } catch { failure = error }
         }
         // The client has the whole stream: its connection is free for the next request while the recording
-        // catches up (the server waits for it before it stops).
-        if let recordings { recordings.track(recorder) } else { await recorder.value }
+        // catches up (the server waits for it before it stops); past a few such recordings the connection
+        // waits for this one, so memory and spool files stay bounded however many fast streams come.
+        if let recordings, recordings.count < RecordingTasks.limit { recordings.track(recorder) } else { await recorder.value }
         if let failure {
             logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
             throw failure

@@ -31,7 +31,7 @@ public struct RecordingProxy: HTTPResponder {
 
     init(
         configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date,
-        logger: Logger, recordings: RecordingTasks = RecordingTasks()
+        logger: Logger, recordings: RecordingTasks
     ) {
         self.recordings = recordings
         self.configuration = configuration

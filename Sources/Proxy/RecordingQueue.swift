@@ -67,6 +67,9 @@ final class RecordingQueue: Sendable {
     /// How many bytes went through the spool.
     var spooledTotal: Int { state.withLock { $0.spooledTotal } }
 
+    /// How many bytes wait in memory.
+    var pendingInMemory: Int { state.withLock { $0.pending } }
+
     private enum Route {
         case memory
         case spool(Int64)

@@ -11,6 +11,10 @@ final class RecordingTasks: Sendable {
 
     private let state = Mutex(State())
 
+    /// How many recordings may catch up at once after their streams (each keeps up to 2 MB in memory and a
+    /// spool file of up to 1 GB); past that a stream's connection waits for its recording.
+    static let limit = 4
+
     /// Keeps `task` until it ends.
     func track(_ task: Task<Void, Never>) {
         let id = state.withLock { state -> Int in

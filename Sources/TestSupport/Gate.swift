@@ -16,7 +16,7 @@ public final class Gate: Sendable {
     public func wait(atMost limit: Duration = .seconds(120)) async {
         let start = ContinuousClock.now
         while !isOpen.load(ordering: .acquiring), ContinuousClock.now - start < limit {
-            try? await Task.sleep(for: .milliseconds(10))
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { return }  // cancelled: the server stops
         }
     }
 }

@@ -67,9 +67,16 @@ public struct HandlerRunner: Sendable {
         let script = handler.usesShell
             ? ["/bin/sh", "-c", "cd \"$1\" && eval \"$2\"", "sh", handler.workingDirectory, handler.command[0]]
             : ["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", handler.workingDirectory] + handler.command
+        // Made close-on-exec at once (`or_pipe_cloexec`): a program another thread starts meanwhile must not
+        // inherit them. None leaks when the second or third cannot be made.
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else { return .failed("cannot create pipes") }
-        for fd in input + output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard input.withUnsafeMutableBufferPointer({ or_pipe_cloexec($0.baseAddress) }) == 0,
+            output.withUnsafeMutableBufferPointer({ or_pipe_cloexec($0.baseAddress) }) == 0,
+            errors.withUnsafeMutableBufferPointer({ or_pipe_cloexec($0.baseAddress) }) == 0
+        else {
+            (input + output + errors).filter { $0 >= 0 }.forEach { close($0) }
+            return .failed("cannot create pipes")
+        }
         let argv = script.map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

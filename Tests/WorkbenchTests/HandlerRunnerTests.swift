@@ -82,14 +82,19 @@ struct HandlerRunnerTests {
     }
 
     /// Arguments larger than a pipe holds, to a handler that never reads them: the writing does not hold up
-    /// the waiting, so cancelling still stops it.
+    /// the waiting, so cancelling stops it then, not when it ends (ten minutes later).
     @Test func argumentsTheHandlerNeverReadsDoNotKeepItFromBeingStopped() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("or-handler-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pidFile) }
         let arguments = #"{"text":""# + String(repeating: "x", count: 300_000) + #""}"#
-        let handler = try handler(.string("sleep 300"), timeout: 120)
+        let handler = try handler(.string("echo $$ > '\(pidFile.path)'; sleep 600"), timeout: 900)
         let run = Task { await HandlerRunner().run(handler, arguments: arguments) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Deadline.poll("the handler started") { Self.writtenPID(pidFile) != nil }
+        let start = ContinuousClock.now
         run.cancel()
         #expect(await run.value == .failed("the handler was interrupted"))
+        // Generous for a busy machine's pool; the handler itself would have taken 600 s.
+        #expect(ContinuousClock.now - start < .seconds(300), "stopped when cancelled, not when the handler ended")
     }
 
     @Test func aCommandThatDoesNotExistIsAnErrorResult() async throws {
