@@ -37,9 +37,12 @@ public struct Reply: Sendable {
     /// pause after that many frames (the server stops it), for a test whose client must give up mid-stream
     /// however slowly it reads: a server that merely paces its frames can finish before a client held up by
     /// a busy machine has read two.
+    /// With `dropAtEnd`, the connection is dropped after the last frame; with `droppingAt` too, only once the
+    /// test opens that gate (when its client has read what it must keep: the client library discards bytes it
+    /// had not handed over when the connection closes, and a busy machine can keep the client from reading).
     public static func sse(
         _ frames: [String], pause: Duration? = nil, headers: [(String, String)] = [], dropAtEnd: Bool = false,
-        holdingAfter: Int? = nil
+        droppingAt gate: Gate? = nil, holdingAfter: Int? = nil
     ) -> Reply {
         var parts: [Part] = []
         for (index, frame) in frames.enumerated() {
@@ -47,7 +50,10 @@ public struct Reply: Sendable {
             if let pause, !parts.isEmpty { parts.append(.pause(pause)) }
             parts.append(.bytes(Array(frame.utf8)))
         }
-        if dropAtEnd { parts.append(.dropConnection) }
+        if dropAtEnd {
+            if let gate { parts.append(.wait(gate)) }
+            parts.append(.dropConnection)
+        }
         return Reply(
             status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8")] + headers, parts: parts)
     }

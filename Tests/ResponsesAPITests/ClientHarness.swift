@@ -44,6 +44,22 @@ func collect(
     }
 }
 
+/// `collect`, opening `gate` once the deltas' text is `text` (the server then drops the connection).
+func collect(
+    _ stream: AsyncThrowingStream<ResponseStreamEvent, any Error>, opening gate: Gate, atText text: String
+) async -> (events: [ResponseStreamEvent], error: ResponsesAPIError?) {
+    var events: [ResponseStreamEvent] = []
+    do {
+        for try await event in stream {
+            events.append(event)
+            if events.deltaText == text { gate.open() }
+        }
+        return (events, nil)
+    } catch {
+        return (events, error as? ResponsesAPIError ?? ResponsesAPIError(code: .network, message: "unexpected \(error)"))
+    }
+}
+
 extension [ResponseStreamEvent] {
     var deltaText: String {
         reduce(into: "") { text, event in

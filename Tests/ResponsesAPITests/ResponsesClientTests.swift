@@ -127,21 +127,10 @@ struct ResponsesClientTests {
         let frames = Array(Fixtures.frames("stream-hello.sse").prefix(7))
         let gate = Gate()
         let server = try await LoopbackServer.start { _ in
-            var reply = Reply.sse(frames, headers: [("x-request-id", "req_drop")], dropAtEnd: true)
-            reply.parts.insert(.wait(gate), at: reply.parts.count - 1)
-            return reply
+            .sse(frames, headers: [("x-request-id", "req_drop")], dropAtEnd: true, droppingAt: gate)
         }
         let (events, error) = try await withClient(server: server) { client in
-            var events: [ResponseStreamEvent] = []
-            do {
-                for try await event in client.stream(CreateResponseRequest(model: "m", input: "hi")) {
-                    events.append(event)
-                    if events.deltaText == "Hello there, " { gate.open() }
-                }
-                return (events, ResponsesAPIError?.none)
-            } catch {
-                return (events, error as? ResponsesAPIError)
-            }
+            await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")), opening: gate, atText: "Hello there, ")
         }
         await server.stop()
         #expect(events.deltaText == "Hello there, ")

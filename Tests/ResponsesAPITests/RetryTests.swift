@@ -202,15 +202,17 @@ struct RetryTests {
 
     @Test func connectionResetMidStreamIsNeverRetriedAndKeepsPartialText() async throws {
         let frames = Array(Fixtures.frames("stream-hello.sse").prefix(7))
+        let gate = Gate()  // the drop comes once the client has the text (see Reply.sse's droppingAt)
         let server = try await LoopbackServer.start { _ in
-            .sse(frames, headers: [("x-request-id", "req_reset")], dropAtEnd: true)
+            .sse(frames, headers: [("x-request-id", "req_reset")], dropAtEnd: true, droppingAt: gate)
         }
         let waits = Waits()
         // The read timeout far past any stall of the whole suite: in full runs the server's drop has come up to
         // 100 s late (see ResponsesClientTests.connectionDroppedMidStreamKeepsPartialText), and a 60 s timeout
         // then ended the stream first, as a timeout.
         let (client, transport) = client(server, waits: waits, readTimeout: .seconds(600))
-        let (events, error) = await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
+        let (events, error) = await collect(
+            client.stream(CreateResponseRequest(model: "m", input: "hi")), opening: gate, atText: "Hello there, ")
         await transport.shutdown()
         await server.stop()
         #expect(events.deltaText == "Hello there, ")
