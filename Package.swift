@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "CTerminal",
+                "CTerminal", "ResponsesAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -16,34 +16,28 @@ final class Forwarding: Sendable {
     let upstream: HTTPClientResponse
     let recording: (any ExchangeRecording)?
     let start: ContinuousClock.Instant
-    let limit: Int
+    /// The limits: a body kept whole for the recording (`keptResponseBytes`), a stream's backlog in memory
+    /// and where and how much of it waits on disk (`recordingBacklog`, `spoolDirectory`, `spoolLimit`).
+    let configuration: ProxyConfiguration
+    /// Where a recording that outlives its stream is kept track of; nil waits for it before the body ends.
+    let recordings: RecordingTasks?
     let requestID: String?
     /// The keys the exchange carries: the tap records a final event whole when one occurs in it.
     let secrets: [String]
     let logger: Logger
-    /// Where a stream faster than its recording waits for it (`RecordingQueue`); nil keeps it in memory.
-    let backlog: Int
-    /// Where a recording that outlives its stream is kept track of; nil waits for it before the body ends.
-    let recordings: RecordingTasks?
-    let spoolDirectory: String?
-    let spoolLimit: Int
     private let started = Mutex(false)
 
     init(
-        upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant, limit: Int,
-        requestID: String?, secrets: [String], logger: Logger, backlog: Int = 2 << 20, recordings: RecordingTasks? = nil,
-        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30
+        upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant,
+        configuration: ProxyConfiguration, recordings: RecordingTasks?, requestID: String?, secrets: [String], logger: Logger
     ) {
-        self.backlog = backlog
-        self.recordings = recordings
-        self.spoolDirectory = spoolDirectory
-        self.spoolLimit = spoolLimit
-        self.secrets = secrets
         self.upstream = upstream
         self.recording = recording
         self.start = start
-        self.limit = limit
+        self.configuration = configuration
+        self.recordings = recordings
         self.requestID = requestID
+        self.secrets = secrets
         self.logger = logger
     }
 
@@ -75,7 +69,9 @@ final class Forwarding: Sendable {
     /// The client gets the stream's end as soon as the upstream's; the exchange is finished when the
     /// recording has caught up, which `recordings` keeps track of.
     private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
-        let queue = RecordingQueue(limit: backlog, spoolDirectory: spoolDirectory, spoolLimit: spoolLimit) { [start] in
+        let queue = RecordingQueue(
+            limit: configuration.recordingBacklog, spoolDirectory: configuration.spoolDirectory, spoolLimit: configuration.spoolLimit
+        ) { [start] in
             ContinuousClock.now - start
         }
         let recorder = Task { [requestID, secrets, logger] in
@@ -162,6 +158,7 @@ final class Forwarding: Sendable {
 
     /// Any other body: forwarded chunk by chunk, kept for the recording up to the limit.
     private func forwardWhole(_ writer: inout any ResponseBodyWriter) async throws {
+        let limit = configuration.keptResponseBytes
         var kept: [UInt8] = []
         var total = 0
         var failure: (any Error)?

@@ -119,9 +119,8 @@ public struct RecordingProxy: HTTPResponder {
         }
         let length = upstream.headers.first(name: "content-length").flatMap { Int($0) }
         let forwarding = Forwarding(
-            upstream: upstream, recording: recording, start: start, limit: configuration.keptResponseBytes,
-            requestID: upstream.headers.first(name: "x-request-id"), secrets: secrets, logger: logger,
-            backlog: configuration.recordingBacklog, recordings: recordings, spoolDirectory: configuration.spoolDirectory, spoolLimit: configuration.spoolLimit)
+            upstream: upstream, recording: recording, start: start, configuration: configuration, recordings: recordings,
+            requestID: upstream.headers.first(name: "x-request-id"), secrets: secrets, logger: logger)
         return Response(
             status: HTTPResponse.Status(code: Int(upstream.status.code)), headers: fields,
             body: ResponseBody(contentLength: length) { writer in try await forwarding.run(&writer) })

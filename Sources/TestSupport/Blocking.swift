@@ -1,4 +1,4 @@
-import Foundation
+import ResponsesAPI
 
 /// Synchronous work that blocks (waits on a semaphore, a lock, another thread, a process) run on a thread of
 /// its own, so the waiting never holds a thread of the Swift concurrency pool. On a machine of two cores the
@@ -7,19 +7,11 @@ import Foundation
 /// in the test's own task.
 public enum Blocking {
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try body() })
-            }
-        }
+        try await OwnThread.run { Result { try body() } }.get()
     }
 
     /// The same for work that cannot fail.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: body())
-            }
-        }
+        await OwnThread.run(body)
     }
 }
