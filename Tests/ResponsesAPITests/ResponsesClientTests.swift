@@ -129,7 +129,9 @@ struct ResponsesClientTests {
         let server = try await LoopbackServer.start { _ in
             .sse(frames, headers: [("x-request-id", "req_drop")], dropAtEnd: true, droppingAt: gate)
         }
-        let (events, error) = try await withClient(server: server) { client in
+        // The read timeout far past any stall of the whole suite, as in its twin in RetryTests: the drop now waits
+        // for the client's reading task, and a 60 s timeout ended the stream first once, as a timeout.
+        let (events, error) = try await withClient(baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(600)) { client in
             await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")), opening: gate, atText: "Hello there, ")
         }
         await server.stop()
