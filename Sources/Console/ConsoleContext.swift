@@ -43,13 +43,13 @@ public final class ConsoleContext: Sendable {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         self.transport = transport
         var recorder: ExchangeRecorder? = nil
-        if record && environment["OPENRESPONSES_INSPECTOR"]?.lowercased() != "off" {
-            // Opened in the background: the first request goes out meanwhile.
+        if record && Self.recording(in: environment) {
+            // Opened in the background (or already opening, begun by `prepare`): the first request goes out meanwhile.
             let path = environment.inspectorPath
             do {
                 _ = try environment.ensureDataDirectory()
                 recorder = ExchangeRecorder(
-                    openingStoreAt: path, now: environment.now(),
+                    opening: Self.takePreparedStore(path: path) ?? StoreOpening(storeAt: path, now: environment.now()),
                     provider: environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
                     onRepair: { diagnostics.write("note: the inspector's \($0)\n") },
                     onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })

@@ -34,25 +34,31 @@ public final class ExchangeRecorder: ExchangeObserver {
     /// Records into the store at `path`, opened (and migrated, and its interrupted exchanges marked) on a
     /// background thread. A damaged store is moved aside and replaced, and `onRepair` is told where it
     /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded.
-    public init(
+    public convenience init(
         openingStoreAt path: String, now: Date = Date(), provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
-        self.opening = StoreOpening {
-            do {
-                let store = try InspectorStore.open(at: path, now: now)
-                if let repaired = store.repaired { onRepair(repaired) }
-                _ = try store.markInterruptedExchanges()
-                _ = PriceTable.shipped  // read now rather than when the first exchange ends
-                return store
-            } catch {
-                onFailure(error)
-                throw error
-            }
-        }
+        self.init(opening: StoreOpening(storeAt: path, now: now), provider: provider, logger: logger, onRepair: onRepair, onFailure: onFailure)
+    }
+
+    /// Records into the store that `opening` opens (or has opened: it may have begun before this recorder
+    /// was thought of). `onRepair` and `onFailure` are told as for `init(openingStoreAt:)`, when the
+    /// opening ends or at once when it already has.
+    public init(
+        opening: StoreOpening, provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
+        onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
+        onFailure: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.opening = opening
         self.provider = provider
         self.logger = logger
+        opening.when { result in
+            switch result {
+            case .success(let store): if let repaired = store.repaired { onRepair(repaired) }
+            case .failure(let error): onFailure(error)
+            }
+        }
     }
 
     /// The store, once open (blocking until then: for synchronous callers, never the concurrency pool);

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The inspector store being opened on a background thread, so that a command's first request goes out
 /// while SQLite opens the file, checks the migrations and marks interrupted exchanges. Async code awaits
-/// the result; synchronous code (the REPL's commands) may block for it.
-final class StoreOpening: Sendable {
+/// the result; synchronous code (the REPL's commands) may block for it. A command may begin it before it
+/// knows it will record (`ConsoleContext.prepare`), and hand it to its recorder later.
+public final class StoreOpening: Sendable {
     private struct State {
         var result: Result<InspectorStore, any Error>?
         var waiters: [@Sendable (Result<InspectorStore, any Error>) -> Void] = []
@@ -16,6 +17,17 @@ final class StoreOpening: Sendable {
     /// A store that is already open.
     init(opened store: InspectorStore) {
         state = Mutex(State(result: .success(store)))
+    }
+
+    /// Starts opening the store at `path` (migrated, its interrupted exchanges marked, the price table read
+    /// for the first exchange's end) on a thread of its own.
+    public convenience init(storeAt path: String, now: Date) {
+        self.init {
+            let store = try InspectorStore.open(at: path, now: now)
+            _ = try store.markInterruptedExchanges()
+            _ = PriceTable.shipped  // read now rather than when the first exchange ends
+            return store
+        }
     }
 
     /// Starts `open` on a thread of its own: opening blocks on the disk, and on Linux Dispatch's global
@@ -53,7 +65,7 @@ final class StoreOpening: Sendable {
     }
 
     /// Calls `body` with the result: now when it is known, otherwise when it is.
-    private func when(_ body: @escaping @Sendable (Result<InspectorStore, any Error>) -> Void) {
+    func when(_ body: @escaping @Sendable (Result<InspectorStore, any Error>) -> Void) {
         let known = state.withLock { state -> Result<InspectorStore, any Error>? in
             if let result = state.result { return result }
             state.waiters.append(body)

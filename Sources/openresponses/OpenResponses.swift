@@ -26,15 +26,18 @@ struct OpenResponses: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == Ask.configuration.commandName,
-            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" }),
-            let command = try? Ask.parseAsRoot(Array(arguments.dropFirst()))
+            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" })
         {
-            do {
-                var command = command
-                try command.run()
-                Foundation.exit(0)
-            } catch {
-                OpenResponses.exit(withError: error)
+            // The inspector's store opens on the other core while the arguments are parsed.
+            ConsoleContext.prepare(environment: .process)
+            if let command = try? Ask.parseAsRoot(Array(arguments.dropFirst())) {
+                do {
+                    var command = command
+                    try command.run()
+                    Foundation.exit(0)
+                } catch {
+                    OpenResponses.exit(withError: error)
+                }
             }
         }
         OpenResponses.main(arguments)
