@@ -9,11 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
 mb=${2:-50}
-# openresponses itself is built as users should build it for speed: release, Swift runtime linked
-# statically (about 11 ms less start-up than dynamic linking), in its own scratch directory.
-static=${OPENRESPONSES_STATIC_SCRATCH:-.build/static}
-swift build -c release --static-swift-stdlib --scratch-path "$static" --product openresponses >&2
-ours=$(swift build -c release --static-swift-stdlib --scratch-path "$static" --show-bin-path)/openresponses
+# openresponses itself is built as the README installs it (scripts/build-release.sh: release, the Swift
+# runtime linked statically, in its own scratch directory).
+ours=$(./scripts/build-release.sh)
 swift build -c release --product openresponses-loopback >&2
 swift build -c release --product openresponses-inspector-bench >&2
 bin=$(swift build -c release --show-bin-path)

@@ -12,9 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
 mb=${2:-50}
-static=${OPENRESPONSES_STATIC_SCRATCH:-.build/static}
-swift build -c release --static-swift-stdlib --scratch-path "$static" --product openresponses >&2
-ours=$(swift build -c release --static-swift-stdlib --scratch-path "$static" --show-bin-path)/openresponses
+ours=$(./scripts/build-release.sh)
 swift build -c release --product openresponses-loopback >&2
 bin=$(swift build -c release --show-bin-path)
 python=$(./scripts/python-sdk.sh)

@@ -50,8 +50,7 @@ if [ -n "${OPENRESPONSES_INSTALL_BINARY:-}" ]; then
   built=$OPENRESPONSES_INSTALL_BINARY
   generate_manual=${OPENRESPONSES_GENERATE_MANUAL:?install: OPENRESPONSES_INSTALL_BINARY needs OPENRESPONSES_GENERATE_MANUAL too}
 else
-  swift build -c release --static-swift-stdlib --scratch-path .build/static --product openresponses >&2
-  built=$(swift build -c release --static-swift-stdlib --scratch-path .build/static --show-bin-path)/openresponses
+  built=$(./scripts/build-release.sh)
   swift build --product generate-manual >&2
   generate_manual=$(swift build --show-bin-path)/generate-manual
 fi
