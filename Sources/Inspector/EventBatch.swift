@@ -38,7 +38,7 @@ struct EventBatch {
 
     var entries: [Entry] = []
     var data: [UInt8] = []
-    private var spareMeta: [UInt8] = []
+    var spareMeta: [UInt8] = []
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
@@ -166,15 +166,6 @@ struct EventBatch {
                 return !UTF8Check.isValid(UnsafeBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
             }
         }
-    }
-
-    /// Gives a stored batch's buffers back, so the next batch does not allocate (and fault in) new ones.
-    /// (Between `pack` and `recycle` nothing is appended: the writer awaits the row in between.)
-    mutating func recycle(_ packed: consuming Packed) {
-        // A buffer far larger than a batch (an event's own bytes) is not kept for the next one.
-        data = packed.data.capacity > 4 * ExchangeRecorder.Recording.batchBytes ? [] : packed.data
-        data.removeAll(keepingCapacity: true)
-        spareMeta = packed.meta
     }
 
     /// The slow path, for a batch in which a secret occurs: each event redacted on its own.

@@ -188,7 +188,7 @@ extension ExchangeRecorder {
                     )
                 }
                 let body = body
-                let packed = batch.pack(redactor: redactor)
+                let handoff = EventBatch.Handoff(batch.pack(redactor: redactor))
                 let finish = outcome.map { outcome in
                     var texts = texts
                     if let message = outcome.error?.message { texts.events += message + "\n" }
@@ -213,6 +213,7 @@ extension ExchangeRecorder {
                     if let body {
                         try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [body, id])
                     }
+                    let packed = handoff.batch
                     if let packed {
                         try EventBatch.insert(packed, exchange: id, db: db)
                         // With the outcome, the count goes in its one UPDATE below.
@@ -253,7 +254,7 @@ extension ExchangeRecorder {
                             arguments: [output, events, id])
                     }
                 }
-                if let packed { batch.recycle(packed) }
+                if var packed = handoff.take() { batch.recycle(&packed) }
             }
         }
 
