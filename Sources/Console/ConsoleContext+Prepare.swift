@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import StoreSupport
 import Synchronization
 import Workbench
 
@@ -10,8 +11,9 @@ extension ConsoleContext {
     /// Begins what a command's context will need and nothing on its command line can change, so that it runs
     /// on the second core while the arguments are parsed (ArgumentParser's reflection takes a few
     /// milliseconds of the first): the inspector's store, opened on a thread of its own when recording is on
-    /// and the store already exists. Nothing is created for a command line that may still turn out malformed;
-    /// a store that is opened and then not used is left open until the process ends.
+    /// and the store already exists (no store is created for a command line that may still turn out
+    /// malformed; a damaged one is moved aside and replaced, as any command would). A command that ends
+    /// without a context taking the opening calls `settlePrepared` before it exits.
     public static func prepare(environment: AppEnvironment) {
         let path = environment.inspectorPath
         guard recording(in: environment), FileManager.default.fileExists(atPath: path) else { return }
@@ -26,6 +28,21 @@ extension ConsoleContext {
             prepared = nil
             return early.opening
         }
+    }
+
+    /// Waits for an opening `prepare` began and no context took (the command line was malformed, or the
+    /// command failed before it needed the store), so that the process does not end in the middle of a
+    /// migration or of moving a damaged store aside, and notes a repair as a context would. A failure to
+    /// open is left to the next command that needs the store.
+    public static func settlePrepared(diagnostics: any OutputSink = FileDescriptorOutput.standardError) {
+        guard let opening = prepared.withLock({ $0.take()?.opening }) else { return }
+        _ = opening.wait()
+        if let repaired = opening.outcome()?.repaired { diagnostics.write(repairNote(repaired)) }
+    }
+
+    /// What a command says on stderr when the inspector's store was damaged and replaced.
+    static func repairNote(_ repaired: DamagedStore) -> String {
+        "note: the inspector's \(repaired)\n"
     }
 
     /// Whether this environment records exchanges: the inspector is on unless `OPENRESPONSES_INSPECTOR=off`.

@@ -51,7 +51,7 @@ public final class ConsoleContext: Sendable {
                 recorder = ExchangeRecorder(
                     opening: Self.takePreparedStore(path: path) ?? StoreOpening(storeAt: path, now: environment.now()),
                     provider: environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
-                    onRepair: { diagnostics.write("note: the inspector's \($0)\n") },
+                    onRepair: { diagnostics.write(Self.repairNote($0)) },
                     onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })
             } catch {
                 diagnostics.write("warning: \(Self.inspectorOff(path: path, error: error))\n")
@@ -107,7 +107,7 @@ public final class ConsoleContext: Sendable {
         }
         do {
             let store = try InspectorStore.open(at: path, now: environment.now())
-            if let repaired = store.repaired { diagnostics.write("note: the inspector's \(repaired)\n") }
+            if let repaired = store.repaired { diagnostics.write(Self.repairNote(repaired)) }
             return store
         } catch let error as StoreOpenError {
             throw ConsoleError(error.description, exitStatus: .apiError)

@@ -189,6 +189,8 @@ extension ExchangeRecorder {
                 }
                 let body = body
                 let handoff = EventBatch.Handoff(batch.pack(redactor: redactor))
+                // Back into the batch once the write is over, whether or not it succeeded.
+                defer { if var packed = handoff.take() { batch.recycle(&packed) } }
                 let finish = outcome.map { outcome in
                     var texts = texts
                     if let message = outcome.error?.message { texts.events += message + "\n" }
@@ -254,7 +256,6 @@ extension ExchangeRecorder {
                             arguments: [output, events, id])
                     }
                 }
-                if var packed = handoff.take() { batch.recycle(&packed) }
             }
         }
 

@@ -53,11 +53,10 @@ public final class ExchangeRecorder: ExchangeObserver {
         self.opening = opening
         self.provider = provider
         self.logger = logger
-        opening.when { result in
-            switch result {
-            case .success(let store): if let repaired = store.repaired { onRepair(repaired) }
-            case .failure(let error): onFailure(error)
-            }
+        opening.when { _ in
+            guard let (repaired, error) = opening.outcome() else { return }
+            if let repaired { onRepair(repaired) }
+            if let error { onFailure(error) }
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreSupport
 import Synchronization
 
 /// The inspector store being opened on a background thread, so that a command's first request goes out
@@ -24,9 +25,33 @@ public final class StoreOpening: Sendable {
     public convenience init(storeAt path: String, now: Date) {
         self.init {
             let store = try InspectorStore.open(at: path, now: now)
-            _ = try store.markInterruptedExchanges()
+            do {
+                _ = try store.markInterruptedExchanges()
+            } catch {
+                // The store was opened (and maybe repaired) but cannot be written: the repair is still told.
+                throw Failure(repaired: store.repaired, error: error)
+            }
             _ = PriceTable.shipped  // read now rather than when the first exchange ends
             return store
+        }
+    }
+
+    /// An opening that failed after the store was opened, and perhaps repaired.
+    public struct Failure: Error {
+        public let repaired: DamagedStore?
+        public let error: any Error
+    }
+
+    /// The damaged store this opening moved aside (its note is due whether the opening then succeeded or
+    /// not), and the error that ended it, if one did; nil while it is still under way.
+    public func outcome() -> (repaired: DamagedStore?, error: (any Error)?)? {
+        state.withLock { state in
+            switch state.result {
+            case nil: return nil
+            case .success(let store): return (store.repaired, nil)
+            case .failure(let failure as Failure): return (failure.repaired, failure.error)
+            case .failure(let error): return (nil, error)
+            }
         }
     }
 
@@ -53,7 +78,7 @@ public final class StoreOpening: Sendable {
     }
 
     /// The store, once open, blocking the calling thread until then (not for the cooperative pool).
-    func wait() -> Result<InspectorStore, any Error> {
+    public func wait() -> Result<InspectorStore, any Error> {
         let ready = DispatchSemaphore(value: 0)
         let box = Mutex<Result<InspectorStore, any Error>?>(nil)
         when { result in

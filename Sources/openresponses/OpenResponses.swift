@@ -34,11 +34,14 @@ struct OpenResponses: ParsableCommand {
                 do {
                     var command = command
                     try command.run()
+                    ConsoleContext.settlePrepared()
                     Foundation.exit(0)
                 } catch {
+                    ConsoleContext.settlePrepared()
                     OpenResponses.exit(withError: error)
                 }
             }
+            ConsoleContext.settlePrepared()
         }
         OpenResponses.main(arguments)
     }

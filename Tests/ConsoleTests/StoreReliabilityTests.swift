@@ -81,6 +81,23 @@ struct StoreReliabilityTests {
         #expect(rows.first?["state"] == "completed")
     }
 
+    /// `ask` begins opening the store before its arguments are parsed: when they turn out malformed, the
+    /// repair of a damaged store is still finished and told, and the usage error is the same as ever.
+    @Test func aMalformedAskStillTellsOfTheDamagedStoreItReplaced() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: home.appendingPathComponent("inspector.sqlite"))
+        let ask = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--no-such-flag", "hello"], environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
+        #expect(ask.status == 64)  // ArgumentParser's usage error (EX_USAGE), as without a store
+        #expect(ask.stderr.contains("note: the inspector's \(home.path)/inspector.sqlite was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"), "\(ask.stderr)")
+        #expect(ask.stderr.contains("Unknown option '--no-such-flag'"), "\(ask.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+        #expect(names.filter { $0.hasPrefix("inspector.sqlite.damaged-") }.count == 1, "\(names)")
+        #expect(!names.contains { $0.hasPrefix("inspector.sqlite.new-") }, "\(names)")
+    }
+
     @Test func inspectMovesADamagedStoreAsideInsteadOfFailing() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }

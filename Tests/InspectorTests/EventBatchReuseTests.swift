@@ -40,6 +40,7 @@ struct EventBatchReuseTests {
             #expect(handoff.take() == nil)
             batch.recycle(&packed)
             #expect(batch.isEmpty && batch.data.isEmpty)
+            #expect(batch.data.capacity >= 200_000, "the batch keeps the buffer's capacity")
             #expect(packed.data.count == 0, "the buffer went back to the batch, not a copy of it")
         }
         // The first batch grew its buffer; every later one wrote into that same buffer.
