@@ -1,14 +1,15 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # Builds openresponses as the README installs it and the benchmarks measure it, and prints the binary's path:
 # release; the Swift runtime linked statically (about 11 ms less start-up than dynamic linking); concrete
 # generic types' metadata reached through accessors instead of looked up by mangled name, so that a start
 # does not make the runtime check each one's conformances by scanning the binary's 11,000 conformance records
 # (28 % fewer instructions and about 2–3 ms less per tiny `ask`: Docs/performance.md). In its own scratch
 # directory ($OPENRESPONSES_STATIC_SCRATCH, default .build/static), beside the debug build the tests use.
-#   scripts/build-release.sh            → prints e.g. .build/static/x86_64-unknown-linux-gnu/release/openresponses
+#   scripts/build-release.sh     → prints e.g. /path/to/checkout/.build/static/x86_64-unknown-linux-gnu/release/openresponses
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --scratch-path "${OPENRESPONSES_STATIC_SCRATCH:-.build/static}"
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 swift build "${flags[@]}" --product openresponses >&2
-echo "$(swift build "${flags[@]}" --show-bin-path)/openresponses"
+bin=$(swift build "${flags[@]}" --show-bin-path)
+echo "$bin/openresponses"

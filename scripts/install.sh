@@ -2,8 +2,8 @@
 # Installs openresponses as a command-line tool:
 #   scripts/install.sh [--prefix DIR]              (default ~/.local)
 #   scripts/install.sh --uninstall [--prefix DIR]  removes exactly what the install wrote
-# It builds the optimized binary (release, Swift runtime linked statically, in .build/static, as the README
-# recommends for speed) and installs, under the prefix:
+# It builds the optimized binary (scripts/build-release.sh: release, Swift runtime linked statically, generic
+# metadata reached by accessor, in .build/static) and installs, under the prefix:
 #   bin/openresponses
 #   lib/openresponses/presets/...              the shipped presets (found beside the binary, from any directory)
 #   lib/openresponses/prices.json              the price table of the inspector's cost column
