@@ -81,13 +81,19 @@ struct StoreReliabilityTests {
         #expect(rows.first?["state"] == "completed")
     }
 
+    /// A new data directory whose inspector store is 8 KB of garbage.
+    func homeWithGarbageStore() throws -> URL {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: home.appendingPathComponent("inspector.sqlite"))
+        return home
+    }
+
     /// `ask` begins opening the store before its arguments are parsed: when they turn out malformed, the
     /// repair of a damaged store is still finished and told, and the usage error is the same as ever.
     @Test func aMalformedAskStillTellsOfTheDamagedStoreItReplaced() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
+        let home = try homeWithGarbageStore()
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try Data(repeating: 0x5A, count: 8192).write(to: home.appendingPathComponent("inspector.sqlite"))
         let ask = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask", "--no-such-flag", "hello"], environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(ask.status == 64)  // ArgumentParser's usage error (EX_USAGE), as without a store
@@ -99,10 +105,8 @@ struct StoreReliabilityTests {
     }
 
     @Test func inspectMovesADamagedStoreAsideInsteadOfFailing() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-damaged-\(UUID().uuidString)")
+        let home = try homeWithGarbageStore()
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try Data(repeating: 0x5A, count: 8192).write(to: home.appendingPathComponent("inspector.sqlite"))
         let list = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["inspect", "list"], environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(list.status == 0, "\(list.stderr)")
