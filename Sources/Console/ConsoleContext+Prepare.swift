@@ -36,8 +36,7 @@ extension ConsoleContext {
     /// open is left to the next command that needs the store.
     public static func settlePrepared(diagnostics: any OutputSink = FileDescriptorOutput.standardError) {
         guard let opening = prepared.withLock({ $0.take()?.opening }) else { return }
-        _ = opening.wait()
-        if let repaired = opening.outcome()?.repaired { diagnostics.write(repairNote(repaired)) }
+        if let repaired = StoreOpening.outcome(of: opening.wait()).repaired { diagnostics.write(repairNote(repaired)) }
     }
 
     /// What a command says on stderr when the inspector's store was damaged and replaced.

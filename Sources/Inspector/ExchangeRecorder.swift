@@ -53,8 +53,8 @@ public final class ExchangeRecorder: ExchangeObserver {
         self.opening = opening
         self.provider = provider
         self.logger = logger
-        opening.when { _ in
-            guard let (repaired, error) = opening.outcome() else { return }
+        opening.when { result in
+            let (repaired, error) = StoreOpening.outcome(of: result)
             if let repaired { onRepair(repaired) }
             if let error { onFailure(error) }
         }

@@ -42,16 +42,13 @@ public final class StoreOpening: Sendable {
         public let error: any Error
     }
 
-    /// The damaged store this opening moved aside (its note is due whether the opening then succeeded or
-    /// not), and the error that ended it, if one did; nil while it is still under way.
-    public func outcome() -> (repaired: DamagedStore?, error: (any Error)?)? {
-        state.withLock { state in
-            switch state.result {
-            case nil: return nil
-            case .success(let store): return (store.repaired, nil)
-            case .failure(let failure as Failure): return (failure.repaired, failure.error)
-            case .failure(let error): return (nil, error)
-            }
+    /// What an opening's `result` has to tell: the damaged store it moved aside (its note is due whether the
+    /// opening then succeeded or not), and the error that ended it, if one did.
+    public static func outcome(of result: Result<InspectorStore, any Error>) -> (repaired: DamagedStore?, error: (any Error)?) {
+        switch result {
+        case .success(let store): return (store.repaired, nil)
+        case .failure(let failure as Failure): return (failure.repaired, failure.error)
+        case .failure(let error): return (nil, error)
         }
     }
 

@@ -30,16 +30,11 @@ struct OpenResponses: ParsableCommand {
         {
             // The inspector's store opens on the other core while the arguments are parsed.
             ConsoleContext.prepare(environment: .process)
-            if let command = try? Ask.parseAsRoot(Array(arguments.dropFirst())) {
-                do {
-                    var command = command
-                    try command.run()
-                    ConsoleContext.settlePrepared()
-                    Foundation.exit(0)
-                } catch {
-                    ConsoleContext.settlePrepared()
-                    OpenResponses.exit(withError: error)
-                }
+            if var command = try? Ask.parseAsRoot(Array(arguments.dropFirst())) {
+                var failure: (any Error)?
+                do { try command.run() } catch { failure = error }
+                ConsoleContext.settlePrepared()
+                OpenResponses.exit(withError: failure)  // status 0 without one
             }
             ConsoleContext.settlePrepared()
         }
