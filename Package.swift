@@ -55,7 +55,7 @@ let package = Package(
         // Opening a SQLite store safely when processes race and files are damaged (inspector, library).
         .target(
             name: "StoreSupport",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CSQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "Inspector",
@@ -163,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InspectorTests",
-            dependencies: ["Inspector", "StoreSupport", "ResponsesAPI", "TestSupport"]
+            dependencies: ["Inspector", "StoreSupport", "CSQLiteSupport", "ResponsesAPI", "TestSupport"]
         ),
         .testTarget(
             name: "WorkbenchTests",

@@ -1,3 +1,4 @@
+import CSQLiteSupport
 import Foundation
 import GRDB
 
@@ -70,6 +71,9 @@ public struct StoreOpener: Sendable {
             let fd = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
             if fd >= 0 { close(fd) }
         }
+        // The WAL's writes gathered into larger ones (CoalescingVFS.c); should it fail to register, SQLite's
+        // own VFS writes the same bytes, frame by frame.
+        _ = openresponses_sqlite_use_coalescing_vfs()
         let pool = try DatabasePool(path: path, configuration: configuration)
         // Reading the schema also finds a damaged file: a truncated one fails here with SQLITE_CORRUPT.
         if try !pool.read(migrator.hasCompletedMigrations) {

@@ -9,4 +9,8 @@ static inline int openresponses_sqlite_skip_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
+/// Makes the VFS that gathers each WAL file's writes into larger ones (CoalescingVFS.c) SQLite's default
+/// for this process, once; later calls return what the first did (SQLITE_OK, or the registration's error).
+int openresponses_sqlite_use_coalescing_vfs(void);
+
 #endif
