@@ -5,9 +5,13 @@ import Synchronization
 
 extension ExchangeRecorder {
     /// The recording of one exchange. Callbacks only hand their data to the exchange's writer task, which
-    /// does all the work in order: it writes the row, then gathers what arrives (the head, events packed
-    /// into a batch, a body, the outcome) and writes it in one transaction at 1 MB of events, 200 ms after
-    /// the first unwritten item (so a killed process loses at most that much), or at the end.
+    /// does all the work in order: it gathers what arrives (the head, events packed into a batch, a body,
+    /// the outcome) and writes it in one transaction at 1 MB of events, 200 ms after the first unwritten
+    /// item (so a killed process loses at most that much), or at the end. The row goes with the first such
+    /// transaction, or alone the recorder's `rowDelay` after the start when nothing has come: a short
+    /// exchange is one transaction, written after its answer, and the row's insert never competes with the
+    /// request on its way (through the proxy it was a third of what a tiny answer's first byte took more
+    /// than direct; a tiny `ask` two transactions became one).
     final class Recording: ExchangeRecording {
         enum Operation: Sendable {
             case head(ExchangeResponseHead)
@@ -38,17 +42,8 @@ extension ExchangeRecorder {
             self.writer = Task.detached {
                 // Whatever happens, nobody is left waiting for a writer that has stopped.
                 defer { backlog.close() }
-                // The row first: the store may still be opening; nothing of the exchange waits for it.
-                let redactor = Redactor(secrets: request.secrets)
-                var row: (store: InspectorStore, id: Int64)?
-                if case .success(let store) = await recorder.opening.value() {
-                    do {
-                        row = (store, try await recorder.insert(request, redactor: redactor, into: store))
-                    } catch {
-                        logger.error("inspector: cannot record \(request.method) \(request.url): \(error)")
-                    }
-                }
-                guard let (store, id) = row else {
+                // The store may still be opening; nothing of the exchange waits for it.
+                guard case .success(let store) = await recorder.opening.value() else {
                     // Nothing can be stored (the opening failure was reported once, when it happened).
                     for await operation in stream {
                         if case .events(let events) = operation { backlog.release(events.byteCount) }
@@ -56,8 +51,14 @@ extension ExchangeRecorder {
                     }
                     return
                 }
-                var pending = Pending(redactor: redactor)
-                var flushScheduled = false
+                let redactor = Redactor(secrets: request.secrets)
+                var pending = Pending(redactor: redactor, request: request, recorder: recorder)
+                // The row's own deadline: a flush at `rowDelay`, unless what arrives writes it first.
+                var flushScheduled = true
+                Task {
+                    try? await Task.sleep(for: recorder.rowDelay)
+                    continuation.yield(.flush)
+                }
                 // A small answer's exact bytes, for the ledger (the id of what a POST created).
                 var answer: [UInt8]?
                 // Bytes of the events appended to the batch since the last commit.
@@ -79,9 +80,9 @@ extension ExchangeRecorder {
                             if case .separate(let entry) = run { alone = entry }
                             if alone != nil || pending.batch.holdsAlone {
                                 do {
-                                    try await pending.commit(id: id, store: store)
+                                    try await pending.commit(store: store)
                                 } catch {
-                                    logger.error("inspector: cannot write exchange \(id): \(error)")
+                                    logger.error("inspector: cannot write exchange \(pending.name): \(error)")
                                 }
                             }
                             if let alone {
@@ -112,9 +113,9 @@ extension ExchangeRecorder {
                     }
                     if due {
                         do {
-                            try await pending.commit(id: id, store: store)
+                            try await pending.commit(store: store)
                         } catch {
-                            logger.error("inspector: cannot write exchange \(id): \(error)")
+                            logger.error("inspector: cannot write exchange \(pending.name): \(error)")
                         }
                         backlog.release(unwritten)
                         unwritten = 0
@@ -126,7 +127,7 @@ extension ExchangeRecorder {
                         }
                     }
                     if case .finish(let outcome) = operation {
-                        if let change = LedgerChange.of(
+                        if let id = pending.rowID, let change = LedgerChange.of(
                             method: request.method, url: request.url, requestBody: request.body, responseBody: answer,
                             outcome: outcome, now: request.startedAt)
                         {
@@ -168,17 +169,33 @@ extension ExchangeRecorder {
         /// What the writer holds that is not in the database yet.
         struct Pending {
             let redactor: Redactor
+            let request: ExchangeRequest
+            let recorder: ExchangeRecorder
+            /// The exchange's row, once written.
+            var rowID: Int64?
             var head: ExchangeResponseHead?
             var body: DatabaseValue?
             var batch = EventBatch()
             var outcome: ExchangeOutcome?
             var texts = SearchableText()
 
-            var hasWork: Bool { head != nil || body != nil || !batch.isEmpty || outcome != nil }
+            init(redactor: Redactor, request: ExchangeRequest, recorder: ExchangeRecorder) {
+                self.redactor = redactor
+                self.request = request
+                self.recorder = recorder
+            }
 
-            /// Writes everything pending in one transaction, and forgets it.
-            mutating func commit(id: Int64, store: InspectorStore) async throws {
+            var hasWork: Bool { rowID == nil || head != nil || body != nil || !batch.isEmpty || outcome != nil }
+
+            /// The exchange in a message: its id, or its request while it has none.
+            var name: String { rowID.map(String.init) ?? "\(request.method) \(request.url)" }
+
+            /// Writes everything pending in one transaction (the row first, while it is not written), and
+            /// forgets it.
+            mutating func commit(store: InspectorStore) async throws {
                 guard hasWork else { return }
+                let row = rowID == nil ? recorder.row(of: request, redactor: redactor) : nil
+                let written = rowID
                 let head = head.map { head in
                     (
                         status: head.status, headers: ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
@@ -203,7 +220,8 @@ extension ExchangeRecorder {
                 self.head = nil
                 self.body = nil
                 self.outcome = nil
-                try await store.writer.write { db in
+                rowID = try await store.writer.write { db -> Int64 in
+                    let id = try written ?? ExchangeRecorder.insertRow(row ?? [], db: db)
                     if let head {
                         try db.execute(
                             sql: """
@@ -255,6 +273,7 @@ extension ExchangeRecorder {
                                 """,
                             arguments: [output, events, id])
                     }
+                    return id
                 }
             }
         }

@@ -6,15 +6,20 @@ import ResponsesAPI
 import Synchronization
 
 /// The inspector's `ExchangeObserver`: it stores every exchange in the store. Nothing waits for the
-/// database on the request's path: the store may still be opening when the first request goes out, and
-/// each exchange's writer task writes its row (within milliseconds, before anything else of it), then its
-/// events in batches, then its outcome. Secrets are redacted before anything reaches the disk.
+/// database on the request's path, nor competes with it for the processor: the store may still be opening
+/// when the first request goes out, and each exchange's writer task writes its row with the first of what
+/// the exchange brings (or alone, `rowDelay` after the start), then its events in batches, then
+/// its outcome. Secrets are redacted before anything reaches the disk.
 public final class ExchangeRecorder: ExchangeObserver {
     let opening: StoreOpening
     let logger: Logger
     /// The provider every exchange of this recorder went to (`default` or a name from config.yaml), unless
     /// its context's `provider` label says otherwise.
     let provider: String?
+    /// How soon an exchange's row is written when nothing of it has come yet (a request waiting for its
+    /// answer): `inspect watch` shows the exchange by then. Sooner, with what comes first.
+    let rowDelay: Duration
+    public static let defaultRowDelay = Duration.milliseconds(50)
     private let openExchanges = Mutex<OpenExchanges>(OpenExchanges())
 
     struct OpenExchanges {
@@ -25,9 +30,13 @@ public final class ExchangeRecorder: ExchangeObserver {
     }
 
     /// Records into a store that is already open.
-    public init(store: InspectorStore, provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector")) {
+    public init(
+        store: InspectorStore, provider: String? = nil, rowDelay: Duration = defaultRowDelay,
+        logger: Logger = Logger(label: "openresponses.inspector")
+    ) {
         self.opening = StoreOpening(opened: store)
         self.provider = provider
+        self.rowDelay = rowDelay
         self.logger = logger
     }
 
@@ -46,12 +55,14 @@ public final class ExchangeRecorder: ExchangeObserver {
     /// was thought of). `onRepair` and `onFailure` are told as for `init(openingStoreAt:)`, when the
     /// opening ends or at once when it already has.
     public init(
-        opening: StoreOpening, provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
+        opening: StoreOpening, provider: String? = nil, rowDelay: Duration = defaultRowDelay,
+        logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
         self.opening = opening
         self.provider = provider
+        self.rowDelay = rowDelay
         self.logger = logger
         opening.when { result in
             let (repaired, error) = StoreOpening.outcome(of: result)
@@ -76,29 +87,31 @@ public final class ExchangeRecorder: ExchangeObserver {
         return Recording(request: request, recorder: self)
     }
 
-    /// Writes an exchange's row: redacted headers and body, and what search and the lists need of them.
-    func insert(_ request: ExchangeRequest, redactor: Redactor, into store: InspectorStore) async throws -> Int64 {
+    /// The values of an exchange's row: redacted headers and body, and what search and the lists need of them.
+    func row(of request: ExchangeRequest, redactor: Redactor) -> StatementArguments {
         let headers = redactor.redact(headers: request.headers)
         let body = redactor.redact(Redactor.redactingMCPSecrets(request.body))
         let json = body.isEmpty ? nil : try? JSONValue.parse(body)
         let model = json?["model"]?.stringValue
         let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
-        let pid = Int64(getpid())
-        return try await store.writer.write { db -> Int64 in
-            try db.execute(
-                sql: """
-                    INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                          preset, session, replay_of, pid, attempt, input_text, provider, source, client)
-                    VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
-                    Self.databaseValue(body), model, request.context.preset, request.context.session,
-                    request.context.replayOf, pid, request.attempt, inputText, request.context.labels["provider"] ?? provider,
-                    request.context.labels["source"] ?? "console", request.context.labels["client"],
-                ])
-            return db.lastInsertedRowID
-        }
+        return [
+            StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
+            Self.databaseValue(body), model, request.context.preset, request.context.session,
+            request.context.replayOf, Int64(getpid()), request.attempt, inputText, request.context.labels["provider"] ?? provider,
+            request.context.labels["source"] ?? "console", request.context.labels["client"],
+        ]
+    }
+
+    /// Writes an exchange's row (the values `row(of:redactor:)` gives) and returns its id.
+    static func insertRow(_ row: StatementArguments, db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
+                                      preset, session, replay_of, pid, attempt, input_text, provider, source, client)
+                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: row)
+        return db.lastInsertedRowID
     }
 
     /// Waits until the store's opening is over and every exchange begun so far has been finished and

@@ -109,6 +109,7 @@ public final class LoopbackServer: Sendable {
     private func play(
         _ reply: Reply, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, channel: any Channel
     ) async throws -> Bool {
+        if let gate = reply.headGate { await gate.wait() }
         var headers = HTTPHeaders(reply.headers)
         let whole = reply.parts.allSatisfy { if case .bytes = $0 { true } else { false } }
         if whole {

@@ -14,11 +14,21 @@ public struct Reply: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var parts: [Part]
+    /// Nothing of the reply, not even its head, is written before the test opens this gate (`held(until:)`).
+    public var headGate: Gate?
 
     public init(status: Int, headers: [(String, String)] = [], parts: [Part]) {
         self.status = status
         self.headers = headers
         self.parts = parts
+    }
+
+    /// This reply with nothing of it written, its head included, until the test opens `gate`: a request the
+    /// server has not begun to answer.
+    public func held(until gate: Gate) -> Reply {
+        var reply = self
+        reply.headGate = gate
+        return reply
     }
 
     /// A JSON answer.
