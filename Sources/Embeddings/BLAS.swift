@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// OpenBLAS's two products the encoder and the vector search use, `cblas_sgemm` and `cblas_sgemv`, loaded with
 /// `dlopen` the first time they are needed rather than linked. Linked, OpenBLAS (with libgfortran and
@@ -33,10 +34,17 @@ struct BLAS: Sendable {
     var getConfig: GetConfig?
     var getParallel: GetParallel?
     var setThreads: SetThreads?
+    /// Calls go one at a time, process-wide (`callLock`): OpenBLAS built without threads (Debian's serial build)
+    /// takes its work buffers from a table it does not lock, so two calls at once can be given the same buffer
+    /// and compute wrong numbers, silently (OpenMathLib/OpenBLAS#2126): here 0.1 to 5 % of 32 × 32 products made
+    /// from two threads at once, none of 160,000 from eight threads with the threaded build, which locks that
+    /// table and is held to one thread per call.
+    var serializesCalls = false
+    static let callLock = Mutex(())
 
-    /// Where OpenBLAS is looked for, in order. On Linux, Debian's serial build first (the encoder's parallelism
-    /// is two encoders side by side, and the threaded build's pool spins on the second core), then the loader's
-    /// search path. On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
+    /// Where OpenBLAS is looked for, in order. On Linux, Debian's threaded build first, held to one thread per
+    /// call at load (the encoder's parallelism is two encoders side by side, whose calls that build may take
+    /// at once); its serial build next, whose calls are then made one at a time; then the loader's search path. On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
     #if os(macOS)
     static let candidates: [String] = [
         "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
@@ -45,6 +53,8 @@ struct BLAS: Sendable {
     ]
     #else
     static let candidates: [String] = [
+        "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+        "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
         "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
         "/usr/lib/aarch64-linux-gnu/openblas-serial/libopenblas.so.0",
         "libopenblas.so.0",
@@ -72,6 +82,8 @@ struct BLAS: Sendable {
             blas.getConfig = dlsym(handle, "openblas_get_config").map { unsafeBitCast($0, to: GetConfig.self) }
             blas.getParallel = dlsym(handle, "openblas_get_parallel").map { unsafeBitCast($0, to: GetParallel.self) }
             blas.setThreads = dlsym(handle, "openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
+            blas.serializesCalls = blas.getParallel.map { $0() == 0 } ?? false
+            if !blas.serializesCalls { blas.setThreads?(1) }
             return blas
         }
         let tried = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
@@ -81,7 +93,7 @@ struct BLAS: Sendable {
     #if os(macOS)
     static let installHint = "install it with `brew install openblas`"
     #else
-    static let installHint = "install it (Debian: apt install libopenblas0-serial)"
+    static let installHint = "install it (Debian: apt install libopenblas0-pthread)"
     #endif
 
     private static func lastError() -> String {
@@ -104,13 +116,26 @@ struct BLAS: Sendable {
         transposeB: Bool, m: Int, n: Int, k: Int, alpha: Float, a: UnsafePointer<Float>?, lda: Int,
         b: UnsafePointer<Float>?, ldb: Int, beta: Float, c: UnsafeMutablePointer<Float>?, ldc: Int
     ) {
-        sgemmFunction(
-            Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose, Int32(m), Int32(n), Int32(k),
-            alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        serialized {
+            sgemmFunction(
+                Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose, Int32(m), Int32(n), Int32(k),
+                alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        }
     }
 
     /// y = matrix · x for a row-major `rows` × `columns` matrix.
     func sgemv(rows: Int, columns: Int, matrix: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
-        sgemvFunction(Self.rowMajor, Self.noTranspose, Int32(rows), Int32(columns), 1, matrix, Int32(columns), x, 1, 0, y, 1)
+        serialized {
+            sgemvFunction(Self.rowMajor, Self.noTranspose, Int32(rows), Int32(columns), 1, matrix, Int32(columns), x, 1, 0, y, 1)
+        }
+    }
+
+    /// Runs `call` alone among this process's calls when the build needs it (`serializesCalls`).
+    private func serialized(_ call: () -> Void) {
+        if serializesCalls {
+            Self.callLock.withLock { _ in call() }
+        } else {
+            call()
+        }
     }
 }
