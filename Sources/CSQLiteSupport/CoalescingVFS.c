@@ -10,6 +10,11 @@
 //   processes in the shared-memory index, and a write error reaches the transaction that caused it;
 // - before anything else touches the file (a read, a write elsewhere, a sync, its size, a truncation, a
 //   file control, closing it), so that everything SQLite does with the file sees what it wrote;
+// - before the connection's database file publishes anything in shared memory or takes or gives up a
+//   shared-memory lock (`xShmBarrier`, `xShmLock`): whatever SQLite wrote while it held the WAL's write lock
+//   is in the file before another connection or process may write there, a transaction rolled back after
+//   spilling pages into the WAL included, as is the tail of a padding frame SQLite publishes with FULL sync
+//   (a failure there, where SQLite takes no error, is returned by the WAL's next call);
 // - when the buffer is full.
 // A commit header written anywhere but right after the buffered writes (SQLite rewriting a transaction's
 // checksums) goes to the file at once. Every other file, and every other call, goes straight to the
@@ -36,6 +41,10 @@ typedef struct CoalescingFile {
     int isWAL;
     /// The last write was a commit frame's header: the next (its page) ends the transaction.
     int commitFollows;
+    /// A failed write of gathered bytes no caller could be told of (at a barrier or lock): the next call's.
+    int deferredError;
+    /// A database file's WAL (opened by the same connection), and a WAL's database file; NULL when closed.
+    struct CoalescingFile *linked;
 } CoalescingFile;
 
 static sqlite3_vfs *defaultVFS;
@@ -44,15 +53,30 @@ static int registration = SQLITE_OK;
 static pthread_once_t registrationOnce = PTHREAD_ONCE_INIT;
 
 static int flush(CoalescingFile *file) {
+    if (file->deferredError != SQLITE_OK) {
+        int error = file->deferredError;
+        file->deferredError = SQLITE_OK;
+        return error;
+    }
     if (file->length == 0) return SQLITE_OK;
     int length = file->length;
     file->length = 0;
     return file->real->pMethods->xWrite(file->real, file->buffer, length, file->start);
 }
 
+/// For a database file's shared-memory calls: its WAL's gathered bytes into the file first.
+static void flushLinkedWAL(CoalescingFile *database) {
+    CoalescingFile *wal = database->linked;
+    if (wal == NULL || wal->length == 0) return;
+    int rc = flush(wal);
+    if (rc != SQLITE_OK) wal->deferredError = rc;
+}
+
 static int coalescingClose(sqlite3_file *handle) {
     CoalescingFile *file = (CoalescingFile *)handle;
     int flushed = flush(file);
+    if (file->linked != NULL) file->linked->linked = NULL;
+    file->linked = NULL;
     int closed = file->real->pMethods->xClose(file->real);
     free(file->buffer);
     file->buffer = NULL;
@@ -140,6 +164,7 @@ static int coalescingFileControl(sqlite3_file *handle, int op, void *argument) {
         if (rc == SQLITE_OK) {
             char **name = argument;
             char *named = sqlite3_mprintf("openresponses/%z", *name);
+            *name = NULL;  // freed by %z, whether or not the new name could be made
             if (named == NULL) return SQLITE_NOMEM;
             *name = named;
         }
@@ -165,11 +190,13 @@ static int coalescingShmMap(sqlite3_file *handle, int region, int size, int exte
 
 static int coalescingShmLock(sqlite3_file *handle, int offset, int count, int flags) {
     CoalescingFile *file = (CoalescingFile *)handle;
+    flushLinkedWAL(file);
     return file->real->pMethods->xShmLock(file->real, offset, count, flags);
 }
 
 static void coalescingShmBarrier(sqlite3_file *handle) {
     CoalescingFile *file = (CoalescingFile *)handle;
+    flushLinkedWAL(file);
     file->real->pMethods->xShmBarrier(file->real);
 }
 
@@ -214,6 +241,16 @@ static int coalescingOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *hand
     }
     file->isWAL = (flags & SQLITE_OPEN_WAL) != 0;
     file->base.pMethods = &coalescingMethods;
+    if (file->isWAL && name != NULL) {
+        // The connection's database file, opened through this VFS just before (SQLite opens a WAL with the
+        // name it derived from the database's, which sqlite3_database_file_object reads back).
+        sqlite3_file *database = sqlite3_database_file_object(name);
+        if (database != NULL && database->pMethods == &coalescingMethods) {
+            CoalescingFile *linked = (CoalescingFile *)database;
+            linked->linked = file;
+            file->linked = linked;
+        }
+    }
     return SQLITE_OK;
 }
 

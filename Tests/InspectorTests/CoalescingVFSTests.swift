@@ -64,6 +64,41 @@ struct CoalescingVFSTests {
         try writer.close()
     }
 
+    /// A transaction that spilled pages into the WAL and was then rolled back leaves frames SQLite never
+    /// publishes; another connection then writes its own frames at the same offsets. Whatever the first
+    /// connection held back must reach the file before it gives up the write lock (SQLite 3.40 itself touches
+    /// the WAL on the way, which flushes it; the VFS flushes at every shared-memory lock besides), never
+    /// later over the other connection's committed frames.
+    @Test func framesOfARolledBackTransactionNeverLandOnAnotherConnectionsCommit() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("c.sqlite").path
+        let first = try Self.writer(path, cachePages: 10)
+        try first.write { db in try db.execute(sql: "CREATE TABLE v (k INTEGER, v BLOB)") }
+        struct RollBack: Error {}
+        // Rows appended in order, 100 KB: pages spill into the WAL, within the VFS's 124 KB.
+        #expect(throws: RollBack.self) {
+            try first.write { db in
+                for key in 0..<100 {
+                    try db.execute(sql: "INSERT INTO v (k, v) VALUES (?, ?)", arguments: [1000 + key, Data(Self.bytes(count: 1000, seed: 1))])
+                }
+                throw RollBack()
+            }
+        }
+        let second = try Self.writer(path)
+        let rows = (0..<40).map { Data(Self.bytes(count: 500, seed: UInt64(100 + $0))) }
+        try second.write { db in
+            for (key, row) in rows.enumerated() { try db.execute(sql: "INSERT INTO v (k, v) VALUES (?, ?)", arguments: [key, row]) }
+        }
+        // The first connection reads (its WAL's next call), then a third one checks.
+        _ = try? first.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM v") }
+        let third = try DatabaseQueue(path: path)
+        #expect(try third.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try third.read { try Data.fetchAll($0, sql: "SELECT v FROM v ORDER BY k") } == rows)
+        try first.close()
+        try second.close()
+    }
+
     // MARK: - Helpers
 
     static func directory() -> URL {
