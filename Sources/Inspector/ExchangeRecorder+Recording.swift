@@ -20,6 +20,8 @@ extension ExchangeRecorder {
             case flush
             case body([UInt8])
             case finish(ExchangeOutcome)
+
+            var isFinish: Bool { if case .finish = self { true } else { false } }
         }
 
         static let batchBytes = 1 << 20
@@ -53,12 +55,14 @@ extension ExchangeRecorder {
                 }
                 let redactor = Redactor(secrets: request.secrets)
                 var pending = Pending(redactor: redactor, request: request, recorder: recorder)
-                // The row's own deadline: a flush at `rowDelay`, unless what arrives writes it first.
+                // The row's own deadline: a flush at `rowDelay`, unless what arrives writes it first (what
+                // arrives meanwhile waits for it: a `rowDelay` above `batchDelay` delays it too).
                 var flushScheduled = true
-                Task {
+                let rowTimer = Task {
                     try? await Task.sleep(for: recorder.rowDelay)
                     continuation.yield(.flush)
                 }
+                defer { rowTimer.cancel() }
                 // A small answer's exact bytes, for the ledger (the id of what a POST created).
                 var answer: [UInt8]?
                 // Bytes of the events appended to the batch since the last commit.
@@ -105,20 +109,35 @@ extension ExchangeRecorder {
                         pending.outcome = outcome
                     }
                     // What arrived is written with what comes within the next 200 ms (or 1 MB of events, or
-                    // the end), in one transaction: a short exchange costs two transactions, the row and the rest.
+                    // the end), in one transaction: a short exchange is one, its row included.
                     let due: Bool
                     switch operation {
                     case .flush, .finish: due = true
                     default: due = separate || pending.batch.byteCount >= Self.batchBytes
                     }
                     if due {
-                        do {
-                            try await pending.commit(store: store)
-                        } catch {
-                            logger.error("inspector: cannot write exchange \(pending.name): \(error)")
+                        // A failed write keeps the row, head, body and outcome for the next (the events it
+                        // carried are lost); the end is tried twice more, a moment apart (another process's
+                        // long write can outlast the busy timeout once).
+                        let attempts = operation.isFinish ? 3 : 1
+                        for attempt in 1...attempts {
+                            do {
+                                try await pending.commit(store: store)
+                                break
+                            } catch {
+                                logger.error("inspector: cannot write exchange \(pending.name) (attempt \(attempt) of \(attempts)): \(error)")
+                                if attempt < attempts { try? await Task.sleep(for: .milliseconds(100 * attempt)) }
+                            }
                         }
                         backlog.release(unwritten)
                         unwritten = 0
+                        if !operation.isFinish, !flushScheduled, pending.hasWork {
+                            flushScheduled = true
+                            Task {
+                                try? await Task.sleep(for: Self.batchDelay)
+                                continuation.yield(.flush)
+                            }
+                        }
                     } else if !flushScheduled, pending.hasWork {
                         flushScheduled = true
                         Task {
@@ -127,10 +146,15 @@ extension ExchangeRecorder {
                         }
                     }
                     if case .finish(let outcome) = operation {
-                        if let id = pending.rowID, let change = LedgerChange.of(
+                        if let change = LedgerChange.of(
                             method: request.method, url: request.url, requestBody: request.body, responseBody: answer,
                             outcome: outcome, now: request.startedAt)
                         {
+                            guard let id = pending.rowID else {
+                                logger.error("inspector: no ledger entry for \(pending.name): its exchange could not be written")
+                                continuation.finish()
+                                continue
+                            }
                             do {
                                 try await store.apply(change, exchangeID: id, request: request, provider: recorder.provider)
                             } catch {
@@ -164,118 +188,6 @@ extension ExchangeRecorder {
             operations.yield(.finish(outcome))
             await writer.value
             recorder.exchangeClosed()
-        }
-
-        /// What the writer holds that is not in the database yet.
-        struct Pending {
-            let redactor: Redactor
-            let request: ExchangeRequest
-            let recorder: ExchangeRecorder
-            /// The exchange's row, once written.
-            var rowID: Int64?
-            var head: ExchangeResponseHead?
-            var body: DatabaseValue?
-            var batch = EventBatch()
-            var outcome: ExchangeOutcome?
-            var texts = SearchableText()
-
-            init(redactor: Redactor, request: ExchangeRequest, recorder: ExchangeRecorder) {
-                self.redactor = redactor
-                self.request = request
-                self.recorder = recorder
-            }
-
-            var hasWork: Bool { rowID == nil || head != nil || body != nil || !batch.isEmpty || outcome != nil }
-
-            /// The exchange in a message: its id, or its request while it has none.
-            var name: String { rowID.map(String.init) ?? "\(request.method) \(request.url)" }
-
-            /// Writes everything pending in one transaction (the row first, while it is not written), and
-            /// forgets it.
-            mutating func commit(store: InspectorStore) async throws {
-                guard hasWork else { return }
-                let row = rowID == nil ? recorder.row(of: request, redactor: redactor) : nil
-                let written = rowID
-                let head = head.map { head in
-                    (
-                        status: head.status, headers: ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
-                        ttfb: head.timeToFirstByte.milliseconds,
-                        streamed: head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream") ?? false,
-                        requestID: head.headers.headerValue("x-request-id")
-                    )
-                }
-                let body = body
-                let handoff = EventBatch.Handoff(batch.pack(redactor: redactor))
-                // Back into the batch once the write is over, whether or not it succeeded.
-                defer { if var packed = handoff.take() { batch.recycle(&packed) } }
-                let finish = outcome.map { outcome in
-                    var texts = texts
-                    if let message = outcome.error?.message { texts.events += message + "\n" }
-                    return (
-                        outcome: outcome, error: outcome.error.map { redactor.redact(Recording.encode($0)) },
-                        output: redactor.redact(texts.output), events: redactor.redact(texts.events),
-                        cost: PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
-                    )
-                }
-                self.head = nil
-                self.body = nil
-                self.outcome = nil
-                rowID = try await store.writer.write { db -> Int64 in
-                    let id = try written ?? ExchangeRecorder.insertRow(row ?? [], db: db)
-                    if let head {
-                        try db.execute(
-                            sql: """
-                                UPDATE exchange SET status = ?, response_headers = ?, ttfb_ms = ?, streamed = ?,
-                                                    request_id = ? WHERE id = ?
-                                """,
-                            arguments: [head.status, head.headers, head.ttfb, head.streamed, head.requestID, id])
-                    }
-                    if let body {
-                        try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [body, id])
-                    }
-                    let packed = handoff.batch
-                    if let packed {
-                        try EventBatch.insert(packed, exchange: id, db: db)
-                        // With the outcome, the count goes in its one UPDATE below.
-                        if finish == nil {
-                            try db.execute(
-                                sql: "UPDATE exchange SET event_count = event_count + ? WHERE id = ?",
-                                arguments: [packed.count, id])
-                        }
-                    }
-                    if let finish {
-                        let outcome = finish.outcome
-                        let output = finish.output
-                        let events = finish.events
-                        // One UPDATE: each rewrites the whole row, and with its texts (up to a megabyte each)
-                        // a second one wrote them all again.
-                        try db.execute(
-                            sql: """
-                                UPDATE exchange SET output_text = ?, event_text = ?, cost_usd = ?,
-                                    event_count = event_count + ?, state = ?, error = ?,
-                                    request_id = COALESCE(request_id, ?), ttft_ms = ?, duration_ms = ?, response_id = ?,
-                                    model = COALESCE(?, model), response_status = ?, input_tokens = ?, cached_tokens = ?,
-                                    output_tokens = ?, reasoning_tokens = ?, total_tokens = ?
-                                WHERE id = ?
-                                """,
-                            arguments: [
-                                output.isEmpty ? nil : output, events.isEmpty ? nil : events, finish.cost,
-                                packed?.count ?? 0, outcome.state.rawValue, finish.error, outcome.error?.requestID,
-                                outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
-                                outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
-                                outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
-                                outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,
-                            ])
-                        try db.execute(
-                            sql: """
-                                INSERT INTO exchange_fts (rowid, input_text, output_text, event_text)
-                                SELECT id, COALESCE(input_text, ''), ?, ? FROM exchange WHERE id = ?
-                                """,
-                            arguments: [output, events, id])
-                    }
-                    return id
-                }
-            }
         }
 
         /// The id in `GET …/responses/ID` (and its query), nil for any other request.
