@@ -34,7 +34,8 @@ struct BLAS: Sendable {
     var getConfig: GetConfig?
     var getParallel: GetParallel?
     var setThreads: SetThreads?
-    /// Calls go one at a time, process-wide (`callLock`): OpenBLAS built without threads (Debian's serial build)
+    /// Calls go one at a time, process-wide (`callLock`), unless the build is OpenBLAS's threaded one (or not
+    /// OpenBLAS): OpenBLAS built without threads (Debian's serial build)
     /// takes its work buffers from a table it does not lock, so two calls at once can be given the same buffer
     /// and compute wrong numbers, silently (OpenMathLib/OpenBLAS#2126): here 0.1 to 5 % of 32 × 32 products made
     /// from two threads at once, none of 160,000 from eight threads with the threaded build, which locks that
@@ -82,7 +83,9 @@ struct BLAS: Sendable {
             blas.getConfig = dlsym(handle, "openblas_get_config").map { unsafeBitCast($0, to: GetConfig.self) }
             blas.getParallel = dlsym(handle, "openblas_get_parallel").map { unsafeBitCast($0, to: GetParallel.self) }
             blas.setThreads = dlsym(handle, "openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
-            blas.serializesCalls = blas.getParallel.map { $0() == 0 } ?? false
+            // 1: the threaded (pthreads) build; 0, serial, and 2, OpenMP, whose calls from threads of ours are
+            // not known to be safe at once. A CBLAS without OpenBLAS's extensions (Accelerate) is.
+            blas.serializesCalls = blas.getParallel.map { $0() != 1 } ?? false
             if !blas.serializesCalls { blas.setThreads?(1) }
             return blas
         }
