@@ -75,8 +75,10 @@ public struct StoreOpener: Sendable {
         // own VFS writes the same bytes, frame by frame.
         _ = openresponses_sqlite_use_coalescing_vfs()
         let pool = try DatabasePool(path: path, configuration: configuration)
-        // Reading the schema also finds a damaged file: a truncated one fails here with SQLITE_CORRUPT.
-        if try !pool.read(migrator.hasCompletedMigrations) {
+        // Reading the schema also finds a damaged file: a truncated one fails here with SQLITE_CORRUPT. Read on
+        // the writer's connection: a pool opens a reader's only for its first read, and a short command (a
+        // tiny `ask`) reads nothing else, so it opens one connection instead of two.
+        if try !pool.writeWithoutTransaction(migrator.hasCompletedMigrations) {
             if lockHeld {
                 try migrator.migrate(pool)
             } else {
