@@ -35,17 +35,17 @@ struct BLAS: Sendable {
     var getParallel: GetParallel?
     var setThreads: SetThreads?
     /// Calls go one at a time, process-wide (`callLock`), unless the build is OpenBLAS's threaded one (or not
-    /// OpenBLAS): OpenBLAS built without threads (Debian's serial build)
-    /// takes its work buffers from a table it does not lock, so two calls at once can be given the same buffer
-    /// and compute wrong numbers, silently (OpenMathLib/OpenBLAS#2126): here 0.1 to 5 % of 32 × 32 products made
-    /// from two threads at once, none of 160,000 from eight threads with the threaded build, which locks that
-    /// table and is held to one thread per call.
+    /// OpenBLAS): OpenBLAS built without threads (Debian's serial build) takes its work buffers from a table it
+    /// does not lock, so two calls at once can be given the same buffer and compute wrong numbers, silently
+    /// (OpenMathLib/OpenBLAS#2126): here 0.1 to 5 % of 32 × 32 products made from two threads at once, none of
+    /// 160,000 from eight threads with the threaded build, which locks that table and is held to one thread per call.
     var serializesCalls = false
     static let callLock = Mutex(())
 
     /// Where OpenBLAS is looked for, in order. On Linux, Debian's threaded build first, held to one thread per
     /// call at load (the encoder's parallelism is two encoders side by side, whose calls that build may take
-    /// at once); its serial build next, whose calls are then made one at a time; then the loader's search path. On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
+    /// at once); its serial build next, whose calls are then made one at a time; then the loader's search path.
+    /// On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
     #if os(macOS)
     static let candidates: [String] = [
         "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",

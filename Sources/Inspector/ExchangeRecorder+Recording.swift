@@ -131,14 +131,9 @@ extension ExchangeRecorder {
                         }
                         backlog.release(unwritten)
                         unwritten = 0
-                        if !operation.isFinish, !flushScheduled, pending.hasWork {
-                            flushScheduled = true
-                            Task {
-                                try? await Task.sleep(for: Self.batchDelay)
-                                continuation.yield(.flush)
-                            }
-                        }
-                    } else if !flushScheduled, pending.hasWork {
+                    }
+                    // What is left (it arrived, or a failed write kept it) is written within the next 200 ms.
+                    if !operation.isFinish, !flushScheduled, pending.hasWork {
                         flushScheduled = true
                         Task {
                             try? await Task.sleep(for: Self.batchDelay)

@@ -34,7 +34,7 @@ struct CoalescingVFSTests {
         // What a crash at this point would leave: the database and its WAL as the files hold them.
         let copy = try Self.copyWithoutSharedMemory(path, to: directory.appendingPathComponent("crash"))
         #expect(try Self.contents(ofStoreAt: copy) == blobs)
-        #expect(try DatabaseQueue(path: copy).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try Self.integrity(ofStoreAt: copy) == "ok")
         try writer.close()
     }
 
@@ -60,7 +60,7 @@ struct CoalescingVFSTests {
         let copy = try Self.copyWithoutSharedMemory(path, to: directory.appendingPathComponent("crash"))
         let recovered = try DatabaseQueue(path: copy)
         #expect(try recovered.read { try Int64.fetchAll($0, sql: "SELECT k FROM u ORDER BY rowid") } == keys)
-        #expect(try recovered.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try Self.integrity(ofStoreAt: copy) == "ok")
         try writer.close()
     }
 
@@ -93,7 +93,7 @@ struct CoalescingVFSTests {
         // The first connection reads (its WAL's next call), then a third one checks.
         _ = try? first.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM v") }
         let third = try DatabaseQueue(path: path)
-        #expect(try third.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try Self.integrity(ofStoreAt: path) == "ok")
         #expect(try third.read { try Data.fetchAll($0, sql: "SELECT v FROM v ORDER BY k") } == rows)
         try first.close()
         try second.close()
@@ -124,6 +124,11 @@ struct CoalescingVFSTests {
     /// The blobs of table `t`, read by a connection of its own.
     static func contents(ofStoreAt path: String) throws -> [Data] {
         try DatabaseQueue(path: path).read { try Data.fetchAll($0, sql: "SELECT data FROM t ORDER BY id") }
+    }
+
+    /// What SQLite's `integrity_check` says of the store, read by a connection of its own.
+    static func integrity(ofStoreAt path: String) throws -> String? {
+        try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }
 
     /// The database and its WAL copied into `directory` (no shared memory: opening the copy recovers it).
