@@ -18,16 +18,40 @@ public struct PriceTable: Sendable {
     }
 
     /// The table shipped with the program (empty when the resource cannot be read): `lib/openresponses/
-    /// prices.json` beside an installed binary (`scripts/install.sh`), else the package's resource.
+    /// prices.json` beside an installed binary (`scripts/install.sh`), else the package's resource (in the
+    /// build folder beside the binary, where SwiftPM puts it, else wherever `Bundle.module` finds it). The
+    /// first two are looked for by path, without Foundation's `Bundle`: it costs about a third of a
+    /// millisecond of every command that records (Docs/performance.md).
     public static let shipped: PriceTable = {
-        let installed = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("lib/openresponses/prices.json")
-        let found = installed.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
-        guard let url = found ?? Bundle.module.url(forResource: "prices", withExtension: "json"),
-            let data = try? Data(contentsOf: url), let table = try? PriceTable(json: Array(data))
+        var candidates: [String] = []
+        if let executable = executablePath() {
+            let directory = parent(executable)
+            candidates = [parent(directory) + "/lib/openresponses/prices.json",
+                          directory + "/OpenResponses_Inspector.resources/prices.json"]
+        }
+        let found = candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+            ?? Bundle.module.url(forResource: "prices", withExtension: "json")?.path
+        guard let path = found, let data = FileManager.default.contents(atPath: path),
+            let table = try? PriceTable(json: Array(data))
         else { return PriceTable(prices: [:]) }
         return table
     }()
+
+    /// The running program's path, symbolic links resolved.
+    private static func executablePath() -> String? {
+        #if os(Linux)
+        var buffer = [UInt8](repeating: 0, count: 4097)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 { return String(decoding: buffer[..<count], as: UTF8.self) }
+        #endif
+        return Bundle.main.executableURL?.resolvingSymlinksInPath().path
+    }
+
+    /// `path` without its last component ("/" for a file at the root).
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
 
     public init(json bytes: [UInt8]) throws {
         var prices: [String: Price] = [:]

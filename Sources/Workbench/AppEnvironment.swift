@@ -10,9 +10,28 @@ public struct AppEnvironment: Sendable {
         self.now = now
     }
 
-    /// The real environment of this process.
+    /// The real environment of this process, read from `environ` as it is now (a command may `setenv` before
+    /// it makes a context). On Linux the variables are read directly: `ProcessInfo` sets itself up first, about
+    /// a tenth of a millisecond of every start (Docs/performance.md). A name set twice keeps its first value,
+    /// as `getenv` reads it.
     public static var process: AppEnvironment {
-        AppEnvironment(variables: ProcessInfo.processInfo.environment)
+        #if canImport(Glibc)
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            // Split at the first "=" as bytes (Characters would cost the Unicode tables a start).
+            guard let equals = strchr(pointer, 0x3D) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
+            if variables[name] == nil {
+                let value = equals + 1
+                variables[name] = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+            }
+        }
+        return AppEnvironment(variables: variables)
+        #else
+        return AppEnvironment(variables: ProcessInfo.processInfo.environment)
+        #endif
     }
 
     public subscript(name: String) -> String? {
@@ -21,14 +40,21 @@ public struct AppEnvironment: Sendable {
     }
 
     /// `$OPENRESPONSES_HOME`, else `$XDG_DATA_HOME/openresponses`, else `~/.local/share/openresponses`.
-    public var dataDirectory: URL {
-        if let home = self["OPENRESPONSES_HOME"] { return URL(fileURLWithPath: home, isDirectory: true) }
-        if let xdg = self["XDG_DATA_HOME"] {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("openresponses", isDirectory: true)
+    public var dataDirectory: URL { URL(fileURLWithPath: dataDirectoryPath, isDirectory: true) }
+
+    /// `dataDirectory` as a path, made without `URL` (the stores' paths are needed at every start); a
+    /// relative directory is taken from the current one, as `URL(fileURLWithPath:)` takes it.
+    public var dataDirectoryPath: String {
+        let directory: String
+        if let home = self["OPENRESPONSES_HOME"] {
+            directory = home
+        } else if let xdg = self["XDG_DATA_HOME"] {
+            directory = Self.joined(xdg, "openresponses")
+        } else {
+            directory = Self.joined(self["HOME"] ?? NSHomeDirectory(), ".local/share/openresponses")
         }
-        let home = self["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/share/openresponses", isDirectory: true)
+        if directory.hasPrefix("/") { return Self.joined(directory, "") }
+        return Self.joined(FileManager.default.currentDirectoryPath, directory)
     }
 
     /// Creates the data directory (mode 0700) if needed and returns it.
@@ -39,7 +65,17 @@ public struct AppEnvironment: Sendable {
         return url
     }
 
-    public var inspectorPath: String { dataDirectory.appendingPathComponent("inspector.sqlite").path }
-    public var historyPath: String { dataDirectory.appendingPathComponent("history").path }
-    public var libraryPath: String { dataDirectory.appendingPathComponent("library.sqlite").path }
+    public var inspectorPath: String { Self.joined(dataDirectoryPath, "inspector.sqlite") }
+    public var historyPath: String { Self.joined(dataDirectoryPath, "history") }
+    public var libraryPath: String { Self.joined(dataDirectoryPath, "library.sqlite") }
+
+    /// `directory` and `name` joined by one slash, without the directory's trailing slashes ("/" stays);
+    /// with an empty name, the directory alone.
+    static func joined(_ directory: String, _ name: String) -> String {
+        var bytes = Array(directory.utf8)
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let trimmed = String(decoding: bytes, as: UTF8.self)
+        if name.isEmpty { return trimmed }
+        return trimmed == "/" ? "/" + name : trimmed + "/" + name
+    }
 }

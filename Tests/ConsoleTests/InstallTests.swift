@@ -59,6 +59,15 @@ struct InstallTests {
         _ = try await shell("OPENAI_BASE_URL=http://127.0.0.1:1/v1 OPENAI_API_KEY=sk-install-test '\(binary)' ask hi")
         let report = try await shell("'\(binary)' inspect report -o '\(home)/report.html'")
         #expect(report.status == 0 && report.stdout.contains(" exchange"), "\(report.stdout)\(report.stderr)")
+        // The prices too: a table written over the installed one is the one used (the package's own copy in
+        // the build folder, which the binary also knows, has no such model).
+        let prices = prefix.appendingPathComponent("lib/openresponses/prices.json")
+        try Data(#"{"models":{"install-test-model":{"input":7.00,"output":9.00}}}"#.utf8).write(to: prices)
+        let server = try await LoopbackServer.start { _ in .json(#"{"object":"response.input_tokens","input_tokens":1000}"#) }
+        defer { Task { await server.stop() } }
+        let estimate = try await shell(
+            "OPENAI_BASE_URL=\(server.baseURL) OPENAI_API_KEY=sk-install-test '\(binary)' ask --estimate --model install-test-model hi")
+        #expect(estimate.stdout.contains("at $7.00 per 1M input tokens; output $9.00 per 1M"), "\(estimate.stdout)\(estimate.stderr)")
         let handler = prefix.appendingPathComponent("lib/openresponses/presets/handlers/local-time.sh").path
         #expect(FileManager.default.isExecutableFile(atPath: handler))
 

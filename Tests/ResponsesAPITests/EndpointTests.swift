@@ -215,4 +215,17 @@ struct EndpointTests {
         #expect(configuration?.retryPolicy.maxRetries == 5)
         #expect(configuration?.readTimeout == .milliseconds(1500))
     }
+
+    /// A value pasted with spaces, tabs or a line break around it is the value; one of only those is unset.
+    @Test func environmentValuesAreTrimmedAndBlankIsUnset() throws {
+        let configuration = try Configuration(environment: [
+            "OPENAI_BASE_URL": " \thttp://127.0.0.1:8321/v1/\n", "OPENAI_ORG_ID": " \n\t ", "OPENRESPONSES_TIMEOUT": "\n2\n",
+        ])
+        #expect(configuration.baseURL == "http://127.0.0.1:8321/v1")
+        #expect(configuration.organization == nil)
+        #expect(configuration.readTimeout == .seconds(2))
+        // Inside the value, a space is kept: a key holding one is refused (it cannot go into a header).
+        #expect(throws: ResponsesAPIError.self) { try Configuration(environment: ["OPENAI_API_KEY": " sk-a b\n"]) }
+        #expect(try Configuration(environment: ["OPENAI_API_KEY": "\u{00A0}sk-ab\r\n"]).apiKey == "sk-ab")
+    }
 }

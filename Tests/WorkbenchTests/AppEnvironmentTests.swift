@@ -17,6 +17,37 @@ struct AppEnvironmentTests {
         #expect(environment.historyPath == "/x/openresponses/history")
     }
 
+    /// The paths are made from strings: trailing slashes go, "/" stays itself, a relative directory is taken
+    /// from the current one, and each agrees with what `URL` makes of it.
+    @Test func thePathsAreTheOnesURLMakes() {
+        let cwd = FileManager.default.currentDirectoryPath
+        let cases: [([String: String], String)] = [
+            (["OPENRESPONSES_HOME": "/a/or/"], "/a/or"), (["OPENRESPONSES_HOME": "/a/or//"], "/a/or"),
+            (["OPENRESPONSES_HOME": "/"], "/"), (["XDG_DATA_HOME": "/x/"], "/x/openresponses"),
+            (["HOME": "/h/"], "/h/.local/share/openresponses"), (["OPENRESPONSES_HOME": "rel/or"], cwd + "/rel/or"),
+        ]
+        for (variables, expected) in cases {
+            let environment = AppEnvironment(variables: variables)
+            #expect(environment.dataDirectoryPath == expected, "\(variables)")
+            #expect(environment.dataDirectory.path == expected, "\(variables)")
+            let sqlite = expected == "/" ? "/inspector.sqlite" : expected + "/inspector.sqlite"
+            #expect(environment.inspectorPath == sqlite, "\(variables)")
+            #expect(environment.libraryPath == environment.dataDirectory.appendingPathComponent("library.sqlite").path)
+        }
+    }
+
+    /// `process` reads the variables as they are now, the same ones `ProcessInfo` reads, values with "=" whole.
+    @Test func theProcessEnvironmentIsReadAsItIsNow() {
+        let name = "OPENRESPONSES_TEST_\(UInt32.random(in: 0...UInt32.max))"
+        setenv(name, "a=b c", 1)
+        defer { unsetenv(name) }
+        let variables = AppEnvironment.process.variables
+        #expect(variables[name] == "a=b c")
+        #expect(variables == ProcessInfo.processInfo.environment)
+        unsetenv(name)
+        #expect(AppEnvironment.process.variables[name] == nil)
+    }
+
     @Test func theDirectoryIsCreatedForItsOwnerAlone() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("or-env-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: root) }
