@@ -52,11 +52,12 @@ public final class StoreOpening: Sendable {
         }
     }
 
-    /// Starts `open` on a thread of its own: opening blocks on the disk, and on Linux Dispatch's global
-    /// queues are the threads of the Swift concurrency pool (two, on two cores).
+    /// Starts `open` on a thread of its own, on another core than the caller's (`detach`): opening blocks
+    /// on the disk, and on Linux Dispatch's global queues are the threads of the Swift concurrency pool (two,
+    /// on two cores).
     init(_ open: @escaping @Sendable () throws -> InspectorStore) {
         state = Mutex(State())
-        Thread.detachNewThread { [self] in
+        Self.detach { [self] in
             let result = Result { try open() }
             let waiters = state.withLock { state in
                 state.result = result

@@ -13,4 +13,10 @@ static inline int openresponses_sqlite_skip_checkpoint_on_close(sqlite3 *db) {
 /// for this process, once; later calls return what the first did (SQLITE_OK, or the registration's error).
 int openresponses_sqlite_use_coalescing_vfs(void);
 
+/// Starts `body(context, elsewhere_than, started_on)` on a new detached thread, created on another core than
+/// the caller's when there is one (StoreThread.c says why): `elsewhere_than` is the caller's core it was kept
+/// from (-1 when none was), `started_on` the core it started on (-1 when unknown). 0, or the error number of
+/// pthread_create.
+int openresponses_start_store_thread(void (*body)(void *, int, int), void *context);
+
 #endif

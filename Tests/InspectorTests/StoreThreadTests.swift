@@ -1,0 +1,56 @@
+import Foundation
+@testable import Inspector
+import Synchronization
+import Testing
+
+/// The thread that opens a store beside a command starts on another core than the one that started it (so
+/// that it runs at once instead of waiting for that core: Docs/performance.md), and may then run on any.
+@Suite("The store-opening thread")
+struct StoreThreadTests {
+    /// The calling thread's allowed cores, from /proc.
+    static func allowedCores() throws -> String {
+        let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        return line.split(separator: "\t").last.map(String.init) ?? ""
+    }
+
+    /// Each round is started, as a command starts its opening, by a thread that goes on working (it spins
+    /// until the new thread has run, 100 ms at most): a new thread put on its core would wait for it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/status") && ProcessInfo.processInfo.activeProcessorCount > 1,
+                   "needs Linux and two cores"))
+    func itStartsOnAnotherCoreAndMayThenRunOnAny() async throws {
+        // The other cores are kept busy too, so that the kernel has no idle core to prefer: left to itself it
+        // would then put the new thread on its parent's core.
+        let done = Atomic(false)
+        for _ in 1..<ProcessInfo.processInfo.activeProcessorCount {
+            Thread.detachNewThread { while !done.load(ordering: .relaxed) {} }
+        }
+        let rounds = await withCheckedContinuation { (continuation: CheckedContinuation<[Round], Never>) in
+            Thread.detachNewThread { continuation.resume(returning: (0..<100).map { _ in Self.round() }) }
+        }
+        done.store(true, ordering: .relaxed)
+        for round in rounds {
+            let seen = try #require(round.seen, "the thread did not run within 100 ms")
+            let caller = try #require(seen.elsewhereThan, "the thread was not kept from the caller's core")
+            #expect(seen.startedOn != nil && seen.startedOn != caller, "started on \(seen.startedOn ?? -1), the caller's core \(caller)")
+            #expect(seen.allowed == round.callers, "allowed afterwards: \(seen.allowed ?? "?"), the caller's: \(round.callers ?? "?")")
+        }
+    }
+
+    struct Round: Sendable {
+        var callers: String?
+        var seen: (elsewhereThan: Int?, startedOn: Int?, allowed: String?)?
+    }
+
+    /// One thread started from this one, which spins until it has run.
+    static func round() -> Round {
+        let seen = Mutex<(elsewhereThan: Int?, startedOn: Int?, allowed: String?)?>(nil)
+        StoreOpening.detach { placement in
+            let allowed = try? allowedCores()
+            seen.withLock { $0 = (placement.elsewhereThan, placement.startedOn, allowed) }
+        }
+        let deadline = ContinuousClock.now + .milliseconds(100)
+        while seen.withLock({ $0 == nil }), ContinuousClock.now < deadline {}
+        return Round(callers: try? allowedCores(), seen: seen.withLock { $0 })
+    }
+}
