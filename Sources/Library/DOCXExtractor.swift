@@ -1,10 +1,7 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import ZIPFoundation
 
-/// DOCX read directly: the ZIP's `word/document.xml` with Foundation's XML parser. Paragraphs in order,
+/// DOCX read directly: the ZIP's `word/document.xml` with libxml2's streaming reader (`XMLReader`). Paragraphs in order,
 /// headings by style (`Heading1`…`Heading9`, `Title`) starting sections with their heading path, tables row
 /// by row (cells separated by ` | `), and the footnotes of `word/footnotes.xml` at the end.
 struct DOCXExtractor: Sendable {
@@ -62,19 +59,34 @@ struct DOCXExtractor: Sendable {
     }
 
     static func paragraphs(_ xml: Data, path: String, part: String) throws(LibraryError) -> [Paragraph] {
-        let reader = WordprocessingReader()
-        let parser = XMLParser(data: xml)
-        parser.delegate = reader
-        guard parser.parse() else {
-            throw LibraryError(path: path, "its \(part) is not well-formed XML (line \(parser.lineNumber))")
+        let library: LibXML2
+        switch LibXML2.shared {
+        case .success(let loaded): library = loaded
+        case .failure(let failure): throw LibraryError(path: path, "cannot be read: \(failure.message)")
         }
-        return reader.paragraphs
+        guard let reader = XMLReader(xml, library: library) else {
+            throw LibraryError(path: path, "its \(part) cannot be read (libxml2 could not make a reader)")
+        }
+        var collector = WordprocessingReader()
+        do {
+            while let node = try reader.next() {
+                switch node {
+                case .start(let name): collector.start(name, style: name == "w:pStyle" ? reader.attribute("w:val") : nil)
+                case .text(let text): collector.characters(text)
+                case .end(let name): collector.end(name)
+                }
+            }
+        } catch {
+            let reason = error.reason.isEmpty ? "" : ": \(error.reason)"
+            throw LibraryError(path: path, "its \(part) is not well-formed XML (line \(error.line)\(reason))")
+        }
+        return collector.paragraphs
     }
 }
 
 /// Collects paragraphs from WordprocessingML: `w:p` with its `w:pStyle`, the text of `w:t`, tabs and
 /// breaks; a table row (`w:tr`) becomes one paragraph of its cells.
-final class WordprocessingReader: NSObject, XMLParserDelegate {
+struct WordprocessingReader {
     private(set) var paragraphs: [DOCXExtractor.Paragraph] = []
     private var text = ""
     private var style: String?
@@ -82,10 +94,11 @@ final class WordprocessingReader: NSObject, XMLParserDelegate {
     private var tableDepth = 0
     private var row: [String]?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    /// An element begins; `style` is a `w:pStyle`'s `w:val`.
+    mutating func start(_ name: String, style: String?) {
         switch name {
-        case "w:p": text = ""; style = nil
-        case "w:pStyle": style = attributes["w:val"]
+        case "w:p": text = ""; self.style = nil
+        case "w:pStyle": self.style = style
         case "w:t": inText = true
         case "w:tab": text += "\t"
         case "w:br", "w:cr": text += "\n"
@@ -95,11 +108,11 @@ final class WordprocessingReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    mutating func characters(_ string: String) {
         if inText { text += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    mutating func end(_ name: String) {
         switch name {
         case "w:t": inText = false
         case "w:p":

@@ -84,6 +84,26 @@ struct ExtractionTests {
         await #expect { try await extract(broken) } throws: { ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)" }
     }
 
+    /// Text as Word writes it: entities and character references, tabs and breaks as empty elements, a run of
+    /// spaces kept; and a part that is not well-formed named with its line and libxml2's reason.
+    @Test func docxEntitiesTabsBreaksAndAPartThatIsNotWellFormed() async throws {
+        let files = try LibraryFixtures()
+        defer { files.remove() }
+        let w = #"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#
+        let document = try await extract(files.docx("text.docx", parts: ["word/document.xml": """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <w:document \(w)><w:body><w:p><w:r><w:t>Fish &amp; chips &#8211; caf&#xE9;</w:t><w:tab/><w:t>£4</w:t></w:r></w:p>
+            <w:p><w:r><w:t xml:space="preserve">line one</w:t><w:br/><w:t xml:space="preserve">   indented</w:t></w:r></w:p></w:body></w:document>
+            """]))
+        #expect(document.text == "Fish & chips – café\t£4\nline one\n   indented\n")
+        let broken = try files.docx("broken.docx", parts: ["word/document.xml": "<w:document \(w)><w:body>\n<w:p></w:body></w:document>"])
+        await #expect {
+            try await extract(broken)
+        } throws: {
+            ($0 as? LibraryError)?.description == "\(broken.path): its word/document.xml is not well-formed XML (line 2: Opening and ending tag mismatch: p line 2 and body)"
+        }
+    }
+
     @Test func pdfPagesKeepTheirNumbers() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }

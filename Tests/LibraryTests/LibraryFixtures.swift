@@ -29,23 +29,30 @@ struct LibraryFixtures {
         return url
     }
 
-    /// A DOCX: a title, two headings, paragraphs, a table and a footnote.
-    func docx(_ name: String) throws -> URL {
+    /// A DOCX holding `parts` (path in the ZIP → text), a content-types part added.
+    func docx(_ name: String, parts: [String: String]) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let archive = try Archive(url: url, accessMode: .create)
-        func add(_ path: String, _ text: String) throws {
+        let all = parts.merging(["[Content_Types].xml": #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#]) { mine, _ in mine }
+        for (path, text) in all.sorted(by: { $0.key < $1.key }) {
             let data = Data(text.utf8)
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count)) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
+        return url
+    }
+
+    /// A DOCX: a title, two headings, paragraphs, a table and a footnote.
+    func docx(_ name: String) throws -> URL {
+        var parts: [String: String] = [:]
+        func add(_ path: String, _ text: String) { parts[path] = text }
         let w = #"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#
         func paragraph(_ text: String, style: String? = nil) -> String {
             let properties = style.map { #"<w:pPr><w:pStyle w:val="\#($0)"/></w:pPr>"# } ?? ""
             return "<w:p>\(properties)<w:r><w:t xml:space=\"preserve\">\(text)</w:t></w:r></w:p>"
         }
-        try add("[Content_Types].xml", #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#)
-        try add("word/document.xml", """
+        add("word/document.xml", """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <w:document \(w)><w:body>
             \(paragraph("Quarterly Report", style: "Title"))
@@ -57,10 +64,10 @@ struct LibraryFixtures {
             <w:tr><w:tc>\(paragraph("North"))</w:tc><w:tc>\(paragraph("1200"))</w:tc></w:tr></w:tbl>
             </w:body></w:document>
             """)
-        try add("word/footnotes.xml", """
+        add("word/footnotes.xml", """
             <?xml version="1.0" encoding="UTF-8"?><w:footnotes \(w)><w:footnote w:id="1">\(paragraph("Figures are unaudited."))</w:footnote></w:footnotes>
             """)
-        return url
+        return try docx(name, parts: parts)
     }
 
     /// A two-page PDF with a text layer.

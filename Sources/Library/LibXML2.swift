@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The calls of libxml2's streaming reader (`xmlTextReader`) that `XMLReader` makes, loaded with `dlopen` the
+/// first time a DOCX is read rather than linked through Foundation's `XMLParser`: linked, libxml2 (with ICU
+/// and liblzma) was loaded and relocated by every process, about half a millisecond of each command's start,
+/// though only DOCX extraction uses it (Docs/performance.md).
+struct LibXML2: Sendable {
+    typealias ReaderForMemory = @convention(c) (
+        UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32
+    ) -> OpaquePointer?
+    typealias ReaderCall = @convention(c) (OpaquePointer?) -> Int32
+    typealias ReaderText = @convention(c) (OpaquePointer?) -> UnsafePointer<UInt8>?
+    typealias MoveToAttribute = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?) -> Int32
+    typealias FreeReader = @convention(c) (OpaquePointer?) -> Void
+    typealias InitParser = @convention(c) () -> Void
+    /// `xmlStructuredErrorFunc`: the user data given with it, and the error (an `xmlError`).
+    typealias ErrorHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    typealias SetErrorHandler = @convention(c) (OpaquePointer?, ErrorHandler?, UnsafeMutableRawPointer?) -> Void
+
+    let readerForMemory: ReaderForMemory
+    let read: ReaderCall
+    let nodeType: ReaderCall
+    let isEmptyElement: ReaderCall
+    let lineNumber: ReaderCall
+    let constName: ReaderText
+    let constValue: ReaderText
+    let moveToAttribute: MoveToAttribute
+    let freeReader: FreeReader
+    let setErrorHandler: SetErrorHandler
+
+    #if os(macOS)
+    static let candidates = ["/usr/lib/libxml2.2.dylib", "libxml2.2.dylib"]
+    static let installHint = "it ships with macOS"
+    #else
+    static let candidates = ["libxml2.so.2", "libxml2.so"]
+    static let installHint = "install it (Debian: apt install libxml2)"
+    #endif
+
+    /// Loaded once per process, on first use; the reason when libxml2 is missing.
+    static let shared: Result<LibXML2, LoadError> = Result { () throws(LoadError) in try load(from: candidates) }
+
+    struct LoadError: Error, Sendable {
+        let message: String
+    }
+
+    /// An `xmlError`'s message and line (libxml2's public structure, the same since 2.0: `domain`, `code`,
+    /// `message`, `level`, `file`, `line`).
+    static func describe(_ error: UnsafeMutableRawPointer) -> (message: String, line: Int) {
+        let message = error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+        let line = error.load(fromByteOffset: 16 + 2 * MemoryLayout<Int>.size, as: Int32.self)
+        return (message.trimmingCharacters(in: .whitespacesAndNewlines), Int(line))
+    }
+
+    /// The first candidate that opens and has every call, its parser initialised (once, before any thread
+    /// parses: libxml2 asks for that).
+    static func load(from candidates: [String]) throws(LoadError) -> LibXML2 {
+        var reasons: [String] = []
+        for path in candidates {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                reasons.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
+                continue
+            }
+            func symbol<T>(_ name: String, as type: T.Type) -> T? {
+                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+            }
+            guard let readerForMemory = symbol("xmlReaderForMemory", as: ReaderForMemory.self),
+                let read = symbol("xmlTextReaderRead", as: ReaderCall.self),
+                let nodeType = symbol("xmlTextReaderNodeType", as: ReaderCall.self),
+                let isEmptyElement = symbol("xmlTextReaderIsEmptyElement", as: ReaderCall.self),
+                let lineNumber = symbol("xmlTextReaderGetParserLineNumber", as: ReaderCall.self),
+                let constName = symbol("xmlTextReaderConstName", as: ReaderText.self),
+                let constValue = symbol("xmlTextReaderConstValue", as: ReaderText.self),
+                let moveToAttribute = symbol("xmlTextReaderMoveToAttribute", as: MoveToAttribute.self),
+                let freeReader = symbol("xmlFreeTextReader", as: FreeReader.self),
+                let setErrorHandler = symbol("xmlTextReaderSetStructuredErrorHandler", as: SetErrorHandler.self),
+                let initParser = symbol("xmlInitParser", as: InitParser.self)
+            else {
+                reasons.append("\(path): not libxml2's reader")
+                dlclose(handle)
+                continue
+            }
+            initParser()
+            return LibXML2(
+                readerForMemory: readerForMemory, read: read, nodeType: nodeType, isEmptyElement: isEmptyElement,
+                lineNumber: lineNumber, constName: constName, constValue: constValue, moveToAttribute: moveToAttribute,
+                freeReader: freeReader, setErrorHandler: setErrorHandler)
+        }
+        throw LoadError(message: "libxml2 could not be loaded (\(reasons.joined(separator: "; "))); \(installHint)")
+    }
+}
