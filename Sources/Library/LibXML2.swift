@@ -48,12 +48,14 @@ struct LibXML2: Sendable {
         let message: String
     }
 
-    /// An `xmlError`'s message and line (libxml2's public structure, the same since 2.0: `domain`, `code`,
-    /// `message`, `level`, `file`, `line`).
-    static func describe(_ error: UnsafeMutableRawPointer) -> (message: String, line: Int) {
+    /// An `xmlError`'s message, line and whether it is fatal. libxml2's public structure, the same since 2.0,
+    /// laid out on 64-bit platforms as `int domain` at 0, `int code` at 4, `char *message` at 8, `level` at 16
+    /// (3 is `XML_ERR_FATAL`), `char *file` at 24, `int line` at 32.
+    static func describe(_ error: UnsafeMutableRawPointer) -> (message: String, line: Int, fatal: Bool) {
         let message = error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
-        let line = error.load(fromByteOffset: 16 + 2 * MemoryLayout<Int>.size, as: Int32.self)
-        return (message.trimmingCharacters(in: .whitespacesAndNewlines), Int(line))
+        let level = error.load(fromByteOffset: 16, as: Int32.self)
+        let line = error.load(fromByteOffset: 32, as: Int32.self)
+        return (message.trimmingCharacters(in: .whitespacesAndNewlines), Int(line), level == 3)
     }
 
     /// The first candidate that opens and has every call, its parser initialised (once, before any thread

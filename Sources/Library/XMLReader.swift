@@ -22,8 +22,9 @@ final class XMLReader {
     /// temporary copy outside `withUnsafeBytes`).
     private let buffer: UnsafeMutableRawBufferPointer
     private var pendingEnd: String?
-    /// The first error libxml2 reported.
-    private var firstError: (message: String, line: Int)?
+    /// The error that ended the reading: libxml2's first fatal one, else its first (a namespace error, say,
+    /// which it reports and reads on past).
+    private var firstError: (message: String, line: Int, fatal: Bool)?
 
     // xmlParserOption: no network (XML_PARSE_NONET). Errors go to the reader's handler, which keeps the first
     // (XML_PARSE_NOERROR would keep them from the handler too); nothing is printed.
@@ -45,7 +46,8 @@ final class XMLReader {
         library.setErrorHandler(reader, { context, error in
             guard let context, let error else { return }
             let reader = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
-            if reader.firstError == nil { reader.firstError = LibXML2.describe(error) }
+            let described = LibXML2.describe(error)
+            if reader.firstError == nil || (described.fatal && reader.firstError?.fatal == false) { reader.firstError = described }
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -45,6 +45,10 @@ struct XMLReaderTests {
         let error = #expect(throws: XMLReader.Malformed.self) { _ = try Self.nodes("<a>\n<b>\n</a>\n") }
         #expect(error?.line == 3)
         #expect(error?.reason.contains("mismatch") == true, "\(error?.reason ?? "")")
+        // An undeclared prefix is reported and read past; the error that ends the reading is the one named.
+        let later = #expect(throws: XMLReader.Malformed.self) { _ = try Self.nodes("<w:a>\n<b>\n</w:a>\n") }
+        #expect(later?.line == 3)
+        #expect(later?.reason.contains("mismatch") == true, "\(later?.reason ?? "")")
     }
 
     /// No external entity is fetched or expanded: a document that asks for a local file gets nothing of it.
