@@ -1,9 +1,10 @@
 import Foundation
 import ZIPFoundation
 
-/// DOCX read directly: the ZIP's `word/document.xml` with libxml2's streaming reader (`XMLReader`). Paragraphs in order,
-/// headings by style (`Heading1`…`Heading9`, `Title`) starting sections with their heading path, tables row
-/// by row (cells separated by ` | `), and the footnotes of `word/footnotes.xml` at the end.
+/// DOCX read directly: the ZIP's `word/document.xml` with libxml2's streaming reader (`XMLReader`).
+/// Paragraphs in order, headings by style (`Heading1`…`Heading9`, `Title`) starting sections with their
+/// heading path, tables row by row (cells separated by ` | `), and the footnotes of `word/footnotes.xml` at
+/// the end.
 struct DOCXExtractor: Sendable {
     func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
         let archive: Archive
@@ -81,59 +82,5 @@ struct DOCXExtractor: Sendable {
             throw LibraryError(path: path, "its \(part) is not well-formed XML (line \(error.line)\(reason))")
         }
         return collector.paragraphs
-    }
-}
-
-/// Collects paragraphs from WordprocessingML: `w:p` with its `w:pStyle`, the text of `w:t`, tabs and
-/// breaks; a table row (`w:tr`) becomes one paragraph of its cells.
-struct WordprocessingReader {
-    private(set) var paragraphs: [DOCXExtractor.Paragraph] = []
-    private var text = ""
-    private var style: String?
-    private var inText = false
-    private var tableDepth = 0
-    private var row: [String]?
-
-    /// An element begins; `style` is a `w:pStyle`'s `w:val`.
-    mutating func start(_ name: String, style: String?) {
-        switch name {
-        case "w:p": text = ""; self.style = nil
-        case "w:pStyle": self.style = style
-        case "w:t": inText = true
-        case "w:tab": text += "\t"
-        case "w:br", "w:cr": text += "\n"
-        case "w:tbl": tableDepth += 1
-        case "w:tr": row = []
-        default: break
-        }
-    }
-
-    mutating func characters(_ string: String) {
-        if inText { text += string }
-    }
-
-    mutating func end(_ name: String) {
-        switch name {
-        case "w:t": inText = false
-        case "w:p":
-            let paragraph = text.trimmingCharacters(in: .whitespaces)
-            if tableDepth > 0, row != nil {
-                row?.append(paragraph)
-            } else {
-                paragraphs.append(.init(text: paragraph, headingLevel: Self.level(of: style)))
-            }
-        case "w:tr":
-            if let cells = row { paragraphs.append(.init(text: cells.filter { !$0.isEmpty }.joined(separator: " | "), headingLevel: nil)) }
-            row = nil
-        case "w:tbl": tableDepth -= 1
-        default: break
-        }
-    }
-
-    static func level(of style: String?) -> Int? {
-        guard let style = style?.lowercased() else { return nil }
-        if style == "title" { return 0 }
-        guard style.hasPrefix("heading"), let level = Int(style.dropFirst("heading".count)), (1...9).contains(level) else { return nil }
-        return level
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 
 /// The calls of libxml2's streaming reader (`xmlTextReader`) that `XMLReader` makes, loaded with `dlopen` the
 /// first time a DOCX is read rather than linked through Foundation's `XMLParser`: linked, libxml2 (with ICU
-/// and liblzma) was loaded and relocated by every process, about half a millisecond of each command's start,
-/// though only DOCX extraction uses it (Docs/performance.md).
+/// and liblzma) was loaded and relocated by every process (0.6 ms of a hello-world's start; 0.9 ms of
+/// `--version` here), though only DOCX extraction uses it (Docs/performance.md).
 struct LibXML2: Sendable {
     typealias ReaderForMemory = @convention(c) (
         UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32
@@ -37,8 +37,9 @@ struct LibXML2: Sendable {
     static let candidates = ["/usr/lib/libxml2.2.dylib", "libxml2.2.dylib"]
     static let installHint = "it ships with macOS"
     #else
-    static let candidates = ["libxml2.so.2", "libxml2.so"]
-    static let installHint = "install it (Debian: apt install libxml2)"
+    // libxml2.so.16 from 2.14 on (Debian's libxml2-16), the same reader calls and error structure.
+    static let candidates = ["libxml2.so.2", "libxml2.so.16", "libxml2.so"]
+    static let installHint = "install it (Debian: apt install libxml2, or libxml2-16 where libxml2 2.14 or later is packaged)"
     #endif
 
     /// Loaded once per process, on first use; the reason when libxml2 is missing.
@@ -49,12 +50,16 @@ struct LibXML2: Sendable {
     }
 
     /// An `xmlError`'s message, line and whether it is fatal. libxml2's public structure, the same since 2.0,
-    /// laid out on 64-bit platforms as `int domain` at 0, `int code` at 4, `char *message` at 8, `level` at 16
-    /// (3 is `XML_ERR_FATAL`), `char *file` at 24, `int line` at 32.
+    /// begins `int domain; int code; char *message; xmlErrorLevel level; char *file; int line;` (a level of 3 is
+    /// `XML_ERR_FATAL`): with 8-byte pointers, the message at 8, the level at 16, the file at 24, the line at 32.
     static func describe(_ error: UnsafeMutableRawPointer) -> (message: String, line: Int, fatal: Bool) {
-        let message = error.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
-        let level = error.load(fromByteOffset: 16, as: Int32.self)
-        let line = error.load(fromByteOffset: 32, as: Int32.self)
+        let pointer = MemoryLayout<UnsafeRawPointer>.size
+        let messageOffset = 2 * MemoryLayout<Int32>.size
+        let levelOffset = messageOffset + pointer
+        let fileOffset = (levelOffset + MemoryLayout<Int32>.size + pointer - 1) / pointer * pointer
+        let message = error.load(fromByteOffset: messageOffset, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+        let level = error.load(fromByteOffset: levelOffset, as: Int32.self)
+        let line = error.load(fromByteOffset: fileOffset + pointer, as: Int32.self)
         return (message.trimmingCharacters(in: .whitespacesAndNewlines), Int(line), level == 3)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An XML document read node by node with libxml2's streaming reader (`LibXML2`): elements' starts and ends
-/// (an empty element gives both), and text (character data, CDATA and whitespace alike), entities and
-/// character references replaced. No network access, no external entities, and libxml2 prints nothing.
+/// (an empty element gives both), and text (character data, CDATA and whitespace alike), XML's own five
+/// entities and character references replaced. An entity a DTD declares is an error rather than text left out
+/// (expanding them would let a document fetch external ones); no network access, and libxml2 prints nothing.
 final class XMLReader {
     enum Node: Equatable {
         case start(String)
@@ -32,13 +33,12 @@ final class XMLReader {
 
     /// Nil when libxml2 cannot make a reader (out of memory, or a document of 2 GB or more).
     init?(_ bytes: Data, library: LibXML2) {
+        guard bytes.count <= Int32.max else { return nil }
         self.library = library
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
         bytes.copyBytes(to: buffer)
-        guard bytes.count <= Int32.max,
-            let made = library.readerForMemory(
-                buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, Self.options)
-        else {
+        let characters = buffer.baseAddress?.bindMemory(to: CChar.self, capacity: buffer.count)
+        guard let made = library.readerForMemory(characters, Int32(bytes.count), nil, nil, Self.options) else {
             buffer.deallocate()
             return nil
         }
@@ -78,6 +78,11 @@ final class XMLReader {
                 return .end(text(library.constName(reader)))
             case 3, 4, 13, 14:  // text, CDATA, whitespace, significant whitespace
                 return .text(text(library.constValue(reader)))
+            case 5:  // an entity declared in the document's DTD: not expanded (that would fetch external ones too)
+                let name = text(library.constName(reader))
+                throw Malformed(
+                    line: Int(library.lineNumber(reader)),
+                    reason: "the entity &\(name); is declared in a DTD, which this reader does not expand (DOCX parts have none)")
             default:  // comments, processing instructions, the document type
                 continue
             }

@@ -18,11 +18,11 @@ struct XMLReaderTests {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!-- a comment --><w:r xmlns:w="urn:w"><w:t>Fish &amp; chips &lt;&#233;t&#xE9;&gt;</w:t><w:tab/>\
-            <w:t xml:space="preserve">  </w:t><w:t><![CDATA[a < b]]></w:t><w:t>Ω≈</w:t></w:r>
+            <w:t xml:space="preserve">  </w:t><w:t> </w:t><w:t><![CDATA[a < b]]></w:t><w:t>Ω≈</w:t></w:r>
             """
         #expect(try Self.nodes(xml) == [
             .start("w:r"), .start("w:t"), .text("Fish & chips <été>"), .end("w:t"), .start("w:tab"), .end("w:tab"),
-            .start("w:t"), .text("  "), .end("w:t"), .start("w:t"), .text("a < b"), .end("w:t"),
+            .start("w:t"), .text("  "), .end("w:t"), .start("w:t"), .text(" "), .end("w:t"), .start("w:t"), .text("a < b"), .end("w:t"),
             .start("w:t"), .text("Ω≈"), .end("w:t"), .end("w:r"),
         ])
     }
@@ -51,14 +51,23 @@ struct XMLReaderTests {
         #expect(later?.reason.contains("mismatch") == true, "\(later?.reason ?? "")")
     }
 
-    /// No external entity is fetched or expanded: a document that asks for a local file gets nothing of it.
-    @Test func externalEntitiesAreNotRead() throws {
+    /// An entity declared in a DTD is an error that names it, not text silently left out; an external one is
+    /// never fetched (a document that asks for a local file gets nothing of it).
+    @Test func entitiesADTDDeclaresAreErrorsAndExternalOnesAreNotRead() throws {
+        let declared = #expect(throws: XMLReader.Malformed.self) {
+            _ = try Self.nodes("<?xml version=\"1.0\"?>\n<!DOCTYPE a [<!ENTITY e \"expanded\">]>\n<a>x &e; y</a>")
+        }
+        #expect(declared?.reason.contains("&e;") == true, "\(declared?.reason ?? "")")
+        #expect(declared?.line == 3)
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("or-xxe-\(UUID().uuidString)")
         try Data("the secret".utf8).write(to: secret)
         defer { try? FileManager.default.removeItem(at: secret) }
         let xml = "<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY s SYSTEM \"file://\(secret.path)\">]><a>&s;</a>"
-        let texts = try Self.nodes(xml).compactMap { if case .text(let text) = $0 { text } else { nil } }
-        #expect(!texts.joined().contains("secret"))
+        var texts: [String] = []
+        let external = #expect(throws: XMLReader.Malformed.self) {
+            for node in try Self.nodes(xml) { if case .text(let text) = node { texts.append(text) } }
+        }
+        #expect(!texts.joined().contains("secret") && external?.reason.contains("secret") == false)
     }
 
     @Test func aMissingLibraryNamesThePathsTried() {
