@@ -4,10 +4,13 @@
 // give up the core, up to a scheduler tick, so the opening meant to run while the arguments are parsed
 // ran after them (measured: a tiny `ask` 1.1–1.6 ms slower; Docs/performance.md). Created on the other
 // cores, the thread runs at once; once running it may run anywhere again.
-#ifdef __linux__
+#if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
+#endif
+#ifdef __linux__
 #include <sched.h>
 #endif
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include "CSQLiteSupport.h"
@@ -36,7 +39,7 @@ static void *store_thread_main(void *raw) {
 
 int openresponses_start_store_thread(void (*body)(void *, int, int), void *context) {
     struct store_thread *start = calloc(1, sizeof *start);
-    if (!start) return -1;
+    if (!start) return ENOMEM;
     start->body = body;
     start->context = context;
     start->elsewhere_than = -1;

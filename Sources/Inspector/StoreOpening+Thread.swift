@@ -5,11 +5,11 @@ extension StoreOpening {
     /// Runs `body` on a thread of its own, started on another core than the caller's so that it runs at
     /// once beside the caller (`openresponses_start_store_thread`); on Foundation's `Thread` if that fails.
     static func detach(_ body: @escaping @Sendable () -> Void) {
-        detach { _ in body() }
+        detach(placement: { _ in body() })
     }
 
     /// `detach`, telling `body` where its thread started: the caller's core it was kept from and the core it
-    /// started on (nil when unknown).
+    /// started on (nil when unknown). Only the tests look at them.
     static func detach(placement body: @escaping @Sendable ((elsewhereThan: Int?, startedOn: Int?)) -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         let status = openresponses_start_store_thread({ raw, elsewhereThan, startedOn in

@@ -15,8 +15,8 @@ int openresponses_sqlite_use_coalescing_vfs(void);
 
 /// Starts `body(context, elsewhere_than, started_on)` on a new detached thread, created on another core than
 /// the caller's when there is one (StoreThread.c says why): `elsewhere_than` is the caller's core it was kept
-/// from (-1 when none was), `started_on` the core it started on (-1 when unknown). 0, or the error number of
-/// pthread_create.
+/// from (-1 when none was), `started_on` the core it started on (-1 when unknown); both are for tests. 0, or
+/// an error number (ENOMEM, or what pthread_attr_init or pthread_create returned) when no thread was started.
 int openresponses_start_store_thread(void (*body)(void *, int, int), void *context);
 
 #endif
