@@ -27,8 +27,8 @@ final class XMLReader {
     /// which it reports and reads on past).
     private var firstError: (message: String, line: Int, fatal: Bool)?
 
-    // xmlParserOption: no network (XML_PARSE_NONET). Errors go to the reader's handler, which keeps the first
-    // (XML_PARSE_NOERROR would keep them from the handler too); nothing is printed.
+    // xmlParserOption: no network (XML_PARSE_NONET). Errors go to the reader's handler, which keeps the one that
+    // ends the reading (XML_PARSE_NOERROR would keep them from the handler too); nothing is printed.
     private static let options: Int32 = 1 << 11
 
     /// Nil when libxml2 cannot make a reader (out of memory, or a document of 2 GB or more).
