@@ -68,29 +68,23 @@ struct BLAS: Sendable {
 
     /// The first candidate that opens and has both functions.
     static func load(from candidates: [String]) throws(EmbeddingError) -> BLAS {
-        var reasons: [String] = []
-        for path in candidates {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                reasons.append(lastError())
-                continue
-            }
-            guard let sgemm = dlsym(handle, "cblas_sgemm"), let sgemv = dlsym(handle, "cblas_sgemv") else {
-                reasons.append("\(path): no cblas_sgemm or cblas_sgemv")
-                dlclose(handle)
-                continue
-            }
-            var blas = BLAS(sgemmFunction: unsafeBitCast(sgemm, to: SGEMM.self), sgemvFunction: unsafeBitCast(sgemv, to: SGEMV.self))
-            blas.getConfig = dlsym(handle, "openblas_get_config").map { unsafeBitCast($0, to: GetConfig.self) }
-            blas.getParallel = dlsym(handle, "openblas_get_parallel").map { unsafeBitCast($0, to: GetParallel.self) }
-            blas.setThreads = dlsym(handle, "openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
+        let found = SharedLibrary.first(of: candidates, lacking: "no cblas_sgemm or cblas_sgemv") { library -> BLAS? in
+            guard let sgemm = library.symbol("cblas_sgemm", as: SGEMM.self), let sgemv = library.symbol("cblas_sgemv", as: SGEMV.self)
+            else { return nil }
+            var blas = BLAS(sgemmFunction: sgemm, sgemvFunction: sgemv)
+            blas.getConfig = library.symbol("openblas_get_config", as: GetConfig.self)
+            blas.getParallel = library.symbol("openblas_get_parallel", as: GetParallel.self)
+            blas.setThreads = library.symbol("openblas_set_num_threads", as: SetThreads.self)
             // 1: the threaded (pthreads) build; 0, serial, and 2, OpenMP, whose calls from threads of ours are
             // not known to be safe at once. A CBLAS without OpenBLAS's extensions (Accelerate) is.
             blas.serializesCalls = blas.getParallel.map { $0() != 1 } ?? false
             if !blas.serializesCalls { blas.setThreads?(1) }
             return blas
         }
-        let tried = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
-        throw EmbeddingError("OpenBLAS could not be loaded\(tried); \(installHint)")
+        switch found {
+        case .success(let blas): return blas
+        case .failure(let passedOver): throw EmbeddingError("OpenBLAS could not be loaded\(passedOver.listed); \(installHint)")
+        }
     }
 
     #if os(macOS)
@@ -98,11 +92,6 @@ struct BLAS: Sendable {
     #else
     static let installHint = "install it (Debian: apt install libopenblas0-pthread)"
     #endif
-
-    private static func lastError() -> String {
-        guard let message = dlerror() else { return "unknown error" }
-        return String(cString: message)
-    }
 
     /// The loaded functions; the reason when OpenBLAS is missing.
     static func loaded() throws(EmbeddingError) -> BLAS { try shared.get() }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Embeddings
 import Foundation
 
 /// The calls of libxml2's streaming reader (`xmlTextReader`) that `XMLReader` makes, loaded with `dlopen` the
@@ -66,37 +62,28 @@ struct LibXML2: Sendable {
     /// The first candidate that opens and has every call, its parser initialised (once, before any thread
     /// parses: libxml2 asks for that).
     static func load(from candidates: [String]) throws(LoadError) -> LibXML2 {
-        var reasons: [String] = []
-        for path in candidates {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                reasons.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
-                continue
-            }
-            func symbol<T>(_ name: String, as type: T.Type) -> T? {
-                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-            }
-            guard let readerForMemory = symbol("xmlReaderForMemory", as: ReaderForMemory.self),
-                let read = symbol("xmlTextReaderRead", as: ReaderCall.self),
-                let nodeType = symbol("xmlTextReaderNodeType", as: ReaderCall.self),
-                let isEmptyElement = symbol("xmlTextReaderIsEmptyElement", as: ReaderCall.self),
-                let lineNumber = symbol("xmlTextReaderGetParserLineNumber", as: ReaderCall.self),
-                let constName = symbol("xmlTextReaderConstName", as: ReaderText.self),
-                let constValue = symbol("xmlTextReaderConstValue", as: ReaderText.self),
-                let moveToAttribute = symbol("xmlTextReaderMoveToAttribute", as: MoveToAttribute.self),
-                let freeReader = symbol("xmlFreeTextReader", as: FreeReader.self),
-                let setErrorHandler = symbol("xmlTextReaderSetStructuredErrorHandler", as: SetErrorHandler.self),
-                let initParser = symbol("xmlInitParser", as: InitParser.self)
-            else {
-                reasons.append("\(path): not libxml2's reader")
-                dlclose(handle)
-                continue
-            }
+        let found = SharedLibrary.first(of: candidates, lacking: "not libxml2's reader") { library -> LibXML2? in
+            guard let readerForMemory = library.symbol("xmlReaderForMemory", as: ReaderForMemory.self),
+                let read = library.symbol("xmlTextReaderRead", as: ReaderCall.self),
+                let nodeType = library.symbol("xmlTextReaderNodeType", as: ReaderCall.self),
+                let isEmptyElement = library.symbol("xmlTextReaderIsEmptyElement", as: ReaderCall.self),
+                let lineNumber = library.symbol("xmlTextReaderGetParserLineNumber", as: ReaderCall.self),
+                let constName = library.symbol("xmlTextReaderConstName", as: ReaderText.self),
+                let constValue = library.symbol("xmlTextReaderConstValue", as: ReaderText.self),
+                let moveToAttribute = library.symbol("xmlTextReaderMoveToAttribute", as: MoveToAttribute.self),
+                let freeReader = library.symbol("xmlFreeTextReader", as: FreeReader.self),
+                let setErrorHandler = library.symbol("xmlTextReaderSetStructuredErrorHandler", as: SetErrorHandler.self),
+                let initParser = library.symbol("xmlInitParser", as: InitParser.self)
+            else { return nil }
             initParser()
             return LibXML2(
                 readerForMemory: readerForMemory, read: read, nodeType: nodeType, isEmptyElement: isEmptyElement,
                 lineNumber: lineNumber, constName: constName, constValue: constValue, moveToAttribute: moveToAttribute,
                 freeReader: freeReader, setErrorHandler: setErrorHandler)
         }
-        throw LoadError(message: "libxml2 could not be loaded (\(reasons.joined(separator: "; "))); \(installHint)")
+        switch found {
+        case .success(let library): return library
+        case .failure(let passedOver): throw LoadError(message: "libxml2 could not be loaded\(passedOver.listed); \(installHint)")
+        }
     }
 }
