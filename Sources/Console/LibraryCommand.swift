@@ -205,12 +205,28 @@ struct ChunkingOptions: ParsableArguments, Sendable {
     @Flag(name: .shortAndLong, help: "One more line per page: its characters, chunks, and whether OCR read it.") var verbose = false
     @Option(help: "What computes the passages' vectors: \(EmbedderSpec.help) (default: library.embedder, else the library's own, else minilm).")
     var embedder: String?
+    @Option(name: .customLong("max-zip-member-mb"), help: "Refuse a DOCX whose part inflates past this many MB (default: library.max_zip_member_mb, else \(ResourceCaps.defaultZIPMemberMB)).")
+    var maxZIPMemberMB: Int?
+    @Option(name: .customLong("max-text-mb"), help: "Refuse a file whose text passes this many MB (default: library.max_text_mb, else \(ResourceCaps.defaultTextMB)).")
+    var maxTextMB: Int?
+    @Option(name: .customLong("max-chunks"), help: "Refuse a file cut into more chunks (default: library.max_chunks, else \(ResourceCaps.defaultChunks)).")
+    var maxChunks: Int?
+    @Option(name: .customLong("max-pdf-pages"), help: "Refuse a PDF of more pages (default: library.max_pdf_pages, else \(ResourceCaps.defaultPDFPages)).")
+    var maxPDFPages: Int?
+    @Option(name: .customLong("ocr-page-seconds"), help: "Refuse a page or image whose OCR takes longer (default: library.ocr_page_seconds, else \(ResourceCaps.defaultOCRPageSeconds)).")
+    var ocrPageSeconds: Int?
     init() {}
+
+    /// The caps' flags, by the key each sets.
+    var capFlags: [(ResourceCaps.Cap, Int?)] {
+        [(.zipMember, maxZIPMemberMB), (.text, maxTextMB), (.chunks, maxChunks), (.pdfPages, maxPDFPages), (.ocrPageTime, ocrPageSeconds)]
+    }
 
     func validate() throws {
         if let size, size < 50 { throw ValidationError("--chunk-size must be at least 50 characters (got \(size))") }
         if let overlap, overlap < 0 { throw ValidationError("--chunk-overlap cannot be negative (got \(overlap))") }
         if let embedder { do { _ = try EmbedderSpec(parsing: embedder) } catch { throw ValidationError("--embedder: \(error.message)") } }
+        for case let (cap, value?) in capFlags where value < 1 { throw ValidationError("\(cap.flag) must be 1 or more (got \(value))") }
     }
 
     /// The flags given, as `library:` settings over the config file's.
@@ -220,6 +236,7 @@ struct ChunkingOptions: ParsableArguments, Sendable {
         if let overlap { flags["chunk_overlap"] = .number(Double(overlap)) }
         if let ocr { flags["ocr"] = .bool(ocr) }
         if let embedder { flags["embedder"] = .string(embedder) }
+        for case let (cap, value?) in capFlags { flags[cap.rawValue] = .number(Double(value)) }
         return flags
     }
 }

@@ -16,6 +16,9 @@ struct LibraryOptions: Sendable, Hashable {
     var modelDirectory: String?
     /// `library.search_mode` (nil: hybrid when the library has vectors, else keyword).
     var searchMode: Retriever.Mode?
+    /// What one file may cost (`library.max_zip_member_mb`, `max_text_mb`, `max_chunks`, `max_pdf_pages`,
+    /// `ocr_page_seconds`).
+    var caps = ResourceCaps()
 
     init() {}
 
@@ -38,6 +41,26 @@ struct LibraryOptions: Sendable, Hashable {
             }
             searchMode = mode
         }
+        caps = try Self.caps(library, source: source)
+    }
+
+    /// The resource caps a settings bag sets, over their defaults; each a whole number, 1 or more.
+    static func caps(_ library: JSONObject, source: String) throws(ConsoleError) -> ResourceCaps {
+        func value(_ cap: ResourceCaps.Cap) throws(ConsoleError) -> Int? {
+            guard let raw = library[cap.rawValue] else { return nil }
+            guard let number = raw.intValue, number >= 1 else {
+                throw ConsoleError("\(cap.key) must be a whole number, 1 or more (got \(raw.compactString)); from \(source)")
+            }
+            // Megabytes in bytes, and seconds as a Duration, without overflowing.
+            return min(number, Int.max >> 21)
+        }
+        var caps = ResourceCaps()
+        if let megabytes = try value(.zipMember) { caps.zipMemberBytes = megabytes << 20 }
+        if let megabytes = try value(.text) { caps.textBytes = megabytes << 20 }
+        if let count = try value(.chunks) { caps.chunks = count }
+        if let count = try value(.pdfPages) { caps.pdfPages = count }
+        if let seconds = try value(.ocrPageTime) { caps.ocrPageTime = .seconds(seconds) }
+        return caps
     }
 
     /// The config file's options (none when there is no config file), with `flags` over them.

@@ -44,9 +44,15 @@ public struct Chunker: Sendable, Hashable {
     static let boundaries: [[Unicode.Scalar]] = [["\n", "\n"], ["\n"], [".", " "], ["?", " "], ["!", " "], [" "]]
 
     public func chunks(of document: ExtractedDocument) -> [Chunk] {
+        chunks(of: document, atMost: .max) ?? []
+    }
+
+    /// The chunks, or nil as soon as there would be more than `limit` (the chunks cap: the rest is not cut).
+    public func chunks(of document: ExtractedDocument, atMost limit: Int) -> [Chunk]? {
         let scalars = Array(document.text.unicodeScalars)
         var result: [Chunk] = []
         for (index, segment) in document.segments.enumerated() {
+            if result.count > limit { return nil }
             defer {
                 // A paragraph that runs on onto the next page is one more chunk, across the page break.
                 if index + 1 < document.segments.count, let bridge = bridge(scalars, segment, document.segments[index + 1]) {
@@ -70,9 +76,10 @@ public struct Chunker: Sendable, Hashable {
                     ordinal: result.count, page: segment.page, headings: segment.headings, start: range.lowerBound,
                     end: range.upperBound, text: Self.text(scalars, range)))
                 previousEnd = piece.upperBound
+                if result.count > limit { return nil }
             }
         }
-        return result
+        return result.count > limit ? nil : result
     }
 
     /// Pieces of at most `size` covering `range`, cut at the strongest boundary that makes them fit.

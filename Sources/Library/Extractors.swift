@@ -6,6 +6,8 @@ public struct Extractors: Sendable {
     let tools: ToolRunner
     /// Read scanned PDF pages with OCR.
     public var ocr = true
+    /// What one file may cost: inflated ZIP members, text, pages, OCR time (and, in `Ingest`, chunks).
+    public var caps = ResourceCaps()
 
     public init(environment: [String: String]) {
         tools = ToolRunner(environment: environment)
@@ -33,14 +35,26 @@ public struct Extractors: Sendable {
     func extract(_ url: URL, as type: DocumentType, cancellation: ToolCancellation?) throws(LibraryError) -> ExtractedDocument {
         var tools = self.tools
         tools.cancellation = cancellation
-        return switch type {
+        if type == .text || type == .markdown, let size = Self.size(of: url), size > caps.textBytes {
+            // Its text is its bytes: refused before they are read.
+            throw caps.refusal(.text, path: url.path, "it holds \(size) bytes of text")
+        }
+        let document = switch type {
         case .text: try TextExtractor(markdown: false).extract(url)
         case .markdown: try TextExtractor(markdown: true).extract(url)
         case .html: try HTMLExtractor().extract(url)
         case .json, .jsonl, .csv: try DataExtractor(type: type).extract(url)
-        case .pdf: try PDFExtractor(tools: tools, ocr: ocr).extract(url)
-        case .docx: try DOCXExtractor().extract(url)
-        case .image: try ImageExtractor(tools: tools).extract(url)
+        case .pdf: try PDFExtractor(tools: tools, ocr: ocr, caps: caps).extract(url)
+        case .docx: try DOCXExtractor(caps: caps).extract(url)
+        case .image: try ImageExtractor(tools: tools, caps: caps).extract(url)
         }
+        // Every type, whatever its extractor checked on the way.
+        let bytes = document.text.utf8.count
+        guard bytes <= caps.textBytes else { throw caps.refusal(.text, path: url.path, "its text is \(bytes) bytes") }
+        return document
+    }
+
+    static func size(of url: URL) -> Int? {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue
     }
 }

@@ -133,7 +133,11 @@ public struct Ingest: Sendable {
         let read = await OwnThread.run(cancellable: { (cancellation) -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
             do throws(LibraryError) {
                 let extracted = try extractors.extract(url, as: type, cancellation: cancellation)
-                return .success((extracted, chunker.chunks(of: extracted)))
+                let caps = extractors.caps
+                guard let chunks = chunker.chunks(of: extracted, atMost: caps.chunks) else {
+                    return .failure(caps.refusal(.chunks, path: path, "it makes more than \(caps.chunks) chunks at \(chunker.signature) (size/overlap)"))
+                }
+                return .success((extracted, chunks))
             } catch {
                 return .failure(error)
             }

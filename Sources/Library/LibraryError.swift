@@ -4,11 +4,14 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var page: Int?
     public var message: String
+    /// The resource cap the file went past, when that is why it was refused (see `ResourceCaps`).
+    public var cap: ResourceCaps.Cap?
 
-    public init(path: String, page: Int? = nil, _ message: String) {
+    public init(path: String, page: Int? = nil, _ message: String, cap: ResourceCaps.Cap? = nil) {
         self.path = path
         self.page = page
         self.message = message
+        self.cap = cap
     }
 
     public var description: String {

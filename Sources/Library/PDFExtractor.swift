@@ -3,11 +3,14 @@ import Foundation
 /// PDF through poppler: the page count from `pdfinfo`, then each page's text from `pdftotext -f N -l N`
 /// (poppler's reading order: a two-column page comes out column by column; `-layout` would interleave the
 /// columns line by line), so every chunk knows its page. A page with no text layer (a scan) is rendered with `pdftoppm`
-/// and read with `tesseract`. An encrypted, corrupt or empty PDF is one error naming the file.
+/// and read with `tesseract`. An encrypted, corrupt or empty PDF is one error naming the file; so is one of
+/// more pages than `caps.pdfPages` (before any is read), one whose text passes `caps.textBytes` (at the page
+/// where it does), and a page whose OCR takes longer than `caps.ocrPageTime`.
 struct PDFExtractor: Sendable {
     var tools: ToolRunner
     /// Read pages without a text layer with OCR.
     var ocr = true
+    var caps = ResourceCaps()
 
     func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
         let path = url.path
@@ -22,9 +25,11 @@ struct PDFExtractor: Sendable {
         guard let pages = Self.field("Pages", in: infoText).flatMap({ Int($0) }), pages > 0 else {
             throw LibraryError(path: path, "has no pages")
         }
+        guard pages <= caps.pdfPages else { throw caps.refusal(.pdfPages, path: path, "it has \(pages) pages") }
         let title = Self.field("Title", in: infoText).flatMap { $0.isEmpty ? nil : $0 }
         var builder = DocumentBuilder()
         var ocrPages: Set<Int> = []
+        var textBytes = 0
         for page in 1...pages {
             // Reading order, not -layout: -layout sets a two-column page's columns side by side, line by line.
             let result = try tools.run(.pdftotext, ["-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
@@ -34,6 +39,10 @@ struct PDFExtractor: Sendable {
                 text = try ocrPage(path, page: page)
                 ocrPages.insert(page)
             }
+            textBytes += text.utf8.count
+            guard textBytes <= caps.textBytes else {
+                throw caps.refusal(.text, path: path, page: page, "its text passes \(caps.describe(.text)) by this page")
+            }
             builder.begin(page: page, headings: [])
             builder.append(text)
         }
@@ -42,8 +51,10 @@ struct PDFExtractor: Sendable {
         return document
     }
 
-    /// A page rendered at 300 dpi and read by tesseract.
+    /// A page rendered at 300 dpi and read by tesseract, both within `caps.ocrPageTime`.
     func ocrPage(_ path: String, page: Int) throws(LibraryError) -> String {
+        let deadline = ContinuousClock.now + caps.ocrPageTime
+        let overrun = caps.refusal(.ocrPageTime, path: path, page: page, "OCR did not finish this page within \(caps.describe(.ocrPageTime))")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openresponses-ocr-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,9 +63,12 @@ struct PDFExtractor: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: directory) }
         let prefix = directory.appendingPathComponent("page").path
-        let render = try tools.run(.pdftoppm, ["-r", "300", "-f", "\(page)", "-l", "\(page)", "-png", "-singlefile", path, prefix], for: path, page: page)
+        let render = try tools.run(
+            .pdftoppm, ["-r", "300", "-f", "\(page)", "-l", "\(page)", "-png", "-singlefile", path, prefix], for: path, page: page,
+            within: deadline - ContinuousClock.now, overrun: overrun)
         guard render.status == 0 else { throw Self.failure(path: path, page: page, errors: render.errors) }
-        return try ImageExtractor(tools: tools).text(of: prefix + ".png", for: path, page: page)
+        return try ImageExtractor(tools: tools, caps: caps).text(
+            of: prefix + ".png", for: path, page: page, within: deadline - ContinuousClock.now, overrun: overrun)
     }
 
     /// Form feeds and trailing spaces out; the layout's line structure kept.
@@ -81,17 +95,20 @@ struct PDFExtractor: Sendable {
 }
 
 /// Images through `tesseract` (PNG, JPEG, TIFF, WebP where it reads them).
+/// An image's OCR is held to `caps.ocrPageTime`, as a page's is.
 struct ImageExtractor: Sendable {
     var tools: ToolRunner
+    var caps = ResourceCaps()
 
     func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
         var builder = DocumentBuilder()
-        builder.append(try text(of: url.path, for: url.path, page: nil))
+        let overrun = caps.refusal(.ocrPageTime, path: url.path, "OCR did not finish the image within \(caps.describe(.ocrPageTime))")
+        builder.append(try text(of: url.path, for: url.path, page: nil, within: caps.ocrPageTime, overrun: overrun))
         return builder.build()
     }
 
-    func text(of image: String, for path: String, page: Int?) throws(LibraryError) -> String {
-        let result = try tools.run(.tesseract, [image, "-", "--psm", "3"], for: path, page: page)
+    func text(of image: String, for path: String, page: Int?, within budget: Duration, overrun: LibraryError) throws(LibraryError) -> String {
+        let result = try tools.run(.tesseract, [image, "-", "--psm", "3"], for: path, page: page, within: budget, overrun: overrun)
         guard result.status == 0 else {
             let first = result.errors.split(separator: "\n").first.map(String.init) ?? "tesseract failed"
             throw LibraryError(path: path, page: page, "OCR failed: \(first)")

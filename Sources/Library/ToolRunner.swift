@@ -29,15 +29,26 @@ struct ToolRunner: Sendable {
     /// Runs `tool` with `arguments`; a missing tool is an error naming its package, a timeout one naming
     /// the time.
     func run(_ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil) throws(LibraryError) -> Result {
+        try run(tool, arguments, for: path, page: page, within: nil, overrun: nil)
+    }
+
+    /// `run` given `budget` instead of the runner's time limit; past it, `overrun` is the error (a cap's
+    /// refusal), else the one naming the time.
+    func run(
+        _ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil, within budget: Duration?,
+        overrun: LibraryError?
+    ) throws(LibraryError) -> Result {
         guard let executable = locate(tool) else { throw LibraryError(path: path, page: page, tool.missing) }
         let environment = ProcessInfo.processInfo.environment
         if cancellation?.isCancelled == true { throw LibraryError(path: path, page: page, "interrupted") }
+        let timeout = budget ?? self.timeout
         switch Self.spawn(executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation) {
         case .cancelled:
             throw LibraryError(path: path, page: page, "interrupted: \(tool.name) was stopped")
         case .failure(let message):
             throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(message)")
         case .timedOut:
+            if let overrun { throw overrun }
             throw LibraryError(path: path, page: page, "\(tool.name) did not finish within \(timeout.components.seconds) s")
         case .finished(let status, let output, let errors):
             return Result(status: status, output: Data(output), errors: String(decoding: errors, as: UTF8.self))

@@ -4,6 +4,8 @@ import Foundation
 /// breaks; a table row (`w:tr`) becomes one paragraph of its cells.
 struct WordprocessingReader {
     private(set) var paragraphs: [DOCXExtractor.Paragraph] = []
+    /// Bytes (UTF-8) of text taken so far, tabs and breaks counted: what the text cap is checked against.
+    private(set) var received = 0
     private var text = ""
     private var style: String?
     private var inText = false
@@ -16,8 +18,8 @@ struct WordprocessingReader {
         case "w:p": text = ""; self.style = nil
         case "w:pStyle": self.style = style
         case "w:t": inText = true
-        case "w:tab": text += "\t"
-        case "w:br", "w:cr": text += "\n"
+        case "w:tab": text += "\t"; received += 1
+        case "w:br", "w:cr": text += "\n"; received += 1
         case "w:tbl": tableDepth += 1
         case "w:tr": row = []
         default: break
@@ -25,7 +27,9 @@ struct WordprocessingReader {
     }
 
     mutating func characters(_ string: String) {
-        if inText { text += string }
+        guard inText else { return }
+        text += string
+        received += string.utf8.count
     }
 
     mutating func end(_ name: String) {
