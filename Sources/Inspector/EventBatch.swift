@@ -174,10 +174,11 @@ struct EventBatch {
         redacted.reserveCapacity(data.count)
         for position in entries.indices {
             let entry = entries[position]
-            // A final event recorded without its repeated text was looked through whole by the client, and
-            // had no secret.
+            // A final event recorded without its repeated text was looked through whole by the client for
+            // the API key; a secret it did not know (a header's, the URL's) is overwritten in place, so the
+            // offsets where the texts go back still hold.
             let original = Array(data[entry.start..<(entry.start + entry.length)])
-            let bytes = entry.repeats.isEmpty ? redactor.redact(original) : original
+            let bytes = entry.repeats.isEmpty ? redactor.redact(original) : redactor.mask(original)
             entries[position].start = redacted.count
             entries[position].length = bytes.count
             redacted.append(contentsOf: bytes)

@@ -25,7 +25,7 @@ extension ExchangeRecorder.Recording {
         var hasWork: Bool { rowID == nil || head != nil || body != nil || !batch.isEmpty || outcome != nil }
 
         /// The exchange in a message: its id, or its request while it has none.
-        var name: String { rowID.map(String.init) ?? "\(request.method) \(request.url)" }
+        var name: String { rowID.map(String.init) ?? "\(request.method) \(redactor.redact(url: request.url))" }
 
         /// Writes everything pending in one transaction (the row first, while it is not written), and
         /// forgets it.

@@ -53,7 +53,7 @@ extension ExchangeRecorder {
                     }
                     return
                 }
-                let redactor = Redactor(secrets: request.secrets)
+                let redactor = Redactor(request: request)
                 var pending = Pending(redactor: redactor, request: request, recorder: recorder)
                 // The row's own deadline: a flush at `rowDelay`, unless what arrives writes it first (what
                 // arrives meanwhile waits for it: a `rowDelay` above `batchDelay` delays it too).

@@ -95,7 +95,7 @@ public final class ExchangeRecorder: ExchangeObserver {
         let model = json?["model"]?.stringValue
         let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
         return [
-            StorageDate.string(request.startedAt), request.method, request.url, Self.encode(headers: headers),
+            StorageDate.string(request.startedAt), request.method, redactor.redact(url: request.url), Self.encode(headers: headers),
             Self.databaseValue(body), model, request.context.preset, request.context.session,
             request.context.replayOf, Int64(getpid()), request.attempt, inputText, request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],

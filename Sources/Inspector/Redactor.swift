@@ -10,7 +10,7 @@ import ResponsesAPI
 /// contain a word like "tokens" (`max_output_tokens`, `x-ratelimit-remaining-tokens`) stay exact.
 public struct Redactor: Sendable {
     public static let placeholder = "[REDACTED]"
-    private let secrets: [[UInt8]]
+    let secrets: [[UInt8]]
 
     public init(secrets: [String]) {
         // Longest first, so a secret containing another is replaced whole; very short values are not
@@ -21,13 +21,34 @@ public struct Redactor: Sendable {
     /// True when a header of this name carries a credential: authorization and api-key, and any name
     /// with a word key, token, secret, cookie, password or auth in it.
     public static func isSecretHeader(_ name: String) -> Bool {
-        name.lowercased().utf8.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
-            .contains { word in secretWords.contains { $0.elementsEqual(word) } }
+        isSecretName(name)
     }
 
-    /// The words that make a header name secret, as bytes: compared with a name's words without hashing them.
+    /// True when a header or query parameter of this name carries a credential: a word of it (words are
+    /// separated by anything but a letter or digit, and begin at a capital after a small letter:
+    /// `accessToken`) is one of `secretWords`. `max_output_tokens` and `x-ratelimit-remaining-tokens` are not.
+    public static func isSecretName(_ name: String) -> Bool {
+        var words: [[UInt8]] = [[]]
+        var previous: UInt8 = 0
+        for byte in name.utf8 {
+            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            let isLower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            if !(isUpper || isLower || isDigit) {
+                if !words[words.count - 1].isEmpty { words.append([]) }
+            } else {
+                if isUpper, previous >= UInt8(ascii: "a"), previous <= UInt8(ascii: "z") { words.append([]) }
+                words[words.count - 1].append(isUpper ? byte + 32 : byte)
+            }
+            previous = byte
+        }
+        return words.contains { word in secretWords.contains { $0 == word } }
+    }
+
+    /// The words that make a name secret, as bytes: compared with a name's words without hashing them.
     static let secretWords: [[UInt8]] = [
-        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "credential", "credentials",
+        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "passwd", "credential", "credentials",
+        "sig", "signature",
     ].map { Array($0.utf8) }
 
     /// A request body with the `authorization` and every `headers` value of its MCP tools replaced. The
@@ -85,7 +106,7 @@ public struct Redactor: Sendable {
         }
     }
 
-    private static let placeholderBytes = Array(placeholder.utf8)
+    static let placeholderBytes = Array(placeholder.utf8)
 
     private static func replace(_ needle: [UInt8], in haystack: [UInt8]) -> [UInt8] {
         guard haystack.count >= needle.count else { return haystack }
