@@ -52,6 +52,7 @@ public final class ConsoleContext: Sendable {
                     opening: Self.takePreparedStore(path: path) ?? StoreOpening(storeAt: path, now: environment.now()),
                     provider: environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
                     onRepair: { diagnostics.write(Self.repairNote($0)) },
+                    onWriteFailure: { diagnostics.write("warning: not recorded: \($0)\n") },
                     onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })
             } catch {
                 diagnostics.write("warning: \(Self.inspectorOff(path: path, error: error))\n")

@@ -86,7 +86,7 @@ extension ExchangeRecorder {
                                 do {
                                     try await pending.commit(store: store)
                                 } catch {
-                                    logger.error("inspector: cannot write exchange \(pending.name): \(error)")
+                                    recorder.tell(recorder.writeFailed(error, store: store, what: "exchange \(pending.name)"))
                                 }
                             }
                             if let alone {
@@ -118,15 +118,21 @@ extension ExchangeRecorder {
                     if due {
                         // A failed write keeps the row, head, body and outcome for the next (the events it
                         // carried are lost); the end is tried twice more, a moment apart (another process's
-                        // long write can outlast the busy timeout once).
+                        // long write can outlast the busy timeout once), unless the store is read-only or its
+                        // disk full. What is lost is told once (`tell`), in one line.
                         let attempts = operation.isFinish ? 3 : 1
                         for attempt in 1...attempts {
                             do {
                                 try await pending.commit(store: store)
                                 break
                             } catch {
-                                logger.error("inspector: cannot write exchange \(pending.name) (attempt \(attempt) of \(attempts)): \(error)")
-                                if attempt < attempts { try? await Task.sleep(for: .milliseconds(100 * attempt)) }
+                                let failure = recorder.writeFailed(
+                                    error, store: store, what: "exchange \(pending.name) (attempt \(attempt) of \(attempts))")
+                                if attempt == attempts || failure.isLasting {
+                                    recorder.tell(failure)
+                                    break
+                                }
+                                try? await Task.sleep(for: .milliseconds(100 * attempt))
                             }
                         }
                         backlog.release(unwritten)
@@ -142,18 +148,18 @@ extension ExchangeRecorder {
                     }
                     if case .finish(let outcome) = operation {
                         if let change = LedgerChange.of(
-                            method: request.method, url: request.url, requestBody: request.body, responseBody: answer,
+                            method: request.method, url: redactor.redact(url: request.url), requestBody: request.body, responseBody: answer,
                             outcome: outcome, now: request.startedAt)
                         {
                             guard let id = pending.rowID else {
-                                logger.error("inspector: no ledger entry for \(pending.name): its exchange could not be written")
+                                logger.debug("inspector: no ledger entry for \(pending.name): its exchange could not be written")
                                 continuation.finish()
                                 continue
                             }
                             do {
                                 try await store.apply(change, exchangeID: id, request: request, provider: recorder.provider)
                             } catch {
-                                logger.error("inspector: cannot write the ledger for exchange \(id): \(error)")
+                                recorder.tell(recorder.writeFailed(error, store: store, what: "the ledger for exchange \(id)"))
                             }
                         }
                         continuation.finish()

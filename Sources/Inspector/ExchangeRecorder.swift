@@ -21,6 +21,9 @@ public final class ExchangeRecorder: ExchangeObserver {
     let rowDelay: Duration
     public static let defaultRowDelay = Duration.milliseconds(50)
     private let openExchanges = Mutex<OpenExchanges>(OpenExchanges())
+    /// Told the first write that fails (`ExchangeRecorder+Failures`); nil: the error log is.
+    let onWriteFailure: (@Sendable (StoreWriteFailure) -> Void)?
+    let writeFailureTold = Mutex(false)
 
     struct OpenExchanges {
         var count = 0
@@ -32,23 +35,29 @@ public final class ExchangeRecorder: ExchangeObserver {
     /// Records into a store that is already open.
     public init(
         store: InspectorStore, provider: String? = nil, rowDelay: Duration = defaultRowDelay,
-        logger: Logger = Logger(label: "openresponses.inspector")
+        logger: Logger = Logger(label: "openresponses.inspector"),
+        onWriteFailure: (@Sendable (StoreWriteFailure) -> Void)? = nil
     ) {
         self.opening = StoreOpening(opened: store)
         self.provider = provider
         self.rowDelay = rowDelay
         self.logger = logger
+        self.onWriteFailure = onWriteFailure
     }
 
     /// Records into the store at `path`, opened (and migrated, and its interrupted exchanges marked) on a
     /// background thread. A damaged store is moved aside and replaced, and `onRepair` is told where it
-    /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded.
+    /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded. When it
+    /// opens but a write fails, `onWriteFailure` is told once (`ExchangeRecorder+Failures`).
     public convenience init(
         openingStoreAt path: String, now: Date = Date(), provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
+        onWriteFailure: (@Sendable (StoreWriteFailure) -> Void)? = nil,
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
-        self.init(opening: StoreOpening(storeAt: path, now: now), provider: provider, logger: logger, onRepair: onRepair, onFailure: onFailure)
+        self.init(
+            opening: StoreOpening(storeAt: path, now: now), provider: provider, logger: logger, onRepair: onRepair,
+            onWriteFailure: onWriteFailure, onFailure: onFailure)
     }
 
     /// Records into the store that `opening` opens (or has opened: it may have begun before this recorder
@@ -58,12 +67,14 @@ public final class ExchangeRecorder: ExchangeObserver {
         opening: StoreOpening, provider: String? = nil, rowDelay: Duration = defaultRowDelay,
         logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
+        onWriteFailure: (@Sendable (StoreWriteFailure) -> Void)? = nil,
         onFailure: @escaping @Sendable (any Error) -> Void
     ) {
         self.opening = opening
         self.provider = provider
         self.rowDelay = rowDelay
         self.logger = logger
+        self.onWriteFailure = onWriteFailure
         opening.when { result in
             let (repaired, error) = StoreOpening.outcome(of: result)
             if let repaired { onRepair(repaired) }
