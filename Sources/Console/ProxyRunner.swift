@@ -13,12 +13,18 @@ public struct ProxyRunner: Sendable {
         public var listen: String
         public var upstream: String?
         public var token: String?
+        /// A file holding the token (mode 0600 or stricter), instead of `token`.
+        public var tokenFile: String?
         public var keyFromEnvironment: Bool
 
-        public init(listen: String = "127.0.0.1:8787", upstream: String? = nil, token: String? = nil, keyFromEnvironment: Bool = false) {
+        public init(
+            listen: String = "127.0.0.1:8787", upstream: String? = nil, token: String? = nil, tokenFile: String? = nil,
+            keyFromEnvironment: Bool = false
+        ) {
             self.listen = listen
             self.upstream = upstream
             self.token = token
+            self.tokenFile = tokenFile
             self.keyFromEnvironment = keyFromEnvironment
         }
     }
@@ -47,6 +53,11 @@ public struct ProxyRunner: Sendable {
         let configuration: ProxyConfiguration
         do {
             let (host, port) = try Self.address(options.listen)
+            var token = options.token
+            if let file = options.tokenFile {
+                guard token == nil else { throw ProxyError("give --token or --token-file, not both") }
+                token = try ProxyToken.read(fromFile: file)
+            }
             var key: String?
             if options.keyFromEnvironment {
                 guard let configured = context.configuration.apiKey else {
@@ -55,7 +66,7 @@ public struct ProxyRunner: Sendable {
                 key = configured
             }
             configuration = ProxyConfiguration(
-                host: host, port: port, upstream: options.upstream ?? context.configuration.baseURL, token: options.token,
+                host: host, port: port, upstream: options.upstream ?? context.configuration.baseURL, token: token,
                 upstreamKey: key, provider: context.providerName,
                 connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout,
                 spoolDirectory: (context.environment.inspectorPath as NSString).deletingLastPathComponent)

@@ -10,7 +10,7 @@ public struct ProxyConfiguration: Sendable {
     /// a request for `/v1/responses` goes to `UPSTREAM/responses`.
     public var upstream: String
     /// When set, clients must send it as their key (`Authorization: Bearer TOKEN`) and the upstream gets
-    /// `upstreamKey` instead. Required to listen beyond loopback.
+    /// `upstreamKey` instead. Required to listen beyond loopback, and whenever `upstreamKey` is set.
     public var token: String?
     /// The key the proxy itself sends upstream (`--key-from-env`); nil forwards the client's own.
     public var upstreamKey: String?
@@ -32,13 +32,17 @@ public struct ProxyConfiguration: Sendable {
     public var spoolDirectory: String?
     /// The most a stream may keep waiting in the spool before the client waits too.
     public var spoolLimit: Int
+    /// A client connection with no request in flight (none being read, none being answered) for this long
+    /// is closed.
+    public var idleTimeout: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil, upstreamKey: String? = nil,
         provider: String? = nil, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(600),
         keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20, recordingBacklog: Int = 2 << 20,
-        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30
+        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, idleTimeout: Duration = .seconds(60)
     ) {
+        self.idleTimeout = idleTimeout
         self.recordingBacklog = recordingBacklog
         self.spoolDirectory = spoolDirectory
         self.spoolLimit = spoolLimit
@@ -54,14 +58,18 @@ public struct ProxyConfiguration: Sendable {
         self.keptResponseBytes = keptResponseBytes
     }
 
-    /// True for the loopback addresses, where only this machine's programs can connect.
+    /// True when the listening address is loopback, where only this machine's programs can connect: an IP
+    /// literal in 127.0.0.0/8 or ::1, or a name every one of whose addresses is (`localhost`). Decided on the
+    /// addresses, never the spelling: `127.evil.example` is a name like any other.
     public var listensOnLoopback: Bool {
-        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+        let addresses = IPAddress.resolve(host)
+        return !addresses.isEmpty && addresses.allSatisfy(\.isLoopback)
     }
 
     /// What is wrong with this configuration, if anything: a non-loopback address without a token (anyone
-    /// on the network could spend the key), a token without a key to send upstream, an upstream that is
-    /// not an http(s) URL.
+    /// on the network could spend the key), the proxy's own key without a token (any program or web page on
+    /// this machine could spend it), a token without a key to send upstream, an upstream that is not an
+    /// http(s) URL.
     public func validate() throws(ProxyError) {
         guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ProxyError("--upstream \(upstream): not an http(s) URL (example: https://api.openai.com/v1)")
@@ -69,10 +77,15 @@ public struct ProxyConfiguration: Sendable {
         if !listensOnLoopback, token == nil {
             throw ProxyError("--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key)")
         }
+        if upstreamKey != nil, token == nil {
+            throw ProxyError(
+                "--key-from-env needs --token SECRET or --token-file PATH (clients send it as their key): without one, any program or web page on this machine could spend the key")
+        }
         if token != nil, upstreamKey == nil {
             throw ProxyError("--token needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
         }
         guard (0...65535).contains(port) else { throw ProxyError("--listen: port \(port) is out of range") }
+        guard idleTimeout > .zero else { throw ProxyError("the idle timeout must be more than 0 s (it is \(idleTimeout))") }
     }
 }
 

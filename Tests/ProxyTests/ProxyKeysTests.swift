@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// Whose key goes upstream, and who may use the proxy: the client's key by default, the proxy's own with
-/// `--key-from-env` (clients send a dummy), and with `--token` only clients that know it. No key, token or
-/// dummy reaches the store.
+/// `--key-from-env`, which needs a `--token` that only clients that know it send as their key. No key or
+/// token reaches the store.
 @Suite("recording proxy: keys and tokens")
 struct ProxyKeysTests {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-keys-\(UUID().uuidString)")
@@ -17,7 +17,7 @@ struct ProxyKeysTests {
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         defer { Task { await upstream.stop() } }
 
-        let fromEnv = try await ProxyHarness.start(upstream: upstream.baseURL, upstreamKey: "sk-env-secret-0004")
+        let fromEnv = try await ProxyHarness.start(upstream: upstream.baseURL, token: "dummy-key-0005", upstreamKey: "sk-env-secret-0004")
         defer { fromEnv.remove() }
         let dummy = try await fromEnv.curl("/models", ["-H", "Authorization: Bearer dummy-key-0005"], output: out)
         #expect(dummy.stdout == "200")
