@@ -40,17 +40,25 @@ public struct ProxyServer: Sendable {
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
         let recordings = RecordingTasks()
+        let gate = ProxyGate(host: configuration.host, port: configuration.port)
         let responder = RecordingProxy(
-            configuration: configuration, client: client, observer: observer, now: now, logger: logger, recordings: recordings)
+            configuration: configuration, client: client, observer: observer, now: now, logger: logger, recordings: recordings, gate: gate)
         let port = configuration.port
         // Hummingbird's own log says "Server started" at info and, on a cancelled shutdown, "Waiting on child
         // channel: CancellationError()" at error: noise unless debugging, when it shows everything.
         var serverLogger = logger
         if logger.logLevel > .debug { serverLogger.logLevel = .critical }
+        // A connection with nothing in flight for `idleTimeout` is closed (a stream being answered is not idle).
+        let idle = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
         let application = Application(
             responder: responder,
+            server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: port)),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                gate.bind(port: bound)
+                await onListening(bound)
+            },
             logger: serverLogger)
         do {
             if handlingSignals {

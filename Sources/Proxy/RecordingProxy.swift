@@ -21,6 +21,8 @@ public struct RecordingProxy: HTTPResponder {
     let logger: Logger
     /// Recordings still catching up with streams already forwarded; the server waits for them before it stops.
     let recordings: RecordingTasks
+    /// Which requests may come in at all (`Host`, `Origin`).
+    let gate: ProxyGate
 
     /// Headers that belong to one connection, never forwarded. `accept-encoding` is dropped too: the
     /// upstream answers uncompressed so the proxy can read the events it records.
@@ -31,8 +33,9 @@ public struct RecordingProxy: HTTPResponder {
 
     init(
         configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date,
-        logger: Logger, recordings: RecordingTasks
+        logger: Logger, recordings: RecordingTasks, gate: ProxyGate
     ) {
+        self.gate = gate
         self.recordings = recordings
         self.configuration = configuration
         self.client = client
@@ -43,9 +46,17 @@ public struct RecordingProxy: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
+        if let refusal = gate.check(authority: request.head.authority, headers: request.headers) {
+            return await refuse(request, refusal, start: start)
+        }
         let path = request.uri.path
-        guard path == "/v1" || path.hasPrefix("/v1/") else {
+        let rest: String
+        switch ProxyPath(path) {
+        case .upstream(let below): rest = below
+        case .notProxied:
             return ProxyFailure.response(404, "the proxy forwards /v1/... only (asked for \(path)); point the client's base URL at http://HOST:PORT/v1", code: "not_found")
+        case .outside(let reason):
+            return await refuse(request, ProxyGate.Refusal(status: 400, code: "path_outside_upstream", reason: reason), start: start)
         }
         let incoming = request.headers.map { ($0.name.rawName, $0.value) }
         var secrets: [String] = []
@@ -53,7 +64,9 @@ public struct RecordingProxy: HTTPResponder {
         if let clientKey, !clientKey.isEmpty { secrets.append(clientKey) }
         if let token = configuration.token {
             guard clientKey == token else {
-                return ProxyFailure.response(401, "this proxy wants its token as the key (Authorization: Bearer TOKEN)", code: "invalid_proxy_token")
+                let refusal = ProxyGate.Refusal(
+                    status: 401, code: "invalid_proxy_token", reason: "this proxy wants its token as the key (Authorization: Bearer TOKEN)")
+                return await refuse(request, refusal, start: start)
             }
             secrets.append(token)
         }
@@ -63,7 +76,7 @@ public struct RecordingProxy: HTTPResponder {
             headers.append(("Authorization", "Bearer \(key)"))
             secrets.append(key)
         }
-        let url = configuration.upstream + path.dropFirst(3) + (request.uri.query.map { "?\($0)" } ?? "")
+        let url = configuration.upstream + rest + (request.uri.query.map { "?\($0)" } ?? "")
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in headers { outgoing.headers.add(name: name, value: value) }

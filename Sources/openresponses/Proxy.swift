@@ -11,6 +11,11 @@ struct ProxyCommand: ParsableCommand {
             requests and answers pass byte for byte, streams as they arrive, and each exchange is recorded as the \
             console records its own (inspect list --source proxy, inspect watch). The client's key is forwarded \
             and never stored.
+
+            Only programs on this machine are served: a request that carries an Origin (a web page) or whose \
+            Host is not the listening address (a DNS-rebinding page) is refused with 403, a path that leaves /v1 \
+            (/v1/../x, %2e%2e included) with 400, and each refusal is recorded. A connection idle for 60 s is \
+            closed.
             """)
 
     @Option(name: .long, help: "Where to listen: HOST:PORT, :PORT or PORT. Beyond loopback, --token is required.")
@@ -19,7 +24,11 @@ struct ProxyCommand: ParsableCommand {
     var upstream: String?
     @Option(name: .long, help: "Clients must send this as their key; the proxy sends OPENAI_API_KEY upstream (needs --key-from-env).")
     var token: String?
-    @Flag(name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (clients can run with a dummy key).")
+    @Option(name: .long, help: ArgumentHelp(
+        "Read the token from this file instead (mode 0600 or stricter; unlike --token, not in the process list).",
+        valueName: "path"))
+    var tokenFile: String?
+    @Flag(name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token or --token-file).")
     var keyFromEnv = false
     @Option(name: .long, help: "Forward to this provider (a name from config.yaml's providers:, or default).")
     var provider: String?
@@ -27,7 +36,7 @@ struct ProxyCommand: ParsableCommand {
     func run() throws {
         Self.keepMemoryFlat()
         if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
-        let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, keyFromEnvironment: keyFromEnv)
+        let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
         try withContext { context in await ProxyRunner(context: context).run(options) }
     }
 }

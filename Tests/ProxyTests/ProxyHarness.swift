@@ -28,7 +28,10 @@ final class ProxyHarness: Sendable {
 
     /// `backlog`: how much of a stream may wait in memory for the recording before the rest waits in the
     /// spool (in the store's directory, as `openresponses proxy` has it).
-    static func start(upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20) async throws -> ProxyHarness {
+    /// `idleTimeout`: how long a connection with nothing in flight stays open.
+    static func start(
+        upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20, idleTimeout: Duration = .seconds(60)
+    ) async throws -> ProxyHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = CollectedLog.Lines()
@@ -38,7 +41,7 @@ final class ProxyHarness: Sendable {
         let server = ProxyServer(
             configuration: ProxyConfiguration(
                 port: 0, upstream: upstream, token: token, upstreamKey: upstreamKey, provider: "default",
-                recordingBacklog: backlog, spoolDirectory: directory.path),
+                recordingBacklog: backlog, spoolDirectory: directory.path, idleTimeout: idleTimeout),
             observer: recorder, logger: CollectedLog.logger(into: log))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
