@@ -61,10 +61,13 @@ struct LibraryRunner: Sendable, CommandIORunner {
             var spec: EmbedderSpec?
             if let options { spec = try await embedderSpec(for: store, options: options) }
             let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            let (files, missing) = FileSelection.files(paths, excluding: excludes, relativeTo: directory)
+            let selection = FileSelection.select(paths, excluding: excludes, relativeTo: directory)
+            let (files, missing) = (selection.files, selection.missing)
             for path in missing { diagnostics.write("error: \(path): no such file or folder\n") }
+            for skipped in selection.skipped { diagnostics.write("skipped \(skipped)\n") }
             var extractors = Extractors(environment: environment.variables)
             extractors.ocr = ocr
+            extractors.caps = options?.caps ?? ResourceCaps()
             let ingest = Ingest(store: store, extractors: extractors, chunker: chunker)
             let terminal = (diagnostics as? FileDescriptorOutput)?.isTerminal ?? false
             let progress = IngestProgress(
