@@ -38,6 +38,9 @@ let package = Package(
         // times slower (157 passages took 332 s instead of 8).
         .target(
             name: "Embeddings", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Untrusted bytes made safe where they leave: a terminal (TerminalText), HTML, a shell word, an FTS5
+        // query, a file name (Docs/security.md). No dependencies, so every module can use it.
+        .target(name: "Untrusted"),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
         // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
@@ -60,7 +63,7 @@ let package = Package(
         .target(
             name: "Inspector",
             dependencies: [
-                "ResponsesAPI", "CSQLiteSupport", "StoreSupport",
+                "ResponsesAPI", "CSQLiteSupport", "StoreSupport", "Untrusted",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -71,7 +74,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal", "Embeddings",
+                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal", "Embeddings", "Untrusted",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -97,14 +100,16 @@ let package = Package(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
+                "Untrusted",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "openresponses",
             dependencies: [
-                "Console", "ResponsesAPI", "Inspector", "Workbench", "CTerminal",
+                "Console", "ResponsesAPI", "Inspector", "Workbench", "CTerminal", "Untrusted",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: executableLinking,
@@ -156,6 +161,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "UntrustedTests",
+            dependencies: ["Untrusted", "TestSupport"]
         ),
         .testTarget(
             name: "ResponsesAPITests",
