@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import Untrusted
 import Workbench
 
 /// The options of `openresponses ask`.
@@ -163,6 +164,7 @@ public struct AskRunner: Sendable {
 /// Drops everything (the text of `ask --json`, which prints the response object instead).
 struct DiscardingOutput: OutputSink {
     func write(_ text: String) {}
+    func write(_ text: TerminalText) {}
 }
 
 extension String {

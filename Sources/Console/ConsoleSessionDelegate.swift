@@ -1,6 +1,7 @@
 import Foundation
 import ResponsesAPI
 import Workbench
+import Untrusted
 
 /// The console's side of a `ChatSession`: tool activity and notes as lines, and approvals by the policy
 /// the command chose.
@@ -11,7 +12,7 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
         /// Refused, with this message once per turn (`ask` without `--yes` when stdin is not a terminal).
         case refuse(String)
         /// A y/N question (the console's prompt, or the terminal `ask` runs in); only y or yes is yes.
-        case ask(@Sendable (String) async -> Bool)
+        case ask(@Sendable (TerminalText) async -> Bool)
     }
 
     let output: any OutputSink
@@ -26,10 +27,12 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
             return false
         case .ask(let question):
             switch request {
+            // The whole call, cleaned (a carriage return or an erase sequence in the arguments cannot hide their
+            // start, and nothing is clipped away): what is approved is what is shown.
             case .function(let name, let arguments):
-                return await question("Run \(name)(\(Self.clip(arguments, 200)))? [y/N] ")
+                return await question("Run \(name)(\(arguments))? [y/N] ")
             case .mcp(let server, let name, let arguments):
-                return await question("Allow \(server) to run \(name)(\(Self.clip(arguments, 200)))? [y/N] ")
+                return await question("Allow \(server) to run \(name)(\(arguments))? [y/N] ")
             }
         }
     }

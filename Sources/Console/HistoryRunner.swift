@@ -1,4 +1,5 @@
 import Foundation
+import Untrusted
 import Inspector
 import ResponsesAPI
 import Workbench
@@ -40,7 +41,8 @@ public struct HistoryRunner: Sendable {
             let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings)
             if (context.output as? FileDescriptorOutput)?.isTerminal == true, options.markdown {
                 var renderer = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
-                context.output.write(renderer.feed(markdown) + renderer.finish())
+                // The renderer shows the conversation's control characters as pictures itself: its output is its own.
+                context.output.write(TerminalText(composed: renderer.feed(markdown) + renderer.finish()))
             } else {
                 context.output.write(markdown)
             }
@@ -71,7 +73,7 @@ public struct HistoryRunner: Sendable {
     /// Deletes the conversation's records here; with `server`, first its stored responses and its
     /// Conversations API conversation on the server each turn was sent to (the provider the inspector
     /// recorded, unless `pinned`: `--provider` names one), asking first (`ask`; nil: `--yes`).
-    public func delete(_ id: String, server: Bool, pinned: Bool = false, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
+    public func delete(_ id: String, server: Bool, pinned: Bool = false, ask: (@Sendable (TerminalText) async -> Bool)?) async -> ExitStatus {
         await withConversation(id) { export, summary, store in
             if server {
                 let groups = serverObjects(export, pinned: pinned)

@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import Synchronization
+import Untrusted
 
 /// What `library add` and `sync` say while they work: one line per file (stdout; failures on stderr),
 /// with `verbose` one more per page, and on a terminal a progress line on stderr redrawn in place at most
@@ -41,7 +42,7 @@ final class IngestProgress: Sendable {
 
     /// A file is about to be read: the progress line names it.
     func starting(_ index: Int, path: String) {
-        let line = state.withLock { state -> String? in
+        let line = state.withLock { state -> TerminalText? in
             state.current = path
             return draw(&state, force: index == 1)
         }
@@ -55,7 +56,7 @@ final class IngestProgress: Sendable {
             for page in progress.pages { lines += "    " + Self.describe(page) + "\n" }
         }
         let failed: Bool = if case .failed = progress.outcome { true } else { false }
-        let (clear, redraw) = state.withLock { state -> (Bool, String?) in
+        let (clear, redraw) = state.withLock { state -> (Bool, TerminalText?) in
             state.done = progress.index
             state.current = ""
             if case .added(let chunks, let pages) = progress.outcome { state.chunks += chunks; state.pages += pages ?? 0 }
@@ -65,7 +66,7 @@ final class IngestProgress: Sendable {
             state.drawn = false
             return (clear, draw(&state, force: true))
         }
-        if clear { diagnostics.write("\r\u{1B}[K") }
+        if clear { diagnostics.write("\r\u{1B}[K" as TerminalText) }
         (failed ? diagnostics : output).write(lines)
         if let redraw { diagnostics.write(redraw) }
     }
@@ -76,19 +77,19 @@ final class IngestProgress: Sendable {
             defer { state.drawn = false }
             return state.drawn
         }
-        if clear { diagnostics.write("\r\u{1B}[K") }
+        if clear { diagnostics.write("\r\u{1B}[K" as TerminalText) }
     }
 
     /// The progress line, when it is time to draw it (always when `force`; else at most every 100 ms).
-    private func draw(_ state: inout State, force: Bool) -> String? {
+    private func draw(_ state: inout State, force: Bool) -> TerminalText? {
         guard terminal else { return nil }
         let now = now()
         if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
         state.lastDraw = now
         state.drawn = true
-        return "\r\u{1B}[K" + Self.line(
+        return "\r\u{1B}[K" + TerminalText(Self.line(
             done: state.done, total: total, pages: state.pages, chunks: state.chunks,
-            elapsed: ProgressLine.seconds(now - state.start), current: state.current)
+            elapsed: ProgressLine.seconds(now - state.start), current: state.current))
     }
 
     /// `[12/40] 31 pages, 210 chunks · 4.1 files/s · 7 s left · path` (no rate before the first file is done).

@@ -1,4 +1,5 @@
 import Foundation
+import Untrusted
 import Inspector
 import ResponsesAPI
 
@@ -27,7 +28,7 @@ extension LedgerRunner {
     }
 
     /// Deletes the objects `filter` selects; `ask` answers the question (nil: `--yes`, or no terminal to ask).
-    public func gc(_ filter: Filter, dryRun: Bool, ask: (@Sendable (String) async -> Bool)?) async -> ExitStatus {
+    public func gc(_ filter: Filter, dryRun: Bool, ask: (@Sendable (TerminalText) async -> Bool)?) async -> ExitStatus {
         await onThisServer(filter) { entries, store in
             guard !entries.isEmpty else {
                 context.output.write("Nothing to delete.\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Untrusted
 import ResponsesAPI
 import Workbench
 
@@ -61,14 +62,20 @@ extension LibraryRunner {
     /// the order they first cite a passage), the footnotes. Also the passages in footnote order, for
     /// `/sources`.
     static func extractiveAnswer(_ question: String, hits: [SearchHit], color: Bool) -> String {
-        extractive(question, hits: hits, color: color).text
+        extractiveNotice(color: color).text + extractive(question, hits: hits).text
     }
 
-    static func extractive(_ question: String, hits: [SearchHit], color: Bool) -> (text: String, sources: [SearchHit]) {
+    /// The answer's first line, dimmed on a colour terminal.
+    static func extractiveNotice(color: Bool) -> TerminalText {
+        let notice: TerminalText = "No model was used: these are the sentences of your documents that best match."
+        return color ? "\u{1B}[2m\(notice)\u{1B}[0m\n" : "\(notice)\n"
+    }
+
+    /// The answer after its notice: the documents' sentences (untrusted text, written as a `String`).
+    static func extractive(_ question: String, hits: [SearchHit]) -> (text: String, sources: [SearchHit]) {
         let builder = AnswerBuilder()
         let sentences = builder.extract(question: question, passages: hits)
-        var text = (color ? "\u{1B}[2m" : "") + "No model was used: these are the sentences of your documents that best match."
-            + (color ? "\u{1B}[0m" : "") + "\n"
+        var text = ""
         guard !sentences.isEmpty else {
             guard hits[0].semanticRank != nil, let first = AnswerBuilder.sentences(hits[0].text).first else {
                 return (text + "None of them shares a word with the question; the closest passage is \(hits[0].location).\n", [hits[0]])

@@ -3,6 +3,7 @@ import Foundation
 import Library
 import ResponsesAPI
 import Workbench
+import Untrusted
 
 /// The library's vectors: which embedder, computing the missing ones after `add`, `reembed`, and the
 /// retriever every search goes through.
@@ -68,16 +69,16 @@ extension LibraryRunner {
         let sink = diagnostics
         do {
             let count = try await store.embedMissing(with: embedder) { done, total in
-                if terminal { sink.write("\r\u{1B}[Kembedding passages with \(spec): \(done)/\(total)") }
+                if terminal { sink.write("\r\u{1B}[Kembedding passages with \(spec): \(done)/\(total)" as TerminalText) }
             }
-            if terminal { diagnostics.write("\r\u{1B}[K") }
+            if terminal { diagnostics.write("\r\u{1B}[K" as TerminalText) }
             if count > 0 {
                 let seconds = environment.now().timeIntervalSince(started)
                 output.write(String(format: "Embedded %d passage%@ with %@ in %.1f s.\n", count, count == 1 ? "" : "s", "\(spec)", seconds))
             }
             return Task.isCancelled ? .interrupted : .success
         } catch {
-            if terminal { diagnostics.write("\r\u{1B}[K") }
+            if terminal { diagnostics.write("\r\u{1B}[K" as TerminalText) }
             diagnostics.write("error: embedding with \(spec) stopped: \(Self.message(error)); what was embedded is kept, library reembed goes on\n")
             return .apiError
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import ResponsesAPI
+import Untrusted
 
 /// `library search|list|show|remove|stats|ask`.
 extension LibraryRunner {
@@ -20,10 +21,18 @@ extension LibraryRunner {
             }
             let bold = (output as? FileDescriptorOutput)?.isTerminal == true && environment["NO_COLOR"] == nil
             for (rank, hit) in hits.enumerated() {
-                let snippet = hit.snippet.replacingOccurrences(of: "\n", with: " ")
+                // The document's text cleaned for the terminal first; then the match marks become bold.
+                let snippet = TerminalText(hit.snippet.replacingOccurrences(of: "\n", with: " ")).text
                     .replacingOccurrences(of: SearchHit.markStart, with: bold ? "\u{1B}[1m" : "")
                     .replacingOccurrences(of: SearchHit.markEnd, with: bold ? "\u{1B}[0m" : "")
-                output.write(String(format: "%2d. %@  (%.2f)\n    %@\n", rank + 1, hit.location, hit.score, snippet))
+                let line = String(format: "%2d. %@  (%.2f)\n    ", rank + 1, TerminalText.clean(hit.location), hit.score)
+                if bold {
+                    output.write(TerminalText(composed: line + snippet + "\n"))
+                } else {
+                    output.write(String(format: "%2d. %@  (%.2f)\n    %@\n", rank + 1, hit.location, hit.score,
+                        hit.snippet.replacingOccurrences(of: "\n", with: " ")
+                            .replacingOccurrences(of: SearchHit.markStart, with: "").replacingOccurrences(of: SearchHit.markEnd, with: "")))
+                }
             }
             return .success
         }

@@ -6,6 +6,7 @@ import Darwin
 import CReadline
 import Foundation
 import CTerminal
+import Untrusted
 
 /// What the user gave at the prompt.
 enum LineInput: Sendable, Equatable {
@@ -93,7 +94,9 @@ final class LineEditor {
         or_rl_set_attempted_completion(attemptedCompletion)
     }
 
-    func readLine(prompt: String) -> LineInput {
+    /// `prompt` is a `TerminalText`: a question that quotes a server's or a model's text (an approval) has it
+    /// cleaned, so that it cannot rewrite the line it stands on.
+    func readLine(prompt: TerminalText) -> LineInput {
         interactive ? readInteractive(prompt: prompt) : readPlain()
     }
 
@@ -114,11 +117,11 @@ final class LineEditor {
         or_restore_terminal()
     }
 
-    private func readInteractive(prompt: String) -> LineInput {
+    private func readInteractive(prompt: TerminalText) -> LineInput {
         lineDelivered = false
         deliveredLine = nil
         interrupt.drain()
-        rl_callback_handler_install(prompt, lineHandler)
+        rl_callback_handler_install(prompt.text, lineHandler)
         defer { rl_callback_handler_remove() }
         var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0)]

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Untrusted
 
 /// A progress line redrawn in place on a terminal (`name  12.0 MB / 40.0 MB  30%  45.1 MB/s  1 s left`),
 /// at most ten times a second; nothing when the sink is not a terminal.
@@ -20,7 +21,7 @@ final class ProgressLine: Sendable {
     func update(_ done: Int) {
         guard enabled else { return }
         let now = ContinuousClock.now
-        let line: String? = state.withLock { state in
+        let line: TerminalText? = state.withLock { state in
             guard now - state.lastDraw >= .milliseconds(100) || done >= total else { return nil }
             state.lastDraw = now
             state.drawn = true

@@ -79,7 +79,7 @@ public struct ProxyRunner: Sendable {
         let inspector = context.recorder == nil ? "not recording (the inspector is off)" : "recording into \(context.environment.inspectorPath)"
         // Diagnostics (an upstream that fails, the server's own) on stderr, warnings and worse unless
         // OPENRESPONSES_LOG_LEVEL says otherwise (debug, info, ...).
-        var logger = Logger(label: "openresponses.proxy") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "openresponses.proxy") { TerminalLogHandler(label: $0) }
         logger.logLevel = context.environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let server = ProxyServer(configuration: configuration, observer: context.recorder, now: context.environment.now, logger: logger)
         do {

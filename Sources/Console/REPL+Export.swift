@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import Untrusted
 
 /// Taking an answer or a conversation away: `/copy` (the clipboard, through OSC 52, which works in tmux
 /// and over SSH), `/save` (a file) and `/export` (the conversation from the inspector's records).
@@ -92,9 +93,10 @@ extension REPL {
 
     /// OSC 52 "set the clipboard": the text base64-encoded; inside tmux also wrapped for passthrough, for
     /// when tmux's own clipboard handling is off.
-    static func osc52(_ text: String, inTmux: Bool) -> String {
+    /// The text is base64 in it, so nothing of it can be a control character.
+    static func osc52(_ text: String, inTmux: Bool) -> TerminalText {
         let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
-        guard inTmux else { return sequence }
-        return sequence + "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        guard inTmux else { return TerminalText(composed: sequence) }
+        return TerminalText(composed: sequence + "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Untrusted
 import ResponsesAPI
 import Workbench
 
@@ -143,8 +144,9 @@ extension REPL {
             return
         }
         let colors = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).colors
-        let answer = LibraryRunner.extractive(question, hits: hits, color: colors)
+        let answer = LibraryRunner.extractive(question, hits: hits)
         library.sources = answer.sources
+        context.output.write(LibraryRunner.extractiveNotice(color: colors))
         context.output.write(answer.text)
     }
 

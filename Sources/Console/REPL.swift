@@ -2,6 +2,7 @@ import Foundation
 import Inspector
 import ResponsesAPI
 import Workbench
+import Untrusted
 
 /// The interactive console: plain lines are user turns (chained as the conversation mode says); lines
 /// starting with `/` are commands. A turn that ends in function calls or MCP approval requests goes on
@@ -47,8 +48,8 @@ public final class REPL {
     /// The detached background responses, watched until they end (announced at the next prompt).
     let jobWatcher = JobWatcher()
 
-    static let prompt = "> "
-    static let continuationPrompt = "… "
+    static let prompt: TerminalText = "> "
+    static let continuationPrompt: TerminalText = "… "
     public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
         self.context = context
         self.openedContext = context
@@ -246,7 +247,7 @@ public final class REPL {
     }
 
     /// A y/N question at the prompt, asked on the main thread from a running turn.
-    func askAtPrompt() -> @Sendable (String) async -> Bool {
+    func askAtPrompt() -> @Sendable (TerminalText) async -> Bool {
         let editor = UncheckedSendable(self.editor)
         let bridge = self.bridge
         return { question in

@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import Untrusted
 
 /// Turns response events into terminal text as they arrive: the answer (wrapped to the terminal),
 /// reasoning summaries dimmed, one timeline line per tool call, refusals marked, `[n]` citation markers
@@ -300,7 +301,10 @@ struct TurnRenderer: Sendable {
     mutating func flush() {
         if lane == .text, markdown != nil { buffer += markdown!.settle() }
         guard !buffer.isEmpty else { return }
-        output.write(buffer)
+        // With a width, what the model sent was cleaned as it was rendered (`shown`, the Markdown renderer): the
+        // buffer is the renderer's own styles around cleaned text. Without one (plain options) it is the exact
+        // text, and the sink decides: cleaned on a terminal, exact to a pipe.
+        if options.width != nil { output.write(TerminalText(composed: buffer)) } else { output.write(buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -24,6 +24,8 @@ struct OpenResponses: ParsableCommand {
     /// (a few milliseconds of reflection per start). Anything unusual — help, completion scripts, a parse
     /// error — goes through the full tree, so messages and usage read the same as ever.
     static func main() {
+        // swift-log's lines through the terminal cleaner: a log message can quote a server's bytes.
+        TerminalLogHandler.bootstrap()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == Ask.configuration.commandName,
             !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" })

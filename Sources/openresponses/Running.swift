@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import Untrusted
 import Workbench
 
 // How the subcommands run: each hands its parsed flags to a runner in Console and its exit status back.
@@ -59,7 +60,7 @@ func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T
 
 /// How a command that deletes on a server asks first: nil when `skipped` (`--yes`), a y/N question on the
 /// terminal otherwise; with no terminal to ask on, `refusal` is the error.
-func confirmation(skipped: Bool, refusal: String) throws -> (@Sendable (String) -> Bool)? {
+func confirmation(skipped: Bool, refusal: String) throws -> (@Sendable (TerminalText) -> Bool)? {
     if skipped { return nil }
     guard isatty(0) == 1 else {
         FileDescriptorOutput.standardError.write("error: \(refusal)\n")

@@ -42,16 +42,7 @@ struct AskToolTests {
         let server = try await LoopbackServer.start(route: Self.route())
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let presets = harness.home.appendingPathComponent("presets", isDirectory: true)
-        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        try """
-            version: 1
-            tools:
-              - type: function
-                name: local_time
-                parameters: {type: object}
-                handler: {command: [sh, -c, "echo ran > \(harness.home.path)/ran"]}
-            """.write(to: presets.appendingPathComponent("untrusted.yaml"), atomically: true, encoding: .utf8)
+        try harness.writeFunctionPreset("untrusted", handler: #"{command: [sh, -c, "echo ran > \#(harness.home.path)/ran"]}"#)
         let result = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask", "--preset", "untrusted", "what time is it?"],
             environment: harness.variables, stdin: "")

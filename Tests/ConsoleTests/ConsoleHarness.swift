@@ -63,6 +63,21 @@ struct ConsoleHarness {
         return tmux
     }
 
+    /// Writes a user preset `name` with one function tool, `local_time`, whose handler (`handler`, YAML) is
+    /// the user's own and so asks before it runs.
+    func writeFunctionPreset(_ name: String, handler: String) throws {
+        let presets = home.appendingPathComponent("presets", isDirectory: true)
+        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+        try """
+            version: 1
+            tools:
+              - type: function
+                name: local_time
+                parameters: {type: object}
+                handler: \(handler)
+            """.write(to: presets.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: home)
     }

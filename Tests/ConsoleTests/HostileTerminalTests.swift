@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 43's terminal findings against the built binary in a real terminal (tmux, its raw output
+/// recorded): nothing a server, a model or a document sends reaches the terminal as a control sequence,
+/// and an approval prompt shows the whole call.
+@Suite("a hostile server on a terminal (binary, tmux)")
+struct HostileTerminalTests {
+    /// The attack's sequences that must never reach the terminal raw.
+    static let forbidden = ["\u{1B}]52", "\u{1B}[2J", "\u{9B}", "\u{1B}[2K", "\rX"]
+
+    static func rawSequences(in output: String) -> [String] {
+        forbidden.filter { output.contains($0) }.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ") }
+    }
+
+    /// Finding 2: arguments holding a carriage return and ESC[2K erased the start of the approval line, so
+    /// the terminal showed only `{"x":"harmless"})? [y/N]`. Now the whole call shows, its controls as pictures.
+    @Test func theApprovalPromptShowsTheWholeCall() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try TmuxSession(width: 200)
+        defer { tmux.kill() }
+        let raw = harness.home.appendingPathComponent("prompt.out")
+        // A preset of the user's whose handler asks before it runs (the shipped ones are trusted).
+        try harness.writeFunctionPreset("asks", handler: #"{command: [sh, -c, "echo ran"]}"#)
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.recordOutput(to: raw)
+        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'approve this'; echo EXITED-$?")
+        let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
+        let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
+        #expect(promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
+        try tmux.type("n")
+        try await tmux.waitFor("EXITED-", timeout: .seconds(60))
+        await server.stop()
+        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+    }
+
+    /// Finding 3: OSC 52, clear-screen and C1 CSI came through raw in API errors, a failed response, an
+    /// HTML error body, the inspector's lists and details, the library's search and list, and server file
+    /// names. Every one of those commands, on a terminal, now shows them as pictures.
+    @Test func noCommandLetsAServersControlSequencesThrough() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let documents = harness.home.appendingPathComponent("docs", isDirectory: true)
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        // A document whose text and whose very name hold the sequences (HTML's `&#27;` decodes to ESC).
+        try "<html><body><h1>Clipboard</h1><p>clipboard &#27;]52;c;cHduZWQ=&#7; &#27;[2J &#155;31m text</p></body></html>"
+            .write(to: documents.appendingPathComponent("page\u{1B}[2J.html"), atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["ask", "apierror"], ["ask", "failed"], ["ask", "htmlerror"], ["ask", "hello"],
+            ["inspect", "list"], ["inspect", "show", "4"], ["inspect", "list", "--search", "fine"], ["files", "list"],
+            ["library", "add", documents.path], ["library", "search", "clipboard"], ["library", "list"],
+            ["library", "ask", "clipboard"],
+        ]
+        var failures: [String] = []
+        var output = ""
+        for command in commands {
+            let shown = try await HostileServerTests.onTerminal(harness, command)
+            output += shown
+            let raw = Self.rawSequences(in: shown)
+            if !raw.isEmpty { failures.append("\(command): \(raw)") }
+        }
+        await server.stop()
+        #expect(failures.isEmpty, "\(failures)")
+        // The sequences were there to clean: each command showed them as pictures.
+        #expect(output.components(separatedBy: "␛]52").count - 1 >= 8, "\(output)")
+    }
+}
