@@ -24,12 +24,14 @@ public struct ContainersCommand: ParsableCommand {
             commandName: "download", abstract: "Save a container file's content (streamed to disk).")
         @Argument(help: "The container id (cntr_...).") var id: String
         @Argument(help: "The file id (cfile_...).") var fileID: String
-        @Option(name: .shortAndLong, help: "Where to save it (the file's own name by default).") var output: String?
+        @Option(name: .shortAndLong, help: "Where to save it (replaced if it exists). By default the file's own name, made safe, in the current folder.")
+        var output: String?
+        @Flag(help: "Replace a file of the default name that already exists (without -o).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.downloadContainerFile(containerID: id, fileID: fileID, output: output, json: json)
+            await runner.downloadContainerFile(containerID: id, fileID: fileID, output: output, force: force, json: json)
         }
     }
 }

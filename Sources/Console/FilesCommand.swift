@@ -47,11 +47,13 @@ public struct FilesCommand: ParsableCommand {
     struct Download: RunnerCommand {
         static let configuration = CommandConfiguration(commandName: "download", abstract: "Save a file's content (streamed to disk).")
         @Argument(help: "The file id.") var id: String
-        @Option(name: .shortAndLong, help: "Where to save it (the file's name by default).") var output: String?
+        @Option(name: .shortAndLong, help: "Where to save it (replaced if it exists). By default the file's name, made safe, in the current folder.")
+        var output: String?
+        @Flag(help: "Replace a file of the default name that already exists (without -o).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, force: force, json: json) }
     }
 
     struct Delete: RunnerCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ResponsesAPI
 import Workbench
+import Untrusted
 
 /// Files and vector stores, for the `files` and `stores` subcommands and the console's `/files` and
 /// `/stores`: every call goes through the context's client, so the inspector records it. Lists follow
@@ -113,13 +114,26 @@ struct FilesRunner: Sendable {
         }
     }
 
-    func download(id: String, output: String?, json: Bool) async -> ExitStatus {
+    func download(id: String, output: String?, force: Bool, json: Bool) async -> ExitStatus {
         await guarded {
-            var name = output
-            if name == nil { name = try await client.file(id: id)["filename"]?.stringValue ?? id }
-            let destination = URL(fileURLWithPath: name ?? id)
+            let destination: URL
+            var claimed = false
+            if let output {
+                destination = URL(fileURLWithPath: output)
+            } else {
+                // The server's file name is a name, never a path (`../../x.sh`, `/etc/x` wrote anywhere).
+                let name = SafeFileName(try await client.file(id: id)["filename"]?.stringValue ?? "", fallback: id)
+                destination = URL(fileURLWithPath: name.name)
+                claimed = try Self.claim(destination, force: force)
+            }
             let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
-            let bytes = try await client.downloadFile(id: id, to: destination, progress: { progress.update($0) })
+            let bytes: Int
+            do {
+                bytes = try await client.downloadFile(id: id, to: destination, progress: { progress.update($0) })
+            } catch {
+                if claimed { unlink(destination.path) }
+                throw error
+            }
             progress.finish()
             if json { emit(["id": .string(id), "path": .string(destination.path), "bytes": .integer(bytes)]) } else {
                 print("Saved \(id) to \(destination.path) (\(ProgressLine.size(bytes))).\n")

@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import Untrusted
 
 extension TurnRenderer {
     /// One line for a finished tool call (nil for items that are not tool calls): what was searched, run
@@ -40,11 +41,14 @@ extension TurnRenderer {
         case .imageGenerationCall(let call):
             var line = "[image]"
             if let base64 = call.result, let data = Data(base64Encoded: base64), let directory = directory {
-                let name = (call.json["id"]?.stringValue ?? UUID().uuidString) + "." + (call.outputFormat ?? "png")
-                let url = directory.appendingPathComponent(name)
+                // The server's id and format are a name, never a path (`../../.bashrc` wrote in the home
+                // folder): a safe last component, a known image format, and never over an existing file.
+                let format = (call.outputFormat ?? "png").lowercased()
+                let name = SafeFileName(
+                    stem: call.json["id"]?.stringValue ?? "", extension: ServerNamedFile.imageFormats.contains(format) ? format : "bin",
+                    fallback: "image-" + UUID().uuidString.prefix(8).lowercased())
                 do {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    try data.write(to: url)
+                    let url = try ServerNamedFile.create(data, in: directory, name: name)
                     saved.append(url.path)
                     line += " saved to \(url.path)"
                 } catch {
