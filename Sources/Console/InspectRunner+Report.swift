@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import Mustache
+import Untrusted
 import Workbench
 
 /// `inspect report`: one self-contained HTML file (styles and script inline, charts as inline SVG, nothing
@@ -14,7 +15,12 @@ extension InspectRunner {
         }
         let template: MustacheTemplate
         do {
-            template = try MustacheTemplate(string: String(contentsOf: templateURL, encoding: .utf8))
+            // Every value escaped one Unicode scalar at a time: swift-mustache's own HTML escaping goes by
+            // `Character`, and a quote followed by a combining mark came out raw (an attribute ended, an event
+            // handler began). The pragma is put in front here, so that no template can leave it out.
+            MustacheContentTypes.register(ScalarHTMLContent(), named: ScalarHTMLContent.name)
+            template = try MustacheTemplate(
+                string: "{{% CONTENT_TYPE: \(ScalarHTMLContent.name)}}" + String(contentsOf: templateURL, encoding: .utf8))
         } catch {
             diagnostics.write("error: \(templateURL.path): \(error)\n")
             return .apiError
@@ -39,5 +45,14 @@ extension InspectRunner {
             output.write("wrote \(path): \(report.count) exchange\(report.count == 1 ? "" : "s")\n")
             return .success
         }
+    }
+}
+
+/// HTML escaping by Unicode scalar for the report's values (`HTMLEscaping`).
+struct ScalarHTMLContent: MustacheContentType {
+    static let name = "HTML_BY_SCALAR"
+
+    func escapeText(_ text: String) -> String {
+        HTMLEscaping.escape(text)
     }
 }

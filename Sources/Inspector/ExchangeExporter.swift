@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import Untrusted
 
 /// `inspect dump`: one stored exchange as JSON, a curl command, the SSE stream, or a HAR file. Everything
 /// comes from the store, where secrets are already redacted; the curl command takes the key from
@@ -112,6 +113,6 @@ public struct ExchangeExporter: Sendable {
 
     /// Single-quotes for a POSIX shell.
     static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        ShellQuoting.quote(text)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Untrusted
 
 /// Which exchanges `inspect list` shows: every filter is optional, and they combine with AND.
 public struct ExchangeQuery: Sendable, Hashable {
@@ -95,7 +96,9 @@ public struct ExchangeQuery: Sendable, Hashable {
     /// Each word as a quoted FTS5 phrase (so punctuation in the user's text is never query syntax); all
     /// must match. Nil when there is no word.
     static func ftsQuery(_ text: String) -> String? {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        // Split and quoted by Unicode scalar: a `"` followed by a combining mark is one `Character` that is not
+        // `"`, and quote doubling by `Character` left it single ("unterminated string").
+        let words = text.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace }).map { FTS5Quoting.phrase(String($0)) }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 

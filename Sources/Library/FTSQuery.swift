@@ -1,3 +1,5 @@
+import Untrusted
+
 /// Free text turned into an FTS5 query that cannot be a syntax error: every word becomes a quoted string,
 /// so `AND`, `-`, `:`, `(` and lone quotes are just text. A quoted "phrase" stays a phrase, and `word*`
 /// stays a prefix search. Terms are joined with OR: BM25 ranks chunks that match more of them higher,
@@ -13,7 +15,8 @@ public enum FTSQuery {
         let content = terms.filter { $0.prefix || $0.words.count > 1 || !stopWords.contains($0.words[0].lowercased()) }
         if !content.isEmpty { terms = content }
         return terms.map { term in
-            let quoted = "\"" + term.words.joined(separator: " ") + "\""
+            // Quoted by Unicode scalar, so that no word can end the string early whatever its characters.
+            let quoted = FTS5Quoting.phrase(term.words.joined(separator: " "))
             return term.prefix ? quoted + "*" : quoted
         }.joined(separator: " OR ")
     }

@@ -1,0 +1,152 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 43 against the built binary: a loopback server that answers as an attacker would
+/// (`HostileServer`), and what each of its answers may no longer do. Each test failed before the fix.
+@Suite("a hostile server (binary)")
+struct HostileServerTests {
+    /// Every file under `folder`, as paths relative to it.
+    static func files(under folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    /// Runs the binary with `arguments` in a real terminal (tmux) from `folder`, its raw output recorded;
+    /// returns that output once it exited.
+    static func onTerminal(_ harness: ConsoleHarness, _ arguments: [String], in folder: URL? = nil) async throws -> String {
+        let tmux = try TmuxSession()
+        defer { tmux.kill() }
+        let raw = harness.home.appendingPathComponent("terminal-\(UUID().uuidString).out")
+        try FileManager.default.createDirectory(at: folder ?? harness.home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.recordOutput(to: raw)
+        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        try tmux.type("cd '\((folder ?? harness.home).path)' && env \(env) \(Subprocess.openresponsesBinary) \(quoted); echo EXITED-$?")
+        try await tmux.waitFor("EXITED-", count: 1, timeout: .seconds(60))
+        try await Task.sleep(for: .milliseconds(200))
+        defer { try? FileManager.default.removeItem(at: raw) }
+        return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Finding 1: an image's id `../../../../` and format `bashrc_pwned` wrote the server's bytes four
+    /// folders above the images folder (`ask` on a terminal). Now the file lands in the images folder, under
+    /// a safe name, and a second one of the same id beside it, never over it.
+    @Test func anImagesIdAndFormatAreNeverAPath() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        var harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        // The data directory four folders down, so that the old code's write stayed inside the test's folder.
+        let data = harness.home.appendingPathComponent("a/b/c/d", isDirectory: true)
+        harness.extraVariables["OPENRESPONSES_HOME"] = data.path
+        let shown = try await Self.onTerminal(harness, ["ask", "draw an image"])
+        _ = try await Self.onTerminal(harness, ["ask", "draw an image"])
+        await server.stop()
+        let written = Self.files(under: harness.home).filter { !$0.contains(".sqlite") && !$0.hasSuffix(".lock") }
+        let images = written.filter { $0.hasPrefix("a/b/c/d/images/") }.sorted()
+        #expect(images.count == 2, "\(written) \(shown)")
+        #expect(!written.contains { $0.contains("bashrc") }, "\(written)")
+        for saved in images {
+            #expect(saved.hasSuffix(".bin"), "an unknown format is saved as .bin: \(saved)")
+            #expect(try String(contentsOf: harness.home.appendingPathComponent(saved), encoding: .utf8) == HostileServer.payload)
+        }
+        #expect(images.contains { shown.contains("saved to \(harness.home.appendingPathComponent($0).path)") }, "\(shown)")
+    }
+
+    /// Finding 6: `files download ID` saved where the server's file name said (`../../x.sh`, an absolute
+    /// path), replacing what was there. Now: the last component made safe, in the current folder, never
+    /// over an existing file without --force; -o is the user's own choice.
+    @Test func aDownloadsNameIsNeverAPathNorReplacesAFile() async throws {
+        let absolute = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-abs-\(UUID().uuidString).sh")
+        let server = try await LoopbackServer.start(route: HostileServer.route(fileNamed: absolute.path))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let work = harness.home.appendingPathComponent("one/two/work", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        func download(_ arguments: [String]) async throws -> Subprocess.Result {
+            try await Subprocess.run("/bin/sh", ["-c", "cd '\(work.path)' && exec \"$0\" \"$@\"", Subprocess.openresponsesBinary] + arguments,
+                                     environment: harness.variables)
+        }
+        let first = try await download(["files", "download", "file-up"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try String(contentsOf: work.appendingPathComponent("x.sh"), encoding: .utf8) == HostileServer.payload)
+        #expect(!FileManager.default.fileExists(atPath: harness.home.appendingPathComponent("one/x.sh").path))
+        #expect(first.stdout.contains("Saved file-up to \(work.appendingPathComponent("x.sh").path)"), "\(first.stdout)")
+
+        try "mine".write(to: work.appendingPathComponent("x.sh"), atomically: true, encoding: .utf8)
+        let again = try await download(["files", "download", "file-up"])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("x.sh already exists: give --force to replace it, or -o PATH"), "\(again.stderr)")
+        #expect(try String(contentsOf: work.appendingPathComponent("x.sh"), encoding: .utf8) == "mine")
+        let forced = try await download(["files", "download", "file-up", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: work.appendingPathComponent("x.sh"), encoding: .utf8) == HostileServer.payload)
+
+        let named = try await download(["files", "download", "file-abs"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: absolute.path))
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(String(absolute.lastPathComponent.dropFirst(0))).path)
+            || Self.files(under: work).contains { $0.hasSuffix(absolute.lastPathComponent) }, "\(Self.files(under: work))")
+        await server.stop()
+    }
+
+    /// Finding 5: a request body holding `'` + U+0301 then `; touch X #` ran `touch X` when the curl dump
+    /// was pasted into a shell. Now the dump, run by bash (its curl reaching the loopback server), creates
+    /// nothing.
+    @Test func aCurlDumpRunsNothingButCurl() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let work = harness.home.appendingPathComponent("paste", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let asked = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "hello '\u{0301}; touch PWNED #"], environment: harness.variables)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let dump = try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "dump", "1", "--format", "curl"], environment: harness.variables)
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let pasted = try await Subprocess.run(
+            "/bin/bash", ["-c", "cd '\(work.path)' && " + dump.stdout], environment: harness.variables.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+        await server.stop()
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        #expect(Self.files(under: work).isEmpty, "\(Self.files(under: work))")
+        #expect(server.requests.count == 2, "the pasted curl sent the request again")
+        #expect(server.requests.last.map { String(decoding: $0.body, as: UTF8.self) } == server.requests.first.map { String(decoding: $0.body, as: UTF8.self) })
+    }
+
+    /// Finding 4: a model name holding `"` + U+0301 became an `ontoggle` attribute in the HTML report.
+    @Test func theReportEscapesAModelNameByScalar() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let asked = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "hello"], environment: harness.variables)
+        await server.stop()
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let report = harness.home.appendingPathComponent("report.html")
+        let made = try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "report", "-o", report.path], environment: harness.variables)
+        #expect(made.status == 0, "\(made.stderr)")
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.contains("gpt&quot;\u{0301} open ontoggle=alert(1) x="))
+        #expect(!html.unicodeScalars.split(separator: "<").contains { tag in String(String.UnicodeScalarView(tag)).contains("\"\u{0301} open") })
+    }
+
+    /// Finding 9: a search of a quote and a combining mark failed with "unterminated string".
+    @Test func aSearchOfAQuoteAndACombiningMarkIsJustText() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let asked = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "hello \"\u{0301}"], environment: harness.variables)
+        await server.stop()
+        #expect(asked.status == 0, "\(asked.stderr)")
+        for arguments in [["inspect", "list", "--search", "\"\u{0301}"], ["history", "search", "\"\u{0301}"], ["library", "search", "\"\u{0301} x"]] {
+            let result = try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+            // history search exits 1 when nothing matches (as grep does); an error is what must not happen.
+            #expect(result.status == 0 || (arguments[0] == "history" && result.stdout.hasPrefix("No conversation mentions")),
+                    "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(!result.stderr.contains("SQLite") && !result.stderr.contains("error"), "\(arguments): \(result.stderr)")
+        }
+    }
+}
