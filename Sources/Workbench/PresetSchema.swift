@@ -63,6 +63,9 @@ public enum PresetSchema {
         ("ocr", .setting("library.ocr")), ("passages", .setting("library.passages")),
         ("embedder", .setting("library.embedder")), ("model_dir", .setting("library.model_dir")),
         ("search_mode", .setting("library.search_mode")),
+        ("max_zip_member_mb", .setting("library.max_zip_member_mb")), ("max_text_mb", .setting("library.max_text_mb")),
+        ("max_chunks", .setting("library.max_chunks")), ("max_pdf_pages", .setting("library.max_pdf_pages")),
+        ("ocr_page_seconds", .setting("library.ocr_page_seconds")),
     ])
 
     static let requestFields: [(name: String, spec: ValueSpec)] = [

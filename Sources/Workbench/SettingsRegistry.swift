@@ -73,6 +73,16 @@ public enum SettingsRegistry {
         .init("library.model_dir", .string, help: "Where all-MiniLM-L6-v2's files are (default: the data directory's models/all-MiniLM-L6-v2)."),
         .init("library.search_mode", .choice(["hybrid", "keyword", "semantic"]),
               help: "How passages are ranked: hybrid (keywords and vectors fused, the default when there are vectors), keyword or semantic."),
+        .init("library.max_zip_member_mb", .integer(minimum: 1, maximum: nil),
+              help: "A cap: the inflated size of one ZIP member of a DOCX, in MB (default 256); past it the file is refused."),
+        .init("library.max_text_mb", .integer(minimum: 1, maximum: nil),
+              help: "A cap: the text extracted from one file, in MB of UTF-8 (default 32); past it the file is refused."),
+        .init("library.max_chunks", .integer(minimum: 1, maximum: nil),
+              help: "A cap: the chunks made from one file (default 20000); past it the file is refused."),
+        .init("library.max_pdf_pages", .integer(minimum: 1, maximum: nil),
+              help: "A cap: the pages of one PDF (default 2000), checked before any page is read."),
+        .init("library.ocr_page_seconds", .integer(minimum: 1, maximum: nil),
+              help: "A cap: the seconds OCR may take on one page or image (default 60); the tool is stopped past it."),
     ]
 
     /// What `include` takes (the spec's `IncludeEnum`).
