@@ -8,7 +8,7 @@ import Foundation
 /// |---|---|
 /// | `image` | an `image_generation_call` whose id is `../../../../` and whose format is `bashrc_pwned` |
 /// | `approve` | a function call whose arguments hide behind a carriage return and an erase-line sequence |
-/// | `mcp` | an MCP approval request with the same arguments, from a server label with an OSC 52 sequence |
+/// | `mcp please` | an MCP approval request with the same arguments, from a server label with an OSC 52 sequence |
 /// | `apierror` | a 400 whose error message and param carry OSC 52, clear-screen and C1 CSI |
 /// | `failed` | a stream that ends in `response.failed` with such a message |
 /// | `htmlerror` | a 502 whose body is HTML with raw escape sequences |
@@ -46,6 +46,7 @@ public enum HostileServer {
             if input.contains("failed") { return .sse(failedStream()) }
             if input.contains("image") { return .sse(imageStream()) }
             if input.contains("approve") { return .sse(functionCallStream()) }
+            if input.contains("mcp please") { return .sse(mcpApprovalStream()) }
             return .sse(Fixtures.textStream(id: "resp_h1", model: htmlModel, text: "fine \(terminalAttack) done"))
         }
     }
@@ -79,6 +80,16 @@ public enum HostileServer {
     public static func functionCallStream() -> [String] {
         let arguments = json(lyingArguments)
         let item = #"{"id":"fc_h1","type":"function_call","status":"completed","name":"local_time","call_id":"call_h1","arguments":"\#(arguments)"}"#
+        return frames([
+            ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
+            ("response.output_item.done", #""output_index":0,"item":\#(item)"#),
+            ("response.completed", #""response":\#(response("completed", output: "[\(item)]"))"#),
+        ])
+    }
+
+    /// An MCP approval request whose server label sets the clipboard and whose arguments lie.
+    public static func mcpApprovalStream() -> [String] {
+        let item = #"{"id":"mcpr_h1","type":"mcp_approval_request","server_label":"docs\#(json(terminalAttack))","name":"delete_all","arguments":"\#(json(lyingArguments))"}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
             ("response.output_item.done", #""output_index":0,"item":\#(item)"#),

@@ -39,6 +39,31 @@ struct HostileTerminalTests {
         #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
     }
 
+    /// Finding 2, for MCP: a server label and arguments holding control sequences asked "Allow …" with
+    /// them raw. Now the whole request shows, its controls as pictures.
+    @Test func theMCPApprovalPromptShowsTheWholeRequest() async throws {
+        let server = try await LoopbackServer.start(route: HostileServer.route())
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let tmux = try TmuxSession(width: 220)
+        defer { tmux.kill() }
+        try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
+        let raw = harness.home.appendingPathComponent("mcp.out")
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.recordOutput(to: raw)
+        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask 'mcp please'; echo EXITED-$?")
+        let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
+        let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
+        #expect(promptLine.hasPrefix("Allow docs␛]52;c;cHduZWQ=␇␛[2J"), "\(screen)")
+        #expect(promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
+        try tmux.type("n")
+        try await tmux.waitFor("EXITED-", timeout: .seconds(60))
+        await server.stop()
+        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+    }
+
     /// Finding 3: OSC 52, clear-screen and C1 CSI came through raw in API errors, a failed response, an
     /// HTML error body, the inspector's lists and details, the library's search and list, and server file
     /// names. Every one of those commands, on a terminal, now shows them as pictures.
