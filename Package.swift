@@ -41,6 +41,9 @@ let package = Package(
         // Untrusted bytes made safe where they leave: a terminal (TerminalText), HTML, a shell word, an FTS5
         // query, a file name (Docs/security.md). No dependencies, so every module can use it.
         .target(name: "Untrusted"),
+        // The answer's Markdown rendered for a terminal: a streaming state machine over UTF-8 bytes, tables,
+        // highlighted code, hyperlinks. Foundation only, so its tests and benchmark build without the console.
+        .target(name: "Markdown"),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
         // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
@@ -100,7 +103,7 @@ let package = Package(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
-                "Untrusted",
+                "Untrusted", "Markdown",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,7 +148,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "openresponses-markdown-bench",
-            dependencies: ["Console"],
+            dependencies: ["Markdown"],
             path: "Benchmarks/MarkdownBenchmark"
         ),
         .executableTarget(
@@ -161,6 +164,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "MarkdownTests",
+            dependencies: ["Markdown", "TestSupport"]
         ),
         .testTarget(
             name: "UntrustedTests",

@@ -1,4 +1,4 @@
-import Console
+import Markdown
 import Foundation
 
 // The Markdown renderer's throughput: a corpus of answers (the test corpus, repeated to SIZE MB) fed

@@ -1,4 +1,5 @@
 import Foundation
+import Markdown
 import Inspector
 import ResponsesAPI
 

@@ -1,4 +1,5 @@
 import Foundation
+import Markdown
 import Untrusted
 import Inspector
 import ResponsesAPI

@@ -1,4 +1,4 @@
-@testable import Console
+@testable import Markdown
 import Testing
 
 /// A language's words are found as what they are (the packed table against the sets it is built from), and

@@ -1,4 +1,4 @@
-@testable import Console
+@testable import Markdown
 import TestSupport
 import Testing
 

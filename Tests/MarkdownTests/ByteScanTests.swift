@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Console
+@testable import Markdown
 
 /// The renderer's eight-bytes-at-a-time scans held to a byte-by-byte reading of the same rule: every byte
 /// value at every position of a word, with ordinary text around it and after it, and random buffers.

@@ -5,7 +5,7 @@ extension MarkdownRenderer {
     /// restyle, clear or make write the clipboard; the C1 controls (U+0080–U+009F, which some terminals take
     /// as ESC sequences: U+009B is a CSI) shown as U+FFFD; nil when there are none. Tabs, line feeds and a
     /// carriage return before a line feed (or at the end, where the next piece decides) stay.
-    static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    public static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         /// A C1 control's two bytes in UTF-8 (0xC2 is never a continuation byte).
         func c1(_ index: Int) -> Bool {
             bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0x9F

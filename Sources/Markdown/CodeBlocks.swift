@@ -3,15 +3,15 @@ import Foundation
 /// The fenced code blocks of a Markdown text, in order: what `/copy code N` and `/save code N` take.
 /// Fences are the renderer's (`MarkdownRenderer.Fence`); an unclosed fence runs to the end. Lines end at LF, a CR before it
 /// dropped.
-struct CodeBlocks {
-    struct Block: Equatable {
-        var language: String
-        var code: String
+public struct CodeBlocks {
+    public struct Block: Equatable, Sendable {
+        public var language: String
+        public var code: String
         /// The fence that opened it, when nothing closed it (the text ends inside it).
-        var unclosedFence: String?
+        public var unclosedFence: String?
     }
 
-    static func of(_ markdown: String) -> [Block] {
+    public static func of(_ markdown: String) -> [Block] {
         var blocks: [Block] = []
         var open: (marker: UInt8, count: Int, indent: Int, language: String, lines: [String])?
         for raw in Array(markdown.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -39,7 +39,7 @@ struct CodeBlocks {
     }
 
     /// `text` with the fence it leaves open closed, so what follows it is not code.
-    static func closingFences(_ text: String) -> String {
+    public static func closingFences(_ text: String) -> String {
         guard let fence = of(text).last?.unclosedFence else { return text }
         return text + (text.hasSuffix("\n") ? "" : "\n") + fence
     }

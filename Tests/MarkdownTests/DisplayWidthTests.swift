@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Console
+@testable import Markdown
 
 /// `DisplayWidth.of(utf8:)` decodes the common one-column scalars itself and leaves the rest to the
 /// character-by-character path: the two must agree on every text, whatever it mixes.
