@@ -7,15 +7,17 @@
 #   json  the JSON parser: parse, serialise, parse again gives the same value (scripts/fuzz/JSONParserTarget.swift)
 #   markup the library's Markdown and HTML extraction and its chunker: segments in place, chunks exactly their
 #         slice of the text (scripts/fuzz/MarkupTarget.swift)
-# Usage: scripts/fuzz.sh [sse|json|markup|all] [SECONDS per target, default 60]
+#   terminal the terminal cleaner: no ESC, CSI, OSC, C1, bidi override or lone CR survives it, and clean text
+#         is kept (scripts/fuzz/TerminalTextTarget.swift; Docs/security.md)
+# Usage: scripts/fuzz.sh [sse|json|markup|terminal|all] [SECONDS per target, default 60]
 # Prints, per target, the executions run and the findings; a crashing input is kept under
 # .build-fuzz/crashes-TARGET/ (turn it into a regression test). Exits non-zero when a target found one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-all}
 seconds=${2:-60}
-case "$which" in sse|json|markup) targets=("$which") ;; all) targets=(sse json markup) ;;
-  *) echo "usage: scripts/fuzz.sh [sse|json|markup|all] [SECONDS]" >&2; exit 2 ;; esac
+case "$which" in sse|json|markup|terminal) targets=("$which") ;; all) targets=(sse json markup terminal) ;;
+  *) echo "usage: scripts/fuzz.sh [sse|json|markup|terminal|all] [SECONDS]" >&2; exit 2 ;; esac
 work=.build-fuzz
 mkdir -p "$work"
 conformance=../shared/conformance
@@ -31,7 +33,11 @@ seed() {  # seed TARGET DIR: the seed corpus
   rm -rf "$dir"; mkdir -p "$dir"
   local sse=(Tests/Fixtures/*.sse)
   [ -d "$conformance/sse" ] && sse+=("$conformance"/sse/*.sse)
-  if [ "$target" = markup ]; then
+  if [ "$target" = terminal ]; then
+    for file in Docs/*.md; do head -c 2048 "$file" > "$dir/$(basename "$file")"; done
+    printf '\033]52;c;cHduZWQ=\007\033[2J\302\23331m\rX\033[2K \342\200\256 ok\r\n' > "$dir/attack.txt"
+    for file in "${sse[@]}"; do head -c 2048 "$file" > "$dir/$(basename "$file")"; done
+  elif [ "$target" = markup ]; then
     for file in Docs/*.md README.md; do head -c 4096 "$file" > "$dir/$(basename "$file")"; done
     printf '<html><head><title>T</title><style>x</style></head><body><h1>A &amp; B</h1><p>x<br>y</p><h2>C</h2><table><tr><td>1</td></tr></table></body></html>' > "$dir/page.html"
   elif [ "$target" = sse ]; then
@@ -61,9 +67,12 @@ for target in "${targets[@]}"; do
     sse) harness=scripts/fuzz/SSEDecoderTarget.swift; max_len=8192 ;;
     json) harness=scripts/fuzz/JSONParserTarget.swift; max_len=65536 ;;
     markup) harness=scripts/fuzz/MarkupTarget.swift; max_len=8192 ;;
+    terminal) harness=scripts/fuzz/TerminalTextTarget.swift; max_len=4096 ;;
   esac
   target_sources=("${sources[@]}")
-  if [ "$target" = markup ]; then
+  if [ "$target" = terminal ]; then
+    target_sources=(Sources/Untrusted/TerminalText.swift Sources/Untrusted/TerminalText+Cleaning.swift)
+  elif [ "$target" = markup ]; then
     target_sources=(Sources/Library/ExtractedDocument.swift Sources/Library/LibraryError.swift Sources/Library/TextExtractor.swift
       Sources/Library/HTMLExtractor.swift Sources/Library/Chunker.swift Sources/Library/Chunker+Bridge.swift)
   fi
