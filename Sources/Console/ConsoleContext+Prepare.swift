@@ -16,7 +16,7 @@ extension ConsoleContext {
     /// without a context taking the opening calls `settlePrepared` before it exits.
     public static func prepare(environment: AppEnvironment) {
         let path = environment.inspectorPath
-        guard recording(in: environment), FileManager.default.fileExists(atPath: path) else { return }
+        guard environment.recordsExchanges, FileManager.default.fileExists(atPath: path) else { return }
         let opening = StoreOpening(storeAt: path, now: environment.now())
         prepared.withLock { $0 = (path, opening) }
     }
@@ -42,10 +42,5 @@ extension ConsoleContext {
     /// What a command says on stderr when the inspector's store was damaged and replaced.
     static func repairNote(_ repaired: DamagedStore) -> String {
         "note: the inspector's \(repaired)\n"
-    }
-
-    /// Whether this environment records exchanges: the inspector is on unless `OPENRESPONSES_INSPECTOR=off`.
-    static func recording(in environment: AppEnvironment) -> Bool {
-        environment["OPENRESPONSES_INSPECTOR"]?.lowercased() != "off"
     }
 }

@@ -25,8 +25,8 @@ public final class ConsoleContext: Sendable {
         self.output = output
         self.diagnostics = diagnostics
         let configuration: Configuration
-        if let name = environment["OPENRESPONSES_PROVIDER"], name != ProviderCatalog.defaultName {
-            // A named provider (`--provider NAME` sets the variable): config.yaml's providers:.
+        if let name = environment.provider, name != ProviderCatalog.defaultName {
+            // A named provider (the environment's choice): config.yaml's providers:.
             do {
                 configuration = try ProviderCatalog.load(environment: environment).configuration(for: name, environment: environment)
             } catch {
@@ -43,14 +43,14 @@ public final class ConsoleContext: Sendable {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         self.transport = transport
         var recorder: ExchangeRecorder? = nil
-        if record && Self.recording(in: environment) {
+        if record && environment.recordsExchanges {
             // Opened in the background (or already opening, begun by `prepare`): the first request goes out meanwhile.
             let path = environment.inspectorPath
             do {
                 _ = try environment.ensureDataDirectory()
                 recorder = ExchangeRecorder(
                     opening: Self.takePreparedStore(path: path) ?? StoreOpening(storeAt: path, now: environment.now()),
-                    provider: environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName,
+                    provider: environment.providerName,
                     onRepair: { diagnostics.write(Self.repairNote($0)) },
                     onWriteFailure: { diagnostics.write("warning: not recorded: \($0)\n") },
                     onFailure: { diagnostics.write("warning: \(Self.inspectorOff(path: path, error: $0))\n") })
@@ -63,8 +63,8 @@ public final class ConsoleContext: Sendable {
             configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
-    /// The provider this context talks to: `--provider` (`OPENRESPONSES_PROVIDER`), else `default`.
-    var providerName: String { environment["OPENRESPONSES_PROVIDER"] ?? ProviderCatalog.defaultName }
+    /// The provider this context talks to: its environment's choice, else `default`.
+    var providerName: String { environment.providerName }
 
     /// Runs `body` with a context for provider `name`: this one when it is this context's provider, else one
     /// made for it (`forProvider`) and shut down afterwards. Throws when that provider cannot be used.
@@ -79,10 +79,7 @@ public final class ConsoleContext: Sendable {
     /// A context like this one (same environment otherwise, same output) for provider `name`, with its own
     /// client and key. Throws when the provider is unknown or its key is missing.
     func forProvider(_ name: String) throws(ConsoleError) -> ConsoleContext {
-        var variables = environment.variables
-        variables["OPENRESPONSES_PROVIDER"] = name
-        return try ConsoleContext(
-            environment: AppEnvironment(variables: variables, now: environment.now), output: output, diagnostics: diagnostics)
+        try ConsoleContext(environment: environment.choosing(provider: name), output: output, diagnostics: diagnostics)
     }
 
     /// A client like `client` (same transport, same inspector) that talks to `baseURL` instead.

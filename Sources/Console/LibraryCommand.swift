@@ -264,9 +264,9 @@ extension LibraryRunnerCommand {
     var provider: String? { nil }
 
     func run() throws {
-        // The contexts a command makes read the provider from the environment (ConsoleContext).
-        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
-        let runner = LibraryRunner(CommandIO(environment: .process))
+        // This process's environment, resolved here at the top, with `--provider`'s server chosen: the
+        // contexts the runner makes talk to it.
+        let runner = LibraryRunner(CommandIO(environment: AppEnvironment.process.choosing(provider: provider)))
         let interrupt = try InterruptPipe()
         interrupt.install()
         defer { interrupt.uninstall() }

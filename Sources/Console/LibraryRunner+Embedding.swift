@@ -108,9 +108,7 @@ extension LibraryRunner {
 
     /// A context for the server a provider embedder talks to: its named provider (`@NAME`), else this command's.
     func serverContext(_ spec: EmbedderSpec) throws(ConsoleError) -> ConsoleContext {
-        var variables = environment.variables
-        if let server = spec.server { variables["OPENRESPONSES_PROVIDER"] = server }
-        return try ConsoleContext(environment: AppEnvironment(variables: variables, now: environment.now), output: output, diagnostics: diagnostics)
+        try ConsoleContext(environment: environment.choosing(provider: spec.server), output: output, diagnostics: diagnostics)
     }
 
     static func message(_ error: any Error) -> String {

@@ -71,16 +71,15 @@ struct ProvidersRunner: Sendable, CommandIORunner {
         }
         var reports: [Report] = []
         for provider in chosen {
-            var variables = environment.variables
-            variables["OPENRESPONSES_PROVIDER"] = provider.name
+            var checked = environment.choosing(provider: provider.name)
             // A check waits at most 30 s for each answer (unless the provider or the environment sets its own
             // timeout) and does not retry: a server that accepts and never answers is reported, not waited on.
-            variables["OPENRESPONSES_TIMEOUT"] = variables["OPENRESPONSES_TIMEOUT"] ?? "30"
-            variables["OPENRESPONSES_MAX_RETRIES"] = variables["OPENRESPONSES_MAX_RETRIES"] ?? "0"
+            checked.variables["OPENRESPONSES_TIMEOUT"] = checked.variables["OPENRESPONSES_TIMEOUT"] ?? "30"
+            checked.variables["OPENRESPONSES_MAX_RETRIES"] = checked.variables["OPENRESPONSES_MAX_RETRIES"] ?? "0"
             var context: ConsoleContext?
             var report = Report(name: provider.name, baseURL: provider.baseURL)
             do {
-                context = try ConsoleContext(environment: AppEnvironment(variables: variables, now: environment.now), output: output, diagnostics: diagnostics)
+                context = try ConsoleContext(environment: checked, output: output, diagnostics: diagnostics)
             } catch {
                 report.modelsError = error.message
             }

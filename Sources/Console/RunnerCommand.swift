@@ -19,11 +19,11 @@ struct ProviderOption: ParsableArguments, Sendable {
 extension RunnerCommand {
     /// The command line: a context for this process, Ctrl-C cancels, the exit status is the process's.
     func run() throws {
-        // The contexts a command makes read the provider from the environment (ConsoleContext).
-        if let provider = server.provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
+        // This process's environment, resolved here at the top, with `--provider`'s server chosen.
+        let environment = AppEnvironment.process.choosing(provider: server.provider)
         let context: ConsoleContext
         do {
-            context = try ConsoleContext(environment: .process)
+            context = try ConsoleContext(environment: environment)
         } catch {
             FileDescriptorOutput.standardError.write("error: \(error.message)\n")
             throw ExitCode(error.exitStatus.rawValue)
@@ -31,7 +31,7 @@ extension RunnerCommand {
         let interrupt = try InterruptPipe()
         interrupt.install()
         defer { interrupt.uninstall() }
-        let runner = FilesRunner(context: context, progressEnabled: FileDescriptorOutput.standardError.isTerminal)
+        let runner = FilesRunner(context: context, progressEnabled: environment.terminal.standardError)
         let command = self
         let (status, _) = MainThreadBridge(interrupt: interrupt).run {
             let status = await command.execute(runner)

@@ -1,26 +1,62 @@
 import Foundation
 
-/// The process environment and the clock, passed in as a value so tests can set both.
+/// What a process runs with, resolved once where it starts and handed down as a value (tests make their
+/// own): the environment variables, the provider chosen for it, which of its standard streams are
+/// terminals, and the clock. The data directory and whether the inspector records are read from the
+/// variables. Nothing below the executable reads the process environment or writes it to pass a choice on.
 public struct AppEnvironment: Sendable {
     public var variables: [String: String]
+    /// The provider chosen for this process: `--provider`, else a preset's or the config file's `provider:`
+    /// (chosen by the executable), else `OPENRESPONSES_PROVIDER` as the user's shell set it. nil: `default`.
+    public var provider: String?
+    public var terminal: TerminalFacts
     public var now: @Sendable () -> Date
 
-    public init(variables: [String: String], now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        variables: [String: String], provider: String? = nil, terminal: TerminalFacts = .none,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.variables = variables
+        self.provider = provider
+        self.terminal = terminal
         self.now = now
     }
 
-    /// The real environment of this process, read from `environ` as it is now (a command may `setenv` before
-    /// it makes a context). On Linux the variables are read directly: `ProcessInfo` sets itself up first, about
-    /// a tenth of a millisecond of every start (Docs/performance.md). A name set twice keeps its first value,
-    /// as `getenv` reads it.
+    /// The real environment of this process, read from `environ` as it is now, with its terminals and the
+    /// provider `OPENRESPONSES_PROVIDER` names. On Linux the variables are read directly: `ProcessInfo` sets
+    /// itself up first, about a tenth of a millisecond of every start (Docs/performance.md). A name set
+    /// twice keeps its first value, as `getenv` reads it.
     public static var process: AppEnvironment {
         #if canImport(Glibc)
-        return AppEnvironment(variables: parse(environ))  // the program never calls clearenv(), which leaves it NULL
+        let variables = parse(environ)  // the program never calls clearenv(), which leaves it NULL
         #else
-        return AppEnvironment(variables: ProcessInfo.processInfo.environment)
+        let variables = ProcessInfo.processInfo.environment
         #endif
+        return resolved(variables: variables, terminal: .process)
     }
+
+    /// The value for a process started with `variables`: the provider is `OPENRESPONSES_PROVIDER`'s, read
+    /// here as an input of the user's and never written.
+    public static func resolved(variables: [String: String], terminal: TerminalFacts = .none) -> AppEnvironment {
+        var environment = AppEnvironment(variables: variables, terminal: terminal)
+        environment.provider = environment["OPENRESPONSES_PROVIDER"]
+        return environment
+    }
+
+    /// This value with `name` as its provider (a flag's, a preset's, a provider of the ledger's); itself
+    /// when `name` is nil. An empty name is `default`, as an empty variable was.
+    public func choosing(provider name: String?) -> AppEnvironment {
+        guard let name else { return self }
+        var chosen = self
+        chosen.provider = name.isEmpty ? nil : name
+        return chosen
+    }
+
+    /// The provider this process talks to: the chosen one, else `default`.
+    public var providerName: String { provider ?? ProviderCatalog.defaultName }
+
+    /// Whether exchanges are recorded: the inspector is on unless `OPENRESPONSES_INSPECTOR=off`.
+    public var recordsExchanges: Bool { self["OPENRESPONSES_INSPECTOR"]?.lowercased() != "off" }
 
     /// The variables of a `NAME=value` list ended by a null entry, as `environ` is: split at the first `=` as
     /// bytes (Characters would cost the Unicode tables a start); an entry without `=` is skipped; a name set

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Which provider a session talks to. The user's latest explicit word wins, as with settings:
-/// `--provider` (which sets `OPENRESPONSES_PROVIDER`) over the preset's `provider:` over the config
-/// file's `provider:`, else the built-in `default`.
+/// `--provider` (or `OPENRESPONSES_PROVIDER` from the user's shell: the environment's `provider`) over the
+/// preset's `provider:` over the config file's `provider:`, else the built-in `default`.
 extension ProviderCatalog {
     /// The provider's name for a session started with preset `presetName` (nil: the config file's
     /// preset, if any); nil when nothing names one. A name written in a preset or the config file that
     /// `providers:` lacks is an error at the line that writes it.
     public static func selectedName(environment: AppEnvironment, preset presetName: String?) throws(PresetError) -> String? {
-        if let explicit = environment["OPENRESPONSES_PROVIDER"] { return explicit }
+        if let explicit = environment.provider { return explicit }
         let config = try ConfigFile.load(environment: environment)
         var preset: Preset?
         if let name = presetName ?? config?.preset {

@@ -25,8 +25,8 @@ public struct SettingsStack: Sendable {
     /// The built-in defaults: `OPENRESPONSES_MODEL` or gpt-4.1-mini, streaming, reasoning summaries and
     /// the usage line shown.
     public static func builtInDefaults(environment: AppEnvironment) -> SettingsLayer {
-        // A named provider's model (`--provider`, providers: in config.yaml) is the default on its server.
-        let providerModel = environment["OPENRESPONSES_PROVIDER"].flatMap { name in
+        // The chosen provider's model (providers: in config.yaml) is the default on its server.
+        let providerModel = environment.provider.flatMap { name in
             try? ProviderCatalog.load(environment: environment).provider(named: name)?.model
         }
         return SettingsLayer(

@@ -38,8 +38,8 @@ struct Ask: ParsableCommand {
     var prompt: [String] = []
 
     func run() throws {
-        try session.applyProvider()
-        let stdinIsTerminal = isatty(0) == 1
+        let environment = try session.environment()
+        let stdinIsTerminal = environment.terminal.standardInput
         let piped = stdinIsTerminal ? nil : StandardInput.readAll()
         let flags = session.options
         var options = AskOptions(
@@ -50,7 +50,7 @@ struct Ask: ParsableCommand {
         options.estimate = estimate
         options.render = render
         let request = options
-        try withContext { context in await AskRunner(context: context).run(request) }
+        try withContext(environment: environment) { context in await AskRunner(context: context).run(request) }
     }
 }
 

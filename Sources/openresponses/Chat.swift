@@ -8,8 +8,7 @@ struct Chat: ParsableCommand {
     @OptionGroup var session: SessionFlags
 
     func run() throws {
-        try session.applyProvider()
-        let environment = AppEnvironment.process
+        let environment = try session.environment()
         let stack: SettingsStack
         do {
             stack = try session.options.stack(environment: environment)

@@ -55,9 +55,8 @@ struct History: ParsableCommand {
         @Flag(name: .shortAndLong, help: "Do not ask.") var yes = false
         @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).") var provider: String?
         func run() throws {
-            if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
             let ask = try confirmation(skipped: yes || !server, refusal: "history delete --server deletes on the server and stdin is not a terminal to ask on: pass --yes")
-            try withContext { [id, server, provider] in
+            try withContext(environment: processEnvironment.choosing(provider: provider)) { [id, server, provider] in
                 await HistoryRunner(context: $0).delete(id, server: server, pinned: provider != nil, ask: ask)
             }
         }

@@ -125,9 +125,8 @@ struct Inspect: ParsableCommand {
         var provider: String?
 
         func run() throws {
-            if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
             let provider = self.provider
-            try withContext { context in await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider) }
+            try withContext(environment: processEnvironment.choosing(provider: provider)) { context in await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider) }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Console
+import Workbench
 
 struct Jobs: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,8 +24,8 @@ struct Cancel: ParsableCommand {
     @OptionGroup var server: JobProvider
 
     func run() throws {
-        let pinned = server.pin()
-        try withContext { await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned) }
+        let pinned = server.provider != nil
+        try withContext(environment: server.environment) { await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned) }
     }
 }
 
@@ -38,8 +39,8 @@ struct Attach: ParsableCommand {
     @OptionGroup var server: JobProvider
 
     func run() throws {
-        let pinned = server.pin()
-        try withContext { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
+        let pinned = server.provider != nil
+        try withContext(environment: server.environment) { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
     }
 }
 
@@ -49,10 +50,6 @@ struct JobProvider: ParsableArguments {
     @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
     var provider: String?
 
-    /// Makes the provider this process's when one was given; whether one was.
-    func pin() -> Bool {
-        guard let provider else { return false }
-        setenv("OPENRESPONSES_PROVIDER", provider, 1)
-        return true
-    }
+    /// This process's environment with the given provider chosen (the job is then pinned to it).
+    var environment: AppEnvironment { processEnvironment.choosing(provider: provider) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Console
+import Workbench
 import Foundation
 
 struct LedgerCommand: ParsableCommand {
@@ -13,9 +14,8 @@ struct LedgerCommand: ParsableCommand {
         @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).")
         var provider: String?
 
-        func apply() {
-            if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
-        }
+        /// This process's environment with `--provider`'s server chosen, if given.
+        var environment: AppEnvironment { processEnvironment.choosing(provider: provider) }
     }
 
     struct List: ParsableCommand {
@@ -27,10 +27,9 @@ struct LedgerCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            selection.apply()
             let filter = LedgerRunner.Filter(type: selection.type, createdBefore: try olderThan.map { try time($0, flag: "--older-than") })
             let json = json
-            try withContext { await LedgerRunner(context: $0).list(filter, json: json) }
+            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).list(filter, json: json) }
         }
     }
 
@@ -40,9 +39,8 @@ struct LedgerCommand: ParsableCommand {
         @OptionGroup var selection: Selection
 
         func run() throws {
-            selection.apply()
             let filter = LedgerRunner.Filter(type: selection.type)
-            try withContext { await LedgerRunner(context: $0).verify(filter) }
+            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).verify(filter) }
         }
     }
 
@@ -58,11 +56,10 @@ struct LedgerCommand: ParsableCommand {
         var yes = false
 
         func run() throws {
-            selection.apply()
             let filter = LedgerRunner.Filter(type: selection.type, createdBefore: try time(olderThan, flag: "--older-than"))
             let ask = try confirmation(skipped: yes || dryRun, refusal: "ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)")
             let dryRun = dryRun
-            try withContext { await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask) }
+            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask) }
         }
     }
 }

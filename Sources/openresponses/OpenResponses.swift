@@ -31,7 +31,7 @@ struct OpenResponses: ParsableCommand {
             !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" })
         {
             // The inspector's store opens on the other core while the arguments are parsed.
-            ConsoleContext.prepare(environment: .process)
+            ConsoleContext.prepare(environment: processEnvironment)
             if var command = try? Ask.parseAsRoot(Array(arguments.dropFirst())) {
                 var failure: (any Error)?
                 do { try command.run() } catch { failure = error }

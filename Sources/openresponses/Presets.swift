@@ -14,7 +14,7 @@ struct Presets: ParsableCommand {
         @Flag(name: .long, help: "Print JSON.")
         var json = false
 
-        func run() throws { try finish(PresetsRunner(CommandIO(environment: .process)).list(json: json)) }
+        func run() throws { try finish(PresetsRunner(CommandIO(environment: processEnvironment)).list(json: json)) }
     }
 
     struct Show: ParsableCommand {
@@ -26,7 +26,7 @@ struct Presets: ParsableCommand {
         @Flag(name: .long, help: "Print JSON instead of YAML.")
         var json = false
 
-        func run() throws { try finish(PresetsRunner(CommandIO(environment: .process)).show(name, json: json)) }
+        func run() throws { try finish(PresetsRunner(CommandIO(environment: processEnvironment)).show(name, json: json)) }
     }
 
     struct Validate: ParsableCommand {
@@ -37,7 +37,7 @@ struct Presets: ParsableCommand {
         @Argument(help: "Preset files to check.")
         var paths: [String] = []
 
-        func run() throws { try finish(PresetsRunner(CommandIO(environment: .process)).validate(paths)) }
+        func run() throws { try finish(PresetsRunner(CommandIO(environment: processEnvironment)).validate(paths)) }
     }
 }
 
@@ -51,5 +51,5 @@ struct Settings: ParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
-    func run() throws { try finish(PresetsRunner(CommandIO(environment: .process)).settings(json: json, markdown: markdown)) }
+    func run() throws { try finish(PresetsRunner(CommandIO(environment: processEnvironment)).settings(json: json, markdown: markdown)) }
 }

@@ -35,9 +35,8 @@ struct ProxyCommand: ParsableCommand {
 
     func run() throws {
         Self.keepMemoryFlat()
-        if let provider { setenv("OPENRESPONSES_PROVIDER", provider, 1) }
         let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
-        try withContext { context in await ProxyRunner(context: context).run(options) }
+        try withContext(environment: processEnvironment.choosing(provider: provider)) { context in await ProxyRunner(context: context).run(options) }
     }
 }
 

@@ -6,6 +6,11 @@ import Workbench
 
 // How the subcommands run: each hands its parsed flags to a runner in Console and its exit status back.
 
+/// This process's runtime value, resolved once: the environment as the user's shell set it (its
+/// `OPENRESPONSES_PROVIDER` read as an input, never written), the terminals, the clock. A command hands down
+/// a copy with the provider it chose (`choosing(provider:)`).
+let processEnvironment = AppEnvironment.process
+
 /// A runner's exit status as the process's.
 func finish(_ status: ExitStatus) throws {
     if status != .success { throw ExitCode(status.rawValue) }
@@ -32,14 +37,17 @@ func time(_ text: String, flag: String) throws -> Date {
 
 /// Runs an `InspectRunner` command; its exit status is the process's.
 func inspect(_ body: @escaping @Sendable (InspectRunner) async -> ExitStatus) throws {
-    let runner = InspectRunner(CommandIO(environment: .process))
+    let runner = InspectRunner(CommandIO(environment: processEnvironment))
     try finish(try blocking { await body(runner) })
 }
 
-/// Runs a command that talks to a server: the context for this process, Ctrl-C cancels, the exit status
-/// is the process's. A malformed environment is reported and exits with status 2.
-func withContext(_ body: @escaping @Sendable (ConsoleContext) async -> ExitStatus) throws {
-    let context = try makeContext(environment: .process)
+/// Runs a command that talks to a server: a context for `environment` (this process's, with the provider
+/// the command chose), Ctrl-C cancels, the exit status is the process's. A malformed environment is
+/// reported and exits with status 2.
+func withContext(
+    environment: AppEnvironment = processEnvironment, _ body: @escaping @Sendable (ConsoleContext) async -> ExitStatus
+) throws {
+    let context = try makeContext(environment: environment)
     try finish(try blocking {
         let status = await body(context)
         await context.shutdown()
@@ -62,7 +70,7 @@ func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T
 /// terminal otherwise; with no terminal to ask on, `refusal` is the error.
 func confirmation(skipped: Bool, refusal: String) throws -> (@Sendable (TerminalText) -> Bool)? {
     if skipped { return nil }
-    guard isatty(0) == 1 else {
+    guard processEnvironment.terminal.standardInput else {
         FileDescriptorOutput.standardError.write("error: \(refusal)\n")
         throw ExitCode(ExitStatus.usage.rawValue)
     }

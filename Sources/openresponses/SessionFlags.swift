@@ -23,18 +23,14 @@ struct SessionFlags: ParsableArguments {
     @Option(name: .long, help: "The server to talk to: a name from config.yaml's providers: (openresponses providers list), or default.")
     var provider: String?
 
-    /// The provider for this process (`--provider`, else the preset's `provider:`, else the config
-    /// file's): the contexts it makes read OPENRESPONSES_PROVIDER. A preset naming an unknown provider is a
-    /// usage error at its line.
-    func applyProvider() throws {
-        if let provider {
-            setenv("OPENRESPONSES_PROVIDER", provider, 1)
-            return
-        }
+    /// This process's environment with the session's provider chosen: `--provider`, else
+    /// `OPENRESPONSES_PROVIDER` from the shell, else the preset's `provider:`, else the config file's. The
+    /// settings stack and the context are made from it. A preset naming an unknown provider is a usage
+    /// error at its line.
+    func environment() throws -> AppEnvironment {
+        if let provider { return processEnvironment.choosing(provider: provider) }
         do {
-            if let name = try ProviderCatalog.selectedName(environment: .process, preset: preset) {
-                setenv("OPENRESPONSES_PROVIDER", name, 1)
-            }
+            return processEnvironment.choosing(provider: try ProviderCatalog.selectedName(environment: processEnvironment, preset: preset))
         } catch {
             for line in error.message.split(separator: "\n") { FileDescriptorOutput.standardError.write("error: \(line)\n") }
             throw ExitCode(ExitStatus.usage.rawValue)
