@@ -71,7 +71,7 @@ for target in "${targets[@]}"; do
   esac
   target_sources=("${sources[@]}")
   if [ "$target" = terminal ]; then
-    target_sources=(Sources/Untrusted/TerminalText.swift Sources/Untrusted/TerminalText+Cleaning.swift)
+    target_sources=(Sources/Untrusted/TerminalText.swift Sources/Untrusted/TerminalText+Cleaning.swift Sources/Untrusted/TerminalText+SingleLine.swift)
   elif [ "$target" = markup ]; then
     target_sources=(Sources/Library/ExtractedDocument.swift Sources/Library/LibraryError.swift Sources/Library/TextExtractor.swift
       Sources/Library/HTMLExtractor.swift Sources/Library/Chunker.swift Sources/Library/Chunker+Bridge.swift)

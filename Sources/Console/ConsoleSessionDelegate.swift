@@ -27,12 +27,14 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
             return false
         case .ask(let question):
             switch request {
-            // The whole call, cleaned (a carriage return or an erase sequence in the arguments cannot hide their
-            // start, and nothing is clipped away): what is approved is what is shown.
+            // The whole call on one line (a carriage return, an erase sequence, line feeds or a long run of
+            // spaces in the arguments cannot hide their start, and nothing is clipped away): what is approved is
+            // what is shown.
             case .function(let name, let arguments):
-                return await question("Run \(name)(\(arguments))? [y/N] ")
+                return await question("Run \(TerminalText(singleLine: name))(\(Self.shown(arguments)))? [y/N] ")
             case .mcp(let server, let name, let arguments):
-                return await question("Allow \(server) to run \(name)(\(arguments))? [y/N] ")
+                return await question(
+                    "Allow \(TerminalText(singleLine: server)) to run \(TerminalText(singleLine: name))(\(Self.shown(arguments)))? [y/N] ")
             }
         }
     }
@@ -51,6 +53,13 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
             diagnostics.write("[function \(name) has no local handler; the model is told so]\n")
         case .stoppedAfterToolRounds(let rounds): diagnostics.write("[stopped after \(rounds) rounds of tool calls]\n")
         }
+    }
+
+    /// A call's arguments as an approval shows them: JSON re-serialised compactly (the whitespace between
+    /// its tokens dropped, controls inside its strings escaped as JSON escapes them), then on one line.
+    static func shown(_ arguments: String) -> TerminalText {
+        guard let value = try? JSONValue.parse(arguments) else { return TerminalText(singleLine: arguments) }
+        return TerminalText(singleLine: String(decoding: value.serialized(), as: UTF8.self))
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {

@@ -21,21 +21,41 @@ extension LibraryRunner {
             }
             let bold = (output as? FileDescriptorOutput)?.isTerminal == true && environment["NO_COLOR"] == nil
             for (rank, hit) in hits.enumerated() {
-                // The document's text cleaned for the terminal first; then the match marks become bold.
-                let snippet = TerminalText(hit.snippet.replacingOccurrences(of: "\n", with: " ")).text
-                    .replacingOccurrences(of: SearchHit.markStart, with: bold ? "\u{1B}[1m" : "")
-                    .replacingOccurrences(of: SearchHit.markEnd, with: bold ? "\u{1B}[0m" : "")
-                let line = String(format: "%2d. %@  (%.2f)\n    ", rank + 1, TerminalText.clean(hit.location), hit.score)
+                let head = String(format: "%2d. ", rank + 1), score = String(format: "%.2f", hit.score)
                 if bold {
-                    output.write(TerminalText(composed: line + snippet + "\n"))
+                    output.write("\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: true))\n" as TerminalText)
                 } else {
-                    output.write(String(format: "%2d. %@  (%.2f)\n    %@\n", rank + 1, hit.location, hit.score,
-                        hit.snippet.replacingOccurrences(of: "\n", with: " ")
-                            .replacingOccurrences(of: SearchHit.markStart, with: "").replacingOccurrences(of: SearchHit.markEnd, with: "")))
+                    output.write("\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: false).text)\n")
                 }
             }
             return .success
         }
+    }
+
+    /// A hit's snippet on one line, its match marks (`SearchHit.markStart`, `markEnd`) as bold on a terminal
+    /// or left out, the document's text between them cleaned when `bold` (a terminal), exact otherwise. Split
+    /// by Unicode scalar: a mark followed by a combining mark is still a mark.
+    static func snippet(_ snippet: String, bold: Bool) -> TerminalText {
+        var result = TerminalText.empty
+        var piece = String.UnicodeScalarView()
+        func flush() {
+            result += bold ? TerminalText(String(piece)) : TerminalText(composed: String(piece))
+            piece = String.UnicodeScalarView()
+        }
+        for scalar in snippet.unicodeScalars {
+            switch scalar {
+            case "\u{2}":
+                flush()
+                if bold { result += "\u{1B}[1m" }
+            case "\u{3}":
+                flush()
+                if bold { result += "\u{1B}[0m" }
+            case "\n": piece.append(" ")
+            default: piece.append(scalar)
+            }
+        }
+        flush()
+        return result
     }
 
     static func json(_ hit: SearchHit) -> JSONValue {

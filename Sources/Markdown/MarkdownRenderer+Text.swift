@@ -3,17 +3,26 @@ extension MarkdownRenderer {
     /// The text with the control characters a model might send (escape sequences, bells, a bare carriage
     /// return) shown as their Unicode pictures (␛, ␇, ␍) instead of reaching the terminal, which they could
     /// restyle, clear or make write the clipboard; the C1 controls (U+0080–U+009F, which some terminals take
-    /// as ESC sequences: U+009B is a CSI) shown as U+FFFD; nil when there are none. Tabs, line feeds and a
-    /// carriage return before a line feed (or at the end, where the next piece decides) stay.
+    /// as ESC sequences: U+009B is a CSI) and the bidirectional overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069) shown as U+FFFD, the same rule as Untrusted's TerminalText; nil when there are none.
+    /// Tabs, line feeds and a carriage return before a line feed (or at the end, where the next piece
+    /// decides) stay.
     public static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         /// A C1 control's two bytes in UTF-8 (0xC2 is never a continuation byte).
         func c1(_ index: Int) -> Bool {
             bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0x9F
         }
+        /// A bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069), three bytes in UTF-8: it could
+        /// reorder what the line shows.
+        func bidi(_ index: Int) -> Bool {
+            guard bytes[index] == 0xE2, index + 2 < bytes.count else { return false }
+            let second = bytes[index + 1], third = bytes[index + 2]
+            return (second == 0x80 && third >= 0xAA && third <= 0xAE) || (second == 0x81 && third >= 0xA6 && third <= 0xA9)
+        }
         func control(_ index: Int) -> Bool {
             let byte = bytes[index]
             if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
-            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index)
+            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index) || bidi(index)
         }
         // Most text has no byte that could be one: eight bytes at a time, only a byte that may start one
         // (a control byte other than a tab or a line feed, DEL, 0xC2) looked at.
@@ -42,7 +51,7 @@ extension MarkdownRenderer {
             if !found {
                 while index < bytes.count {
                     let byte = bytes[index]
-                    if byte < 0x20 || byte == 0x7F || byte == 0xC2, control(index) {
+                    if byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2, control(index) {
                         found = true
                         break
                     }
@@ -55,9 +64,9 @@ extension MarkdownRenderer {
         result.reserveCapacity(bytes.count + 16)
         index = 0
         while index < bytes.count {
-            if c1(index) {
+            if c1(index) || bidi(index) {
                 result.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                index += 2
+                index += bytes[index] == 0xC2 ? 2 : 3
                 continue
             }
             if control(index) { result.append(contentsOf: picture(bytes[index])) } else { result.append(bytes[index]) }
@@ -71,7 +80,7 @@ extension MarkdownRenderer {
     @inline(__always)
     static func controlCandidates(_ word: UInt64) -> UInt64 {
         let control = ByteScan.zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) & ~ByteScan.bytes(word, equalTo: 0x09) & ~ByteScan.bytes(word, equalTo: 0x0A)
-        return control | ByteScan.bytes(word, equalTo: 0x7F) | ByteScan.bytes(word, equalTo: 0xC2)
+        return control | ByteScan.bytes(word, equalTo: 0x7F) | ByteScan.bytes(word, equalTo: 0xC2) | ByteScan.bytes(word, equalTo: 0xE2)
     }
 
     static func visibleControls(_ bytes: [UInt8]) -> String? {

@@ -8,6 +8,7 @@ import Foundation
 /// |---|---|
 /// | `image` | an `image_generation_call` whose id is `../../../../` and whose format is `bashrc_pwned` |
 /// | `approve` | a function call whose arguments hide behind a carriage return and an erase-line sequence |
+/// | `newlines` | a function call whose JSON arguments scroll their start away with line feeds |
 /// | `mcp please` | an MCP approval request with the same arguments, from a server label with an OSC 52 sequence |
 /// | `apierror` | a 400 whose error message and param carry OSC 52, clear-screen and C1 CSI |
 /// | `failed` | a stream that ends in `response.failed` with such a message |
@@ -27,6 +28,9 @@ public enum HostileServer {
     /// Function arguments whose dangerous start the terminal would erase: what a lying prompt shows last.
     public static let lyingArguments = #"{"cmd":"rm -rf ~/important","x":"#
         + "\r\u{1B}[2K" + #"{"x":"harmless"}"#
+    /// Valid JSON whose line feeds scroll its dangerous start off the screen, leaving a harmless-looking end.
+    public static let scrollingArguments = #"{"cmd":"rm -rf ~/important""# + String(repeating: "\n", count: 80)
+        + #","Run read_file": {"path":"notes.txt"}}"#
     /// The bytes a hostile download holds.
     public static let payload = "#!/bin/sh\necho pwned\n"
 
@@ -45,6 +49,7 @@ public enum HostileServer {
             }
             if input.contains("failed") { return .sse(failedStream()) }
             if input.contains("image") { return .sse(imageStream()) }
+            if input.contains("newlines") { return .sse(functionCallStream(arguments: scrollingArguments)) }
             if input.contains("approve") { return .sse(functionCallStream()) }
             if input.contains("mcp please") { return .sse(mcpApprovalStream()) }
             return .sse(Fixtures.textStream(id: "resp_h1", model: htmlModel, text: "fine \(terminalAttack) done"))
@@ -77,8 +82,8 @@ public enum HostileServer {
         ])
     }
 
-    public static func functionCallStream() -> [String] {
-        let arguments = json(lyingArguments)
+    public static func functionCallStream(arguments text: String = lyingArguments) -> [String] {
+        let arguments = json(text)
         let item = #"{"id":"fc_h1","type":"function_call","status":"completed","name":"local_time","call_id":"call_h1","arguments":"\#(arguments)"}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),

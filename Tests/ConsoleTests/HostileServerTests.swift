@@ -27,10 +27,18 @@ struct HostileServerTests {
         let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         try tmux.type("cd '\((folder ?? harness.home).path)' && env \(env) \(Subprocess.openresponsesBinary) \(quoted); echo EXITED-$?")
-        try await tmux.waitFor("EXITED-", count: 1, timeout: .seconds(60))
-        try await Task.sleep(for: .milliseconds(200))
+        // The typed line holds `EXITED-$?` too: the command has ended when a digit follows.
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
         defer { try? FileManager.default.removeItem(at: raw) }
-        return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+        // The recording (tmux's pipe to cat) can lag the screen: wait until it holds the end marker too.
+        let deadline = ContinuousClock.now + .seconds(20)
+        var recorded = ""
+        repeat {
+            recorded = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
+            if recorded.range(of: "EXITED-[0-9]", options: .regularExpression) != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        } while ContinuousClock.now < deadline
+        return recorded
     }
 
     /// Finding 1: an image's id `../../../../` and format `bashrc_pwned` wrote the server's bytes four

@@ -33,7 +33,14 @@ struct HostileTerminalTests {
         let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
         #expect(promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
         try tmux.type("n")
-        try await tmux.waitFor("EXITED-", timeout: .seconds(60))
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
+        // Valid JSON whose 80 line feeds would scroll the command away: shown compact, on one line.
+        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'newlines'; echo SECOND-$?")
+        let second = try await tmux.waitFor(timeout: .seconds(60), "the second prompt") { $0.contains("read_file") && $0.contains("[y/N]") }
+        let secondLine = second.split(separator: "\n").first { $0.contains("read_file") && $0.contains("[y/N]") }.map(String.init) ?? ""
+        #expect(secondLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","Run read_file":{"path":"notes.txt"}})? [y/N]"#), "\(second)")
+        try tmux.type("n")
+        try await tmux.waitFor(timeout: .seconds(60), "the second command's end") { $0.range(of: "SECOND-[0-9]", options: .regularExpression) != nil }
         await server.stop()
         let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
         #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
@@ -58,7 +65,7 @@ struct HostileTerminalTests {
         #expect(promptLine.hasPrefix("Allow docs␛]52;c;cHduZWQ=␇␛[2J"), "\(screen)")
         #expect(promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
         try tmux.type("n")
-        try await tmux.waitFor("EXITED-", timeout: .seconds(60))
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
         await server.stop()
         let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
         #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
@@ -83,16 +90,20 @@ struct HostileTerminalTests {
             ["library", "ask", "clipboard"],
         ]
         var failures: [String] = []
+        var shownCounts: [String] = []
         var output = ""
         for command in commands {
             let shown = try await HostileServerTests.onTerminal(harness, command)
             output += shown
+            shownCounts.append("\(command): \(shown.components(separatedBy: "␛]52").count - 1)")
             let raw = Self.rawSequences(in: shown)
             if !raw.isEmpty { failures.append("\(command): \(raw)") }
         }
         await server.stop()
         #expect(failures.isEmpty, "\(failures)")
         // The sequences were there to clean: each command showed them as pictures.
-        #expect(output.components(separatedBy: "␛]52").count - 1 >= 8, "\(output)")
+        #expect(output.components(separatedBy: "␛]52").count - 1 >= 8, "\(shownCounts)")
+        // library search's match marks are bold, not their control pictures.
+        #expect(!output.contains("␂") && !output.contains("␃"), "\(shownCounts)")
     }
 }

@@ -54,6 +54,18 @@ struct TerminalTextTests {
         #expect(("v=\(missing, default: "\u{1B}x")" as TerminalText).text == "v=␛x")
     }
 
+    @Test func oneLineShowsLineFeedsTabsAndLongRunsOfSpaces() {
+        #expect(TerminalText.cleanSingleLine("a\nb\tc") == "a␊b␉c")
+        #expect(TerminalText.cleanSingleLine("x" + String(repeating: " ", count: 500) + "y") == "x␠×500y")
+        #expect(TerminalText.cleanSingleLine("a        b") == "a        b")
+        #expect(TerminalText.cleanSingleLine("r\r\nx\u{1B}") == "r␊x␛")
+        var strings = HostileStrings(seed: 44)
+        for _ in 0..<5_000 {
+            let shown = TerminalText.cleanSingleLine(strings.next())
+            #expect(Self.violation(shown) == nil && !shown.contains("\n") && !shown.contains("\t"))
+        }
+    }
+
     /// Random strings of the pieces that matter: nothing that acts on a terminal survives, and text without
     /// any of it comes back unchanged.
     @Test func noRandomStringLeavesAControlSequence() {

@@ -2,7 +2,8 @@
 // with those sources alone. Any bytes, read as UTF-8 (invalid sequences become U+FFFD, as a server's text
 // does): the cleaned text holds no ESC, no C0 control but tab and line feed (so no bare or trailing CR), no
 // DEL, no C1 control (CSI U+009B and OSC U+009D among them) and no bidirectional override; cleaning it again
-// changes nothing; and text that needed no cleaning comes back unchanged. Also through interpolation.
+// changes nothing; and text that needed no cleaning comes back unchanged. Also through interpolation, and
+// on one line (`cleanSingleLine`: no line feed or tab either).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTerminalText(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -12,6 +13,9 @@ public func fuzzTerminalText(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     precondition(TerminalText.clean(cleaned) == cleaned, "cleaning twice changed the text")
     precondition(TerminalText.isClean(cleaned), "isClean disagrees with clean")
     if TerminalText.isClean(text) { precondition(cleaned == text, "clean text was changed") }
+    let line = TerminalText.cleanSingleLine(text)
+    check(line)
+    precondition(!line.utf8.contains(0x0A) && !line.utf8.contains(0x09), "a line feed or a tab survived on one line")
     let prompt: TerminalText = "Run f(\(text))? [y/N] "
     check(String(prompt.text.dropFirst(6).dropLast(9)))
     return 0
