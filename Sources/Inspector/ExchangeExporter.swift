@@ -34,7 +34,7 @@ public struct ExchangeExporter: Sendable {
     /// A shell command that sends the same request: same method, URL, headers and exact body bytes.
     public func curl(_ detail: ExchangeDetail) -> String {
         // -g: the URL as stored, never a glob (a redacted query value is `[REDACTED]`, which curl would expand).
-        var lines = ["curl -sS -g\(detail.summary.streamed ? " -N" : "") -X \(detail.summary.method) \(Self.quote(detail.summary.url))"]
+        var lines = ["curl -sS -g\(detail.summary.streamed ? " -N" : "") -X \(Self.quote(detail.summary.method)) \(Self.quote(detail.summary.url))"]
         for (name, value) in detail.requestHeaders {
             let lower = name.lowercased()
             if lower == "content-length" || lower == "host" { continue }

@@ -103,7 +103,6 @@ public struct ExchangeQuery: Sendable, Hashable {
     }
 
     static func likePrefix(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        LikePattern.literal(text)
     }
 }

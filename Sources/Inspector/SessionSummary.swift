@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Untrusted
 
 /// One console session (a conversation) as the inspector saw it: its exchanges grouped by `session`.
 public struct SessionSummary: Sendable, Hashable, FetchableRecord {
@@ -47,7 +48,7 @@ extension InspectorStore {
         return try await writer.read { db in
             try SessionSummary.fetchOne(
                 db, sql: SessionSummary.select + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY MAX(id) DESC LIMIT 1",
-                arguments: [prefix.replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"])
+                arguments: [LikePattern.literal(prefix) + "%"])
         }
     }
 }

@@ -59,6 +59,13 @@ final class ProxyGate: Sendable {
                 status: 403, code: "forbidden_origin",
                 reason: "a request from a web page (Origin: \(origin)) is not served; only programs on this machine may use the proxy")
         }
+        // A browser's request without an Origin (an image, a script, a navigation) still says where it came
+        // from: its fetch metadata or its Referer. Programs on this machine send neither.
+        for name in Self.browserFields where headers[name] != nil {
+            return Refusal(
+                status: 403, code: "forbidden_origin",
+                reason: "a request from a web browser (\(name.rawName): \(headers[name] ?? "")) is not served; only programs on this machine may use the proxy")
+        }
         guard let authority, !authority.isEmpty else {
             return Refusal(status: 403, code: "forbidden_host", reason: "a request without a Host header is not served")
         }
@@ -72,6 +79,9 @@ final class ProxyGate: Sendable {
         }
         return nil
     }
+
+    /// What only browsers send: fetch metadata and the page a request came from.
+    static let browserFields: [HTTPField.Name] = ["Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Referer"].map { HTTPField.Name($0)! }
 
     /// `Host`: HTTPTypes moves a request's (first) Host into its authority; a second one stays a field.
     private static let hostField = HTTPField.Name("Host")!

@@ -16,10 +16,12 @@ enum ProxyPath: Equatable {
         var dotted = false
         var endsInDirectory = false
         for segment in segments {
-            let decoded = Self.percentDecoded(segment)
+            // A segment is judged by its part before `;` (servers of the Tomcat family take `..;x` as `..`),
+            // and an escaped `%` (`%252e`, a dot to an upstream that decodes twice) is refused.
+            let decoded = Self.percentDecoded(segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             endsInDirectory = false
-            if decoded.contains(UInt8(ascii: "/")) || decoded.contains(UInt8(ascii: "\\")) {
-                self = .outside("the path \(raw) has a slash or backslash inside a segment")
+            if decoded.contains(UInt8(ascii: "/")) || decoded.contains(UInt8(ascii: "\\")) || decoded.contains(UInt8(ascii: "%")) {
+                self = .outside("the path \(raw) has a slash, a backslash or an escaped percent sign inside a segment")
                 return
             }
             if decoded == [UInt8(ascii: ".")] {

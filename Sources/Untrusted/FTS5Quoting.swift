@@ -15,3 +15,16 @@ public enum FTS5Quoting {
         return String(result)
     }
 }
+
+/// A LIKE pattern's literal part (for `LIKE ? ESCAPE '\'`), escaped one Unicode scalar at a time: `\`, `%`
+/// and `_` each behind a backslash, whatever follows them.
+public enum LikePattern {
+    public static func literal(_ text: some StringProtocol) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "%" || scalar == "_" { result.append("\\") }
+            result.append(scalar)
+        }
+        return String(result)
+    }
+}

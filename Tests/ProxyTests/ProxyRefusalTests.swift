@@ -39,6 +39,12 @@ struct ProxyRefusalTests {
         #expect(try error(in: out)?["code"] == "forbidden_host")
         let otherPort = try await proxy.curl("/models", ["-H", "Host: 127.0.0.1:\(proxy.port == 1 ? 2 : 1)"], output: out)
         #expect(otherPort.stdout == "403")
+        // An image or a navigation from a page carries no Origin, but its fetch metadata or Referer.
+        for header in ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: no-cors", "Referer: https://evil.example/page"] {
+            let browser = try await proxy.curl("/models", ["-H", header], output: out)
+            #expect(browser.stdout == "403", "\(header)")
+            #expect(try error(in: out)?["code"] == "forbidden_origin", "\(header)")
+        }
         #expect(upstream.requests.isEmpty, "nothing refused reaches the upstream")
 
         // The names of the address it listens on pass.
@@ -50,7 +56,7 @@ struct ProxyRefusalTests {
 
         let store = try await proxy.stop()
         let rows = try await proxy.exchanges(in: store)
-        #expect(rows.count == 5, "the refused requests are recorded too")
+        #expect(rows.count == 8, "the refused requests are recorded too")
         let refused = rows.prefix(3)
         #expect(refused.allSatisfy { $0.summary.status == 403 && $0.summary.state == "failed" && $0.summary.source == "proxy" })
         #expect(refused.allSatisfy { $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true }, "\(refused.map(\.summary.errorMessage))")
@@ -69,7 +75,7 @@ struct ProxyRefusalTests {
         defer { proxy.remove(); Task { await upstream.stop() } }
         let out = scratch.appendingPathComponent("out")
 
-        for path in ["/../../x", "/..", "/%2e%2e/%2E%2E/x", "/models/.%2E/../admin", "/..%2f..%2fx"] {
+        for path in ["/../../x", "/..", "/%2e%2e/%2E%2E/x", "/models/.%2E/../admin", "/..%2f..%2fx", "/..;/..;/x", "/%252e%252e/%252e%252e/x"] {
             let result = try await proxy.curl(path, ["--path-as-is"], output: out)
             #expect(result.stdout == "400", "\(path)")
             #expect(try error(in: out)?["code"] == "path_outside_upstream", "\(path)")
@@ -82,8 +88,8 @@ struct ProxyRefusalTests {
 
         let store = try await proxy.stop()
         let rows = try await proxy.exchanges(in: store)
-        #expect(rows.count == 6)
-        #expect(rows.prefix(5).allSatisfy { $0.summary.status == 400 && $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true })
+        #expect(rows.count == 8)
+        #expect(rows.prefix(7).allSatisfy { $0.summary.status == 400 && $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true })
         #expect(rows.first?.summary.url.hasSuffix("/v1/../../x") == true, "\(rows.first?.summary.url ?? "")")
     }
 

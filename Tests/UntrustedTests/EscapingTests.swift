@@ -16,6 +16,14 @@ struct EscapingTests {
     @Test func aQuoteWithACombiningMarkIsEscapedForTheShell() {
         #expect(ShellQuoting.quote("'\u{0301}; touch X #") == "''\\''\u{0301}; touch X #'")
         #expect(ShellQuoting.quote("") == "''")
+        // A control byte makes it an ANSI-C word: nothing raw reaches the terminal the dump is pasted into.
+        #expect(ShellQuoting.quote("a\u{1B}[201~b'c\\\n") == "$'a\\x1B[201~b\\'c\\\\\\x0A'")
+        #expect(ShellQuoting.quote("x\u{9B}y") == "$'x\\xC2\\x9By'")
+        var strings = HostileStrings(seed: 12)
+        for _ in 0..<2_000 {
+            let word = ShellQuoting.quote(strings.next())
+            #expect(!word.utf8.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F } && !word.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        }
     }
 
     @Test func ftsPhrasesDoubleEveryQuoteScalar() {
