@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "Markdown"),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
+        // ChildProcess, the one way a program is started (handlers, the library's tools, the editor, the tests):
+        // pipes close-on-exec, a process group of its own, a deadline, cancellation, EINTR, reaping.
+        .target(name: "Spawning", dependencies: ["ResponsesAPI", "CTerminal"]),
         // sqlite3_db_config is variadic: a one-line C wrapper lets the inspector call it.
         .target(name: "CSQLiteSupport", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -77,7 +80,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "CTerminal", "Embeddings", "Untrusted",
+                "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "Spawning", "Embeddings", "Untrusted",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -97,12 +100,13 @@ let package = Package(
         ),
         .target(
             name: "Workbench",
-            dependencies: ["ResponsesAPI", "CTerminal", .product(name: "Yams", package: "Yams")]
+            dependencies: ["ResponsesAPI", "Spawning", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
+                "Spawning",
                 "Untrusted", "Markdown",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -159,7 +163,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "CTerminal", "ResponsesAPI",
+                "Spawning", "ResponsesAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -168,6 +172,10 @@ let package = Package(
         .testTarget(
             name: "MarkdownTests",
             dependencies: ["Markdown", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SpawningTests",
+            dependencies: ["Spawning", "ResponsesAPI"]
         ),
         .testTarget(
             name: "UntrustedTests",

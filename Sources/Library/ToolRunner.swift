@@ -1,8 +1,13 @@
 import Foundation
 import ResponsesAPI
+import Spawning
 
 /// Runs the external programs the library reads documents with (poppler's, tesseract), found on `PATH`,
-/// with a time limit; their output whole.
+/// with a time limit; their output whole. Each is a `ChildProcess` in a process group of its own, with
+/// /dev/null as its stdin: Ctrl-C on the terminal goes to the foreground group, and a tool in it died at the
+/// same moment the console heard the interrupt, so the file being read was sometimes stored as failed
+/// ("pdftotext exited with 130") before the cancellation was seen. Now the console alone hears Ctrl-C and
+/// stops the tool's group through `cancellation`.
 struct ToolRunner: Sendable {
     var searchPath: [String]
     var timeout: Duration
@@ -42,16 +47,23 @@ struct ToolRunner: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if cancellation?.isCancelled == true { throw LibraryError(path: path, page: page, "interrupted") }
         let timeout = budget ?? self.timeout
-        switch Self.spawn(executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation) {
+        let child = ChildProcess(executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation)
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try child.runBlocking()
+        } catch {
+            throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(error.detail)")
+        }
+        switch outcome.end {
         case .cancelled:
             throw LibraryError(path: path, page: page, "interrupted: \(tool.name) was stopped")
-        case .failure(let message):
-            throw LibraryError(path: path, page: page, "cannot run \(tool.name): \(message)")
         case .timedOut:
             if let overrun { throw overrun }
             throw LibraryError(path: path, page: page, "\(tool.name) did not finish within \(timeout.components.seconds) s")
-        case .finished(let status, let output, let errors):
-            return Result(status: status, output: Data(output), errors: String(decoding: errors, as: UTF8.self))
+        case .exited(let status), .signalled(let status):
+            return Result(
+                status: outcome.end.status ?? status, output: Data(outcome.output),
+                errors: String(decoding: outcome.errors, as: UTF8.self))
         }
     }
 }
