@@ -5,7 +5,9 @@ import PackageDescription
 // `-export-dynamic`, which put 48,000 symbols in the dynamic table, and the loader and the runtime's start-up
 // `dladdr` walked them in every process (about 2 ms of each command's start-up; Docs/performance.md). Nothing
 // looks the executable's symbols up by name.
-let executableLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+let executableLinking: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))
+]
 
 let package = Package(
     name: "OpenResponses",
@@ -195,12 +197,17 @@ let package = Package(
         ),
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "Library", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ProxyTests",
-            dependencies: ["Proxy", "Inspector", "ResponsesAPI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Proxy", "Inspector", "ResponsesAPI", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ConsoleTests",

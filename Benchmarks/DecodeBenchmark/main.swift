@@ -17,9 +17,9 @@ import Foundation
 import ResponsesAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -38,7 +38,9 @@ struct StreamSource {
     private var sequence = 0
     private var textBytes = 0
     private var stage = 0
-    private let words = ["stream ", "delta ", "tokens ", "flow ", "quickly ", "over ", "the ", "wire ", "héllo ", "wörld "]
+    private let words = [
+        "stream ", "delta ", "tokens ", "flow ", "quickly ", "over ", "the ", "wire ", "héllo ", "wörld ",
+    ]
     private var wordIndex = 0
 
     init(targetTextBytes: Int, targetWireBytes: Int, wordsPerDelta: Int, withTerminalText: Bool) {
@@ -79,11 +81,18 @@ struct StreamSource {
     private mutating func step() {
         switch stage {
         case 0:
-            let response = #"{"id":"resp_bench","object":"response","status":"in_progress","model":"bench","output":[]}"#
+            let response =
+                #"{"id":"resp_bench","object":"response","status":"in_progress","model":"bench","output":[]}"#
             frame("response.created", #""response":\#(response)"#)
             frame("response.in_progress", #""response":\#(response)"#)
-            frame("response.output_item.added", #""output_index":0,"item":{"id":"msg_bench","type":"message","status":"in_progress","role":"assistant","content":[]}"#)
-            frame("response.content_part.added", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#)
+            frame(
+                "response.output_item.added",
+                #""output_index":0,"item":{"id":"msg_bench","type":"message","status":"in_progress","role":"assistant","content":[]}"#
+            )
+            frame(
+                "response.content_part.added",
+                #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#
+            )
             stage = 1
         case 1:
             // Deltas of a few words each, as models send them.
@@ -92,20 +101,37 @@ struct StreamSource {
                 delta += words[wordIndex % words.count]
                 wordIndex += 1
             }
-            frame("response.output_text.delta", #""item_id":"msg_bench","output_index":0,"content_index":0,"delta":"\#(delta)","logprobs":[],"obfuscation":"a1b2c3""#)
+            frame(
+                "response.output_text.delta",
+                #""item_id":"msg_bench","output_index":0,"content_index":0,"delta":"\#(delta)","logprobs":[],"obfuscation":"a1b2c3""#
+            )
             textBytes += delta.utf8.count
             if textBytes >= targetTextBytes || wireBytes >= targetWireBytes { stage = 2 }
         case 2:
             if withTerminalText {
                 let text = wholeText()
-                let message = #"{"id":"msg_bench","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"\#(text)","annotations":[]}]}"#
-                frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"\#(text)","logprobs":[]"#)
-                frame("response.content_part.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"\#(text)","annotations":[]}"#)
+                let message =
+                    #"{"id":"msg_bench","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"\#(text)","annotations":[]}]}"#
+                frame(
+                    "response.output_text.done",
+                    #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"\#(text)","logprobs":[]"#)
+                frame(
+                    "response.content_part.done",
+                    #""item_id":"msg_bench","output_index":0,"content_index":0,"part":{"type":"output_text","text":"\#(text)","annotations":[]}"#
+                )
                 frame("response.output_item.done", #""output_index":0,"item":\#(message)"#)
-                frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[\#(message)],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
+                frame(
+                    "response.completed",
+                    #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[\#(message)],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#
+                )
             } else {
-                frame("response.output_text.done", #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"(elided)","logprobs":[]"#)
-                frame("response.completed", #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#)
+                frame(
+                    "response.output_text.done",
+                    #""item_id":"msg_bench","output_index":0,"content_index":0,"text":"(elided)","logprobs":[]"#)
+                frame(
+                    "response.completed",
+                    #""response":{"id":"resp_bench","object":"response","status":"completed","model":"bench","output":[],"usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2}}"#
+                )
             }
             stage = 3
         default:
@@ -115,9 +141,9 @@ struct StreamSource {
 }
 
 #if canImport(Glibc)
-let selfUsage = RUSAGE_SELF.rawValue
+    let selfUsage = RUSAGE_SELF.rawValue
 #else
-let selfUsage = RUSAGE_SELF
+    let selfUsage = RUSAGE_SELF
 #endif
 
 /// A line of /proc/self/status in megabytes (Linux): `VmRSS` now, `VmHWM` the peak.
@@ -133,9 +159,9 @@ func peakResidentMB() -> Double {
     var usage = rusage()
     getrusage(selfUsage, &usage)
     #if canImport(Darwin)
-    return Double(usage.ru_maxrss) / 1_048_576
+        return Double(usage.ru_maxrss) / 1_048_576
     #else
-    return Double(usage.ru_maxrss) / 1024
+        return Double(usage.ru_maxrss) / 1024
     #endif
 }
 
@@ -197,9 +223,11 @@ let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 let cpu = cpuSeconds() - cpuStart
 let megabytesOnWire = Double(bytes) / 1_048_576
-print(String(
-    format: "mode=%@ wire_MB=%.1f events=%d seconds=%.3f cpu_s=%.3f throughput_MB_s=%.1f peak_MB=%.1f decoding_added_MB=%.1f decode_failures=%d final=%@",
-    mode, megabytesOnWire, events, seconds, cpu, megabytesOnWire / seconds, peakResidentMB(),
-    peakWasReset ? max(0, (statusMB("VmHWM") ?? 0) - residentBefore) : -1, failures,
-    accumulator.final?.status?.rawValue ?? (finalSeen ? "seen" : decodeEvents ? "none" : "n/a")))
+print(
+    String(
+        format:
+            "mode=%@ wire_MB=%.1f events=%d seconds=%.3f cpu_s=%.3f throughput_MB_s=%.1f peak_MB=%.1f decoding_added_MB=%.1f decode_failures=%d final=%@",
+        mode, megabytesOnWire, events, seconds, cpu, megabytesOnWire / seconds, peakResidentMB(),
+        peakWasReset ? max(0, (statusMB("VmHWM") ?? 0) - residentBefore) : -1, failures,
+        accumulator.final?.status?.rawValue ?? (finalSeen ? "seen" : decodeEvents ? "none" : "n/a")))
 if failures > 0 || (decodeEvents && accumulator.final == nil && !finalSeen) { exit(1) }

@@ -52,14 +52,20 @@ for tokens in [128, 256] {
     let blas = median((0..<3).map { _ in seconds { _ = model.embed(batch) } })
     MiniLMModel.setBLASThreads(1)
     let halves = [Array(batch[..<(batch.count / 2)]), Array(batch[(batch.count / 2)...])]
-    let sideBySide = median((0..<3).map { _ in
-        seconds { DispatchQueue.concurrentPerform(iterations: 2) { _ = model.embed(halves[$0]) } }
-    })
-    print(String(format: "embed %3d tokens: %6.1f chunks/s one thread, %6.1f two BLAS threads (as one with a serial build), %6.1f two encoders side by side",
-                 tokens, Double(count) / one, Double(count) / blas, Double(count) / sideBySide))
+    let sideBySide = median(
+        (0..<3).map { _ in
+            seconds { DispatchQueue.concurrentPerform(iterations: 2) { _ = model.embed(halves[$0]) } }
+        })
+    print(
+        String(
+            format:
+                "embed %3d tokens: %6.1f chunks/s one thread, %6.1f two BLAS threads (as one with a serial build), %6.1f two encoders side by side",
+            tokens, Double(count) / one, Double(count) / blas, Double(count) / sideBySide))
 }
 MiniLMModel.setBLASThreads(1)
-let queries = ["how do I replay an exchange?", "where are the presets kept", "what does the inspector record about errors"]
+let queries = [
+    "how do I replay an exchange?", "where are the presets kept", "what does the inspector record about errors",
+]
 _ = model.embed([queries[0]])
 let latencies = (0..<30).map { index in seconds { _ = model.embed([queries[index % queries.count]]) } }
 print(String(format: "model load: %.1f ms (the vocabulary alone %.1f ms)", loadTime, vocabularyTime))

@@ -29,7 +29,8 @@ func streamBenchmark(megabytes: Double, runs: Int) async throws {
     let server = try await LoopbackServer.start { _ in
         Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
     }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-inspector-bench-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-inspector-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try InspectorStore.open(at: directory.appendingPathComponent("inspector.sqlite").path)
     let recorder = ExchangeRecorder(store: store)
@@ -37,7 +38,8 @@ func streamBenchmark(megabytes: Double, runs: Int) async throws {
     let transport = AsyncHTTPClientTransport(configuration: configuration)
 
     func once(recording: Bool) async throws -> Double {
-        let client = ResponsesClient(configuration: configuration, transport: transport, observer: recording ? recorder : nil)
+        let client = ResponsesClient(
+            configuration: configuration, transport: transport, observer: recording ? recorder : nil)
         let start = ContinuousClock.now
         var text = 0
         for try await event in client.stream(CreateResponseRequest(model: "bench", input: "go")) {
@@ -63,9 +65,10 @@ func streamBenchmark(megabytes: Double, runs: Int) async throws {
     await server.stop()
     let offMedian = median(off)
     let onMedian = median(on)
-    print(String(
-        format: "stream_MB=%.1f events_recorded=%d runs=%d off_median_s=%.3f on_median_s=%.3f slower_percent=%.1f",
-        Double(bytes) / 1_048_576, events, runs, offMedian, onMedian, (onMedian / offMedian - 1) * 100))
+    print(
+        String(
+            format: "stream_MB=%.1f events_recorded=%d runs=%d off_median_s=%.3f on_median_s=%.3f slower_percent=%.1f",
+            Double(bytes) / 1_048_576, events, runs, offMedian, onMedian, (onMedian / offMedian - 1) * 100))
 }
 
 func fill(path: String, count: Int) throws {
@@ -74,18 +77,21 @@ func fill(path: String, count: Int) throws {
     let topics = ["pelicans", "glaciers", "compilers", "sourdough", "volcanoes", "tides", "violins", "orbits"]
     let start = ContinuousClock.now
     try store.writer.write { db in
-        let exchange = try db.makeStatement(sql: """
-            INSERT INTO exchange (started_at, method, url, request_headers, request_body, streamed, state, status,
-                                  model, input_tokens, output_tokens, duration_ms, ttft_ms, input_text, output_text)
-            VALUES (?, 'POST', 'https://api.openai.com/v1/responses', '[]', ?, 1, 'completed', 200, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let search = try db.makeStatement(sql: "INSERT INTO exchange_fts (rowid, input_text, output_text, event_text) VALUES (?, ?, ?, '')")
+        let exchange = try db.makeStatement(
+            sql: """
+                INSERT INTO exchange (started_at, method, url, request_headers, request_body, streamed, state, status,
+                                      model, input_tokens, output_tokens, duration_ms, ttft_ms, input_text, output_text)
+                VALUES (?, 'POST', 'https://api.openai.com/v1/responses', '[]', ?, 1, 'completed', 200, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let search = try db.makeStatement(
+            sql: "INSERT INTO exchange_fts (rowid, input_text, output_text, event_text) VALUES (?, ?, ?, '')")
         for index in 0..<count {
             let topic = topics[index % topics.count]
             let input = "Tell me something about \(topic), request \(index)"
             let output = "Here are three facts about \(topic): one, two and three (answer \(index))."
             try exchange.execute(arguments: [
-                Date(timeIntervalSince1970: 1_790_000_000 + Double(index)), #"{"model":"gpt-4.1-mini","input":"\#(input)"}"#,
+                Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
+                #"{"model":"gpt-4.1-mini","input":"\#(input)"}"#,
                 "gpt-4.1-mini", 20, 30, 800.0, 200.0, input, output,
             ])
             try search.execute(arguments: [db.lastInsertedRowID, input, output])
@@ -110,15 +116,20 @@ func searchBenchmark(path: String, words: String) async throws {
 
 /// The recorder alone: N delta events handed to one recording, timed until it has stored them all.
 func recordBenchmark(events count: Int) async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-record-bench-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-record-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try InspectorStore.open(at: directory.appendingPathComponent("inspector.sqlite").path)
     let recorder = ExchangeRecorder(store: store)
-    let data = Array(#"{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_bench","output_index":0,"content_index":0,"delta":"stream delta tokens ","logprobs":[]}"#.utf8)
+    let data = Array(
+        #"{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_bench","output_index":0,"content_index":0,"delta":"stream delta tokens ","logprobs":[]}"#
+            .utf8)
     let start = ContinuousClock.now
-    let recording = await recorder.exchangeWillStart(ExchangeRequest(
-        startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
-        secrets: ["sk-bench-0123456789"], context: ExchangeContext()))
+    let recording = await recorder.exchangeWillStart(
+        ExchangeRequest(
+            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [],
+            body: Array("{}".utf8),
+            secrets: ["sk-bench-0123456789"], context: ExchangeContext()))
     // As the client hands them over: the events of one network read (64 KB, about 400 events) at a time.
     var read = RecordedEvents()
     for index in 0..<count {
@@ -133,8 +144,10 @@ func recordBenchmark(events count: Int) async throws {
     let handedOff = ContinuousClock.now - start
     await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
     let total = ContinuousClock.now - start
-    print(String(format: "recorded_events=%d hand_off_s=%.3f stored_s=%.3f per_event_us=%.2f",
-                 count, seconds(handedOff), seconds(total), seconds(total) / Double(count) * 1e6))
+    print(
+        String(
+            format: "recorded_events=%d hand_off_s=%.3f stored_s=%.3f per_event_us=%.2f",
+            count, seconds(handedOff), seconds(total), seconds(total) / Double(count) * 1e6))
 }
 
 switch arguments.first {
@@ -148,5 +161,6 @@ case "search":
     try await searchBenchmark(path: arguments[1], words: arguments[2...].joined(separator: " "))
 default:
     try await streamBenchmark(
-        megabytes: arguments.count > 1 ? Double(arguments[1]) ?? 50 : 50, runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
+        megabytes: arguments.count > 1 ? Double(arguments[1]) ?? 50 : 50,
+        runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
 }

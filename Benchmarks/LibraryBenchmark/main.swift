@@ -16,11 +16,15 @@ let clock = ContinuousClock()
 // 20,000, whose most frequent entries are English function words and whose next are the topic words the
 // queries use. A vocabulary of a few dozen words would make every query word match every chunk, which no
 // real library does.
-let functionWords = ["the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on",
-                     "not", "this", "are", "at", "from", "or", "have", "an", "they", "which", "one", "you", "were", "all"]
-let words = ["penguin", "krill", "colony", "winter", "storm", "refund", "policy", "invoice", "report", "revenue", "quarter",
-             "shipping", "warehouse", "console", "preset", "stream", "event", "inspector", "answer", "passage", "library",
-             "document", "search", "ranking", "offline", "model", "citation", "page", "heading", "chunk"]
+let functionWords = [
+    "the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on",
+    "not", "this", "are", "at", "from", "or", "have", "an", "they", "which", "one", "you", "were", "all",
+]
+let words = [
+    "penguin", "krill", "colony", "winter", "storm", "refund", "policy", "invoice", "report", "revenue", "quarter",
+    "shipping", "warehouse", "console", "preset", "stream", "event", "inspector", "answer", "passage", "library",
+    "document", "search", "ranking", "offline", "model", "citation", "page", "heading", "chunk",
+]
 nonisolated(unsafe) var seed: UInt64 = 42  // one thread uses it
 func random() -> UInt64 {
     seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -49,7 +53,8 @@ let (cumulative, total): ([Double], Double) = {
 }()
 func word() -> String {
     let target = Double(random() % 1_000_000_000) / 1_000_000_000 * total
-    var low = 0, high = cumulative.count - 1
+    var low = 0
+    var high = cumulative.count - 1
     while low < high {
         let middle = (low + high) / 2
         if cumulative[middle] < target { low = middle + 1 } else { high = middle }
@@ -66,7 +71,9 @@ func prose(_ bytes: Int) -> String {
     }
     return text
 }
-func seconds(_ duration: Duration) -> Double { Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
 func report(_ name: String, _ value: Double, _ unit: String) {
     print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: " %10.2f ", value) + unit)
 }
@@ -82,7 +89,9 @@ report("extract text (10 MB)", 10 / seconds(elapsed), "MB/s")
 elapsed = clock.measure { _ = Chunker().chunks(of: extracted) }
 report("chunk text (10 MB, 1000/150)", 10 / seconds(elapsed), "MB/s")
 
-let pages = (0..<50).map { page in (0..<30).map { _ in (0..<8).map { _ in word() }.joined(separator: " ") } + ["page \(page + 1)"] }
+let pages = (0..<50).map { page in
+    (0..<30).map { _ in (0..<8).map { _ in word() }.joined(separator: " ") } + ["page \(page + 1)"]
+}
 let pdfURL = work.appendingPathComponent("fifty.pdf")
 try PDFWriter.text(pages: pages).write(to: pdfURL)
 elapsed = clock.measure { _ = try! extractors.extract(pdfURL, as: .pdf) }
@@ -90,7 +99,9 @@ report("extract PDF (50 pages, text layer)", 50 / seconds(elapsed), "pages/s")
 
 // A scanned page: page 1 rendered to grey pixels (150 dpi), made the only content of a PDF, read by OCR.
 let scanPrefix = work.appendingPathComponent("scan").path
-let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"), arguments: ["-r", "150", "-gray", "-f", "1", "-l", "1", "-singlefile", pdfURL.path, scanPrefix])
+let render = try Process.run(
+    URL(fileURLWithPath: "/usr/bin/pdftoppm"),
+    arguments: ["-r", "150", "-gray", "-f", "1", "-l", "1", "-singlefile", pdfURL.path, scanPrefix])
 render.waitUntilExit()
 let pgm = try Data(contentsOf: URL(fileURLWithPath: scanPrefix + ".pgm"))
 var header: [Int] = []
@@ -98,7 +109,10 @@ var cursor = 2
 while header.count < 3 {
     while pgm[cursor] == 0x20 || pgm[cursor] == 0x0A { cursor += 1 }
     var value = 0
-    while pgm[cursor] >= 0x30 && pgm[cursor] <= 0x39 { value = value * 10 + Int(pgm[cursor] - 0x30); cursor += 1 }
+    while pgm[cursor] >= 0x30 && pgm[cursor] <= 0x39 {
+        value = value * 10 + Int(pgm[cursor] - 0x30)
+        cursor += 1
+    }
     header.append(value)
 }
 let scanURL = work.appendingPathComponent("scan.pdf")
@@ -108,13 +122,21 @@ elapsed = clock.measure { ocrText = try! extractors.extract(scanURL, as: .pdf).t
 report("extract scanned PDF page (OCR, 300 dpi)", seconds(elapsed), "s/page")
 let ocrWords = Set(ocrText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
 let pageWords = pages[0].joined(separator: " ").split(separator: " ").map(String.init)
-report("  words of the page OCR read back", Double(pageWords.filter(ocrWords.contains).count) * 100 / Double(pageWords.count), "%")
+report(
+    "  words of the page OCR read back",
+    Double(pageWords.filter(ocrWords.contains).count) * 100 / Double(pageWords.count), "%")
 
 let docxURL = work.appendingPathComponent("big.docx")
 let archive = try Archive(url: docxURL, accessMode: .create)
-let body = (0..<20_000).map { _ in "<w:p><w:r><w:t>\((0..<12).map { _ in word() }.joined(separator: " ")).</w:t></w:r></w:p>" }.joined()
-let xml = Data(#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\#(body)</w:body></w:document>"#.utf8)
-try archive.addEntry(with: "word/document.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .deflate) { position, size in
+let body = (0..<20_000).map { _ in
+    "<w:p><w:r><w:t>\((0..<12).map { _ in word() }.joined(separator: " ")).</w:t></w:r></w:p>"
+}.joined()
+let xml = Data(
+    #"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\#(body)</w:body></w:document>"#
+        .utf8)
+try archive.addEntry(
+    with: "word/document.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .deflate
+) { position, size in
     xml.subdata(in: Int(position)..<Int(position) + size)
 }
 elapsed = clock.measure { _ = try! extractors.extract(docxURL, as: .docx) }
@@ -138,7 +160,9 @@ report("add them again (all unchanged)", seconds(elapsed), "s")
 let embedder = CommandLine.arguments.count > 2 ? try MiniLMEmbedder(folder: CommandLine.arguments[2]) : nil
 
 // Search at 1k, 10k and 100k chunks (documents of 100 chunks of about 1,000 characters).
-let queries = (0..<25).map { _ in "\(topic()) \(topic())" } + (0..<25).map { _ in "what is the \(topic()) of the \(topic()) for a \(topic())?" }
+let queries =
+    (0..<25).map { _ in "\(topic()) \(topic())" }
+    + (0..<25).map { _ in "what is the \(topic()) of the \(topic()) for a \(topic())?" }
     + ["\"refund policy\"", "peng*", "what is the refund policy for a quarter?"]
 for chunks in [1_000, 10_000, 100_000] {
     let path = work.appendingPathComponent("search-\(chunks)/library.sqlite").path
@@ -150,7 +174,10 @@ for chunks in [1_000, 10_000, 100_000] {
         for (ordinal, part) in parts.enumerated() {
             let start = text.unicodeScalars.count
             text += part
-            made.append(Chunker.Chunk(ordinal: ordinal, page: nil, headings: [], start: start, end: text.unicodeScalars.count, text: part))
+            made.append(
+                Chunker.Chunk(
+                    ordinal: ordinal, page: nil, headings: [], start: start, end: text.unicodeScalars.count, text: part)
+            )
         }
         let record = LibraryStore.DocumentRecord(
             path: "/bench/doc-\(document).txt", type: .text, size: text.utf8.count, mtime: nil, sha256: "\(document)",
@@ -161,12 +188,14 @@ for chunks in [1_000, 10_000, 100_000] {
     // what a search costs does not depend on what the vectors mean).
     let hashes = try await store.textsWithoutVectors(embedder: "minilm", limit: chunks * 2).map(\.sha256)
     for start in stride(from: 0, to: hashes.count, by: 5_000) {
-        try await store.storeVectors(embedder: "minilm", hashes[start..<min(start + 5_000, hashes.count)].map { hash in
-            var vector = (0..<384).map { _ in Float(Int(random() % 2001) - 1000) }
-            let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            for index in vector.indices { vector[index] /= norm }
-            return (sha256: hash, vector: vector)
-        })
+        try await store.storeVectors(
+            embedder: "minilm",
+            hashes[start..<min(start + 5_000, hashes.count)].map { hash in
+                var vector = (0..<384).map { _ in Float(Int(random() % 2001) - 1000) }
+                let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                for index in vector.indices { vector[index] /= norm }
+                return (sha256: hash, vector: vector)
+            })
     }
     try await store.setEmbedder("minilm")
     await store.settle()

@@ -25,7 +25,8 @@ guard arguments.count >= 2, !arguments[1].hasPrefix("-") else {
 let megabytes: Double
 if arguments.count > 2 {
     guard let value = Double(arguments[2]), value.isFinite, value > 0, value <= 100_000 else {
-        FileHandle.standardError.write(Data("openresponses-loopback: MB must be a number above 0 and at most 100000 (got \(arguments[2]))\n".utf8))
+        FileHandle.standardError.write(
+            Data("openresponses-loopback: MB must be a number above 0 and at most 100000 (got \(arguments[2]))\n".utf8))
         exit(2)
     }
     megabytes = value

@@ -1,5 +1,5 @@
-import Markdown
 import Foundation
+import Markdown
 
 // The Markdown renderer's throughput: a corpus of answers (the test corpus, repeated to SIZE MB) fed
 // through MarkdownRenderer as a stream, in the pieces the console gets: token-sized deltas (1-24 bytes,
@@ -44,7 +44,10 @@ func pieces(_ corpus: String, _ sizes: [Int]) -> [String] {
 
 /// Feeds `input` as the console does, settling the unfinished line once per network read (here every 8
 /// pieces); returns the bytes written. (A plain function: the loop's state is not captured by a closure.)
-func render(_ input: [String], _ renderer: inout MarkdownRenderer, _ out: inout [UInt8], keeping kept: UnsafeMutablePointer<[UInt8]>?) -> Int {
+func render(
+    _ input: [String], _ renderer: inout MarkdownRenderer, _ out: inout [UInt8],
+    keeping kept: UnsafeMutablePointer<[UInt8]>?
+) -> Int {
     var written = 0
     for index in input.indices {
         renderer.feed(input[index], into: &out)
@@ -72,13 +75,17 @@ func measure(_ name: String, _ corpus: String, _ input: [String]) {
     out.reserveCapacity(1 << 17)
     let clock = ContinuousClock()
     let start = clock.now
-    let written = withUnsafeMutablePointer(to: &kept) { render(input, &renderer, &out, keeping: keep != nil ? $0 : nil) }
+    let written = withUnsafeMutablePointer(to: &kept) {
+        render(input, &renderer, &out, keeping: keep != nil ? $0 : nil)
+    }
     let elapsed = clock.now - start
     if let keep { FileManager.default.createFile(atPath: keep, contents: Data(kept)) }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let mb = Double(corpus.utf8.count) / 1_000_000
-    print(String(format: "case=%@ input_MB=%.1f pieces=%d seconds=%.3f throughput_MB_s=%.1f output_MB=%.1f",
-                 name, mb, input.count, seconds, mb / seconds, Double(written) / 1_000_000))
+    print(
+        String(
+            format: "case=%@ input_MB=%.1f pieces=%d seconds=%.3f throughput_MB_s=%.1f output_MB=%.1f",
+            name, mb, input.count, seconds, mb / seconds, Double(written) / 1_000_000))
 }
 
 let only = ProcessInfo.processInfo.environment["MARKDOWN_BENCH_CASE"]

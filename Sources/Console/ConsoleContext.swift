@@ -1,8 +1,8 @@
 import Foundation
-import StoreSupport
 import Inspector
 import Logging
 import ResponsesAPI
+import StoreSupport
 import Workbench
 
 /// Everything a command needs, built once: the environment, the client over the real transport, the
@@ -28,7 +28,8 @@ public final class ConsoleContext: Sendable {
         if let name = environment.provider, name != ProviderCatalog.defaultName {
             // A named provider (the environment's choice): config.yaml's providers:.
             do {
-                configuration = try ProviderCatalog.load(environment: environment).configuration(for: name, environment: environment)
+                configuration = try ProviderCatalog.load(environment: environment).configuration(
+                    for: name, environment: environment)
             } catch {
                 throw ConsoleError(error.message, exitStatus: .usage)
             }
@@ -86,7 +87,8 @@ public final class ConsoleContext: Sendable {
     func client(baseURL: String) -> ResponsesClient {
         var configuration = configuration
         configuration.baseURL = baseURL
-        return ResponsesClient(configuration: configuration, transport: transport, observer: recorder, now: environment.now)
+        return ResponsesClient(
+            configuration: configuration, transport: transport, observer: recorder, now: environment.now)
     }
 
     /// The warning when the inspector cannot record: what failed, and that this command's exchanges are
@@ -98,7 +100,9 @@ public final class ConsoleContext: Sendable {
 
     /// Opens the inspector store for reading commands (`inspect ...`), without a client. A damaged store is
     /// moved aside (said on `diagnostics`) and an empty one takes its place.
-    static func openStore(environment: AppEnvironment, diagnostics: any OutputSink) throws(ConsoleError) -> InspectorStore {
+    static func openStore(environment: AppEnvironment, diagnostics: any OutputSink) throws(ConsoleError)
+        -> InspectorStore
+    {
         let path = environment.inspectorPath
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConsoleError("no inspector store yet at \(path): nothing has been recorded", exitStatus: .apiError)

@@ -1,7 +1,7 @@
 import Foundation
 import ResponsesAPI
-import Workbench
 import Untrusted
+import Workbench
 
 /// The console's side of a `ChatSession`: tool activity and notes as lines, and approvals by the policy
 /// the command chose.
@@ -34,7 +34,8 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
                 return await question("Run \(TerminalText(singleLine: name))(\(Self.shown(arguments)))? [y/N] ")
             case .mcp(let server, let name, let arguments):
                 return await question(
-                    "Allow \(TerminalText(singleLine: server)) to run \(TerminalText(singleLine: name))(\(Self.shown(arguments)))? [y/N] ")
+                    "Allow \(TerminalText(singleLine: server)) to run \(TerminalText(singleLine: name))(\(Self.shown(arguments)))? [y/N] "
+                )
             }
         }
     }

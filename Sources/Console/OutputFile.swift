@@ -8,10 +8,11 @@ struct OutputFile: Sendable {
 
     /// `path` as typed (`~` expanded), relative to the current directory.
     init(_ path: String) {
-        url = URL(
-            fileURLWithPath: (path as NSString).expandingTildeInPath,
-            relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        ).standardizedFileURL
+        url =
+            URL(
+                fileURLWithPath: (path as NSString).expandingTildeInPath,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            ).standardizedFileURL
     }
 
     /// Why this file cannot be written to, before trying (`path` as typed): nil when it looks writable.
@@ -34,15 +35,20 @@ struct OutputFile: Sendable {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
-            throw ConsoleError("cannot write \(url.path): \(cause ?? error.localizedDescription)", exitStatus: .apiError)
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map {
+                String(cString: strerror(Int32($0.code)))
+            }
+            throw ConsoleError(
+                "cannot write \(url.path): \(cause ?? error.localizedDescription)", exitStatus: .apiError)
         }
     }
 
     /// Checks `path`, then writes `text` to it.
     static func write(_ text: String, to path: String) throws(ConsoleError) -> URL {
         let file = OutputFile(path)
-        if let problem = file.problem(path: path) { throw ConsoleError("cannot write to \"\(path)\": \(problem)", exitStatus: .usage) }
+        if let problem = file.problem(path: path) {
+            throw ConsoleError("cannot write to \"\(path)\": \(problem)", exitStatus: .usage)
+        }
         try file.write(text)
         return file.url
     }

@@ -1,23 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// OpenBLAS's two products the encoder and the vector search use, `cblas_sgemm` and `cblas_sgemv`, loaded with
 /// `dlopen` the first time they are needed rather than linked. Linked, OpenBLAS (with libgfortran and
 /// libquadmath) is loaded and relocated by every process, about 2.7 ms of each command's start-up, though only
 /// embedding and semantic search use it (Docs/performance.md).
 struct BLAS: Sendable {
-    typealias SGEMM = @convention(c) (
-        Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32,
-        Float, UnsafeMutablePointer<Float>?, Int32
-    ) -> Void
-    typealias SGEMV = @convention(c) (
-        Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32, Float,
-        UnsafeMutablePointer<Float>?, Int32
-    ) -> Void
+    typealias SGEMM =
+        @convention(c) (
+            Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32,
+            Float, UnsafeMutablePointer<Float>?, Int32
+        ) -> Void
+    typealias SGEMV =
+        @convention(c) (
+            Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32, UnsafePointer<Float>?, Int32, Float,
+            UnsafeMutablePointer<Float>?, Int32
+        ) -> Void
 
     // CBLAS's enumerations (cblas.h): the values every implementation uses.
     static let rowMajor: Int32 = 101
@@ -47,20 +50,20 @@ struct BLAS: Sendable {
     /// at once); its serial build next, whose calls are then made one at a time; then the loader's search path.
     /// On macOS, Homebrew's OpenBLAS, then the system's Accelerate, whose CBLAS has the same calls.
     #if os(macOS)
-    static let candidates: [String] = [
-        "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
-        "/usr/local/opt/openblas/lib/libopenblas.dylib",
-        "/System/Library/Frameworks/Accelerate.framework/Accelerate",
-    ]
+        static let candidates: [String] = [
+            "/opt/homebrew/opt/openblas/lib/libopenblas.dylib",
+            "/usr/local/opt/openblas/lib/libopenblas.dylib",
+            "/System/Library/Frameworks/Accelerate.framework/Accelerate",
+        ]
     #else
-    static let candidates: [String] = [
-        "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-        "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
-        "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
-        "/usr/lib/aarch64-linux-gnu/openblas-serial/libopenblas.so.0",
-        "libopenblas.so.0",
-        "libopenblas.so",
-    ]
+        static let candidates: [String] = [
+            "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+            "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
+            "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
+            "/usr/lib/aarch64-linux-gnu/openblas-serial/libopenblas.so.0",
+            "libopenblas.so.0",
+            "libopenblas.so",
+        ]
     #endif
 
     /// Loaded once per process, on first use.
@@ -69,7 +72,8 @@ struct BLAS: Sendable {
     /// The first candidate that opens and has both functions.
     static func load(from candidates: [String]) throws(EmbeddingError) -> BLAS {
         let found = SharedLibrary.first(of: candidates, lacking: "no cblas_sgemm or cblas_sgemv") { library -> BLAS? in
-            guard let sgemm = library.symbol("cblas_sgemm", as: SGEMM.self), let sgemv = library.symbol("cblas_sgemv", as: SGEMV.self)
+            guard let sgemm = library.symbol("cblas_sgemm", as: SGEMM.self),
+                let sgemv = library.symbol("cblas_sgemv", as: SGEMV.self)
             else { return nil }
             var blas = BLAS(sgemmFunction: sgemm, sgemvFunction: sgemv)
             blas.getConfig = library.symbol("openblas_get_config", as: GetConfig.self)
@@ -83,14 +87,15 @@ struct BLAS: Sendable {
         }
         switch found {
         case .success(let blas): return blas
-        case .failure(let passedOver): throw EmbeddingError("OpenBLAS could not be loaded\(passedOver.listed); \(installHint)")
+        case .failure(let passedOver):
+            throw EmbeddingError("OpenBLAS could not be loaded\(passedOver.listed); \(installHint)")
         }
     }
 
     #if os(macOS)
-    static let installHint = "install it with `brew install openblas`"
+        static let installHint = "install it with `brew install openblas`"
     #else
-    static let installHint = "install it (Debian: apt install libopenblas0-pthread)"
+        static let installHint = "install it (Debian: apt install libopenblas0-pthread)"
     #endif
 
     /// The loaded functions; the reason when OpenBLAS is missing.
@@ -110,15 +115,19 @@ struct BLAS: Sendable {
     ) {
         serialized {
             sgemmFunction(
-                Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose, Int32(m), Int32(n), Int32(k),
+                Self.rowMajor, Self.noTranspose, transposeB ? Self.transpose : Self.noTranspose, Int32(m), Int32(n),
+                Int32(k),
                 alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
         }
     }
 
     /// y = matrix · x for a row-major `rows` × `columns` matrix.
-    func sgemv(rows: Int, columns: Int, matrix: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+    func sgemv(
+        rows: Int, columns: Int, matrix: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>
+    ) {
         serialized {
-            sgemvFunction(Self.rowMajor, Self.noTranspose, Int32(rows), Int32(columns), 1, matrix, Int32(columns), x, 1, 0, y, 1)
+            sgemvFunction(
+                Self.rowMajor, Self.noTranspose, Int32(rows), Int32(columns), 1, matrix, Int32(columns), x, 1, 0, y, 1)
         }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A whole file memory-mapped read-only, unmapped when the value goes: the weights and the vector file
@@ -19,9 +20,13 @@ final class MappedFile: Sendable {
         guard fd >= 0 else { throw EmbeddingError(path: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw EmbeddingError(path: path, "cannot stat: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else {
+            throw EmbeddingError(path: path, "cannot stat: \(String(cString: strerror(errno)))")
+        }
         let length = Int(info.st_size)
-        guard length >= minimumLength else { throw EmbeddingError(path: path, "is \(length) bytes, too short for \(kind)") }
+        guard length >= minimumLength else {
+            throw EmbeddingError(path: path, "is \(length) bytes, too short for \(kind)")
+        }
         guard let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
             throw EmbeddingError(path: path, "cannot map: \(String(cString: strerror(errno)))")
         }

@@ -5,19 +5,25 @@ extension MiniLMEncoder {
     /// Self-attention of one sequence's `count` real tokens (rows `first` ..< `first + count` of `qkv`, whose
     /// rows hold the query, key and value projections side by side), all heads.
     func attend(_ qkv: [Float], first: Int, count: Int, scores: inout [Float], into context: inout [Float]) {
-        let h = MiniLMWeights.hidden, size = MiniLMWeights.headSize, stride = 3 * h
+        let h = MiniLMWeights.hidden
+        let size = MiniLMWeights.headSize
+        let stride = 3 * h
         let scale = 1 / Float(size).squareRoot()
         qkv.withUnsafeBufferPointer { qkv in
-            scores.withUnsafeMutableBufferPointer { s in context.withUnsafeMutableBufferPointer { c in
-                for head in 0..<MiniLMWeights.heads {
-                    let q = qkv.baseAddress! + first * stride + head * size
-                    blas.sgemm(transposeB: true, m: count, n: count, k: size, alpha: scale, a: q, lda: stride,
-                               b: q + h, ldb: stride, beta: 0, c: s.baseAddress, ldc: count)
-                    for row in 0..<count { Self.softmax(s.baseAddress! + row * count, count: count) }
-                    blas.sgemm(transposeB: false, m: count, n: size, k: count, alpha: 1, a: s.baseAddress, lda: count,
-                               b: q + 2 * h, ldb: stride, beta: 0, c: c.baseAddress! + first * h + head * size, ldc: h)
+            scores.withUnsafeMutableBufferPointer { s in
+                context.withUnsafeMutableBufferPointer { c in
+                    for head in 0..<MiniLMWeights.heads {
+                        let q = qkv.baseAddress! + first * stride + head * size
+                        blas.sgemm(
+                            transposeB: true, m: count, n: count, k: size, alpha: scale, a: q, lda: stride,
+                            b: q + h, ldb: stride, beta: 0, c: s.baseAddress, ldc: count)
+                        for row in 0..<count { Self.softmax(s.baseAddress! + row * count, count: count) }
+                        blas.sgemm(
+                            transposeB: false, m: count, n: size, k: count, alpha: 1, a: s.baseAddress, lda: count,
+                            b: q + 2 * h, ldb: stride, beta: 0, c: c.baseAddress! + first * h + head * size, ldc: h)
+                    }
                 }
-            }}
+            }
         }
     }
 
@@ -62,8 +68,8 @@ extension MiniLMEncoder {
         let x = x.replacing(with: -87, where: underflow)
         // Rounded to the nearest integer by adding 1.5·2²³: the sum's low mantissa bits are n itself (the
         // generic SIMD rounding and Int32 conversion are element by element, slower than expf).
-        let shifted = x * 1.44269504088896341 + 12582912
-        let n = shifted - 12582912
+        let shifted = x * 1.44269504088896341 + 12_582_912
+        let n = shifted - 12_582_912
         let r = x - n * 0.693359375 + n * 2.12194440e-4
         var p = r * 1.9875691500e-4 + 1.3981999507e-3
         p = p * r + 8.3334519073e-3
@@ -76,12 +82,17 @@ extension MiniLMEncoder {
         return result.replacing(with: 0, where: underflow)
     }
 
-    static func layerNorm(_ x: inout [Float], rows: Int, _ gamma: UnsafeBufferPointer<Float>, _ beta: UnsafeBufferPointer<Float>) {
+    static func layerNorm(
+        _ x: inout [Float], rows: Int, _ gamma: UnsafeBufferPointer<Float>, _ beta: UnsafeBufferPointer<Float>
+    ) {
         x.withUnsafeMutableBufferPointer { layerNorm($0.baseAddress!, rows: rows, gamma, beta) }
     }
 
     /// Each row scaled to mean 0 and variance 1 (ε = 1e-12, as BERT's), then by γ and β.
-    static func layerNorm(_ x: UnsafeMutablePointer<Float>, rows: Int, _ gamma: UnsafeBufferPointer<Float>, _ beta: UnsafeBufferPointer<Float>) {
+    static func layerNorm(
+        _ x: UnsafeMutablePointer<Float>, rows: Int, _ gamma: UnsafeBufferPointer<Float>,
+        _ beta: UnsafeBufferPointer<Float>
+    ) {
         let n = gamma.count
         for r in 0..<rows {
             let row = x + r * n

@@ -12,7 +12,8 @@ struct MiniLMEncoder: Sendable {
     /// One unit vector of 384 values per sequence (each sequence holds [CLS] … [SEP]).
     func encode(_ sequences: [[Int32]]) -> [[Float]] {
         guard let length = sequences.map(\.count).max(), length > 0 else { return sequences.map { _ in [] } }
-        let h = MiniLMWeights.hidden, f = MiniLMWeights.feedForward
+        let h = MiniLMWeights.hidden
+        let f = MiniLMWeights.feedForward
         let rows = sequences.count * length
         var x = [Float](repeating: 0, count: rows * h)
         var qkv = [Float](repeating: 0, count: rows * 3 * h)
@@ -52,7 +53,8 @@ struct MiniLMEncoder: Sendable {
             for (index, sequence) in sequences.enumerated() {
                 for (position, token) in sequence.enumerated() {
                     let row = (index * length + position) * h
-                    let word = Int(token) * h, place = position * h
+                    let word = Int(token) * h
+                    let place = position * h
                     for j in 0..<h {
                         out[row + j] = weights.words[word + j] + weights.positions[place + j] + weights.types[j]
                     }
@@ -61,19 +63,23 @@ struct MiniLMEncoder: Sendable {
         }
         for (index, sequence) in sequences.enumerated() {
             x.withUnsafeMutableBufferPointer { out in
-                Self.layerNorm(out.baseAddress! + index * length * h, rows: sequence.count, weights.embeddingNorm, weights.embeddingNormBias)
+                Self.layerNorm(
+                    out.baseAddress! + index * length * h, rows: sequence.count, weights.embeddingNorm,
+                    weights.embeddingNormBias)
             }
         }
     }
 
     /// out = input · Wᵀ + bias (+ residual), W as PyTorch keeps it: [outputs, inputs], row-major.
     func linear(
-        _ input: [Float], rows: Int, inputs: Int, _ weight: UnsafeBufferPointer<Float>, _ bias: UnsafeBufferPointer<Float>,
+        _ input: [Float], rows: Int, inputs: Int, _ weight: UnsafeBufferPointer<Float>,
+        _ bias: UnsafeBufferPointer<Float>,
         into out: inout [Float], adding residual: [Float]? = nil
     ) {
         let outputs = bias.count
         out.withUnsafeMutableBufferPointer { o in
-            let o = o.baseAddress!, b = bias.baseAddress!
+            let o = o.baseAddress!
+            let b = bias.baseAddress!
             if let residual {
                 residual.withUnsafeBufferPointer { residual in
                     let r = residual.baseAddress!
@@ -86,8 +92,9 @@ struct MiniLMEncoder: Sendable {
                 for row in 0..<rows { (o + row * outputs).update(from: b, count: outputs) }
             }
             input.withUnsafeBufferPointer { i in
-                blas.sgemm(transposeB: true, m: rows, n: outputs, k: inputs, alpha: 1, a: i.baseAddress, lda: inputs,
-                           b: weight.baseAddress, ldb: inputs, beta: 1, c: o, ldc: outputs)
+                blas.sgemm(
+                    transposeB: true, m: rows, n: outputs, k: inputs, alpha: 1, a: i.baseAddress, lda: inputs,
+                    b: weight.baseAddress, ldb: inputs, beta: 1, c: o, ldc: outputs)
             }
         }
     }

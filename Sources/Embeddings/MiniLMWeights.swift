@@ -25,7 +25,8 @@ struct MiniLMWeights: @unchecked Sendable {
     let fused: [(weight: [Float], bias: [Float])]
 
     init(file: SafetensorsFile) throws(EmbeddingError) {
-        let h = Self.hidden, f = Self.feedForward
+        let h = Self.hidden
+        let f = Self.feedForward
         self.file = file
         words = try file.floats("embeddings.word_embeddings.weight", shape: [Self.vocabularySize, h])
         positions = try file.floats("embeddings.position_embeddings.weight", shape: [Self.positions, h])
@@ -38,17 +39,22 @@ struct MiniLMWeights: @unchecked Sendable {
             func t(_ name: String, _ shape: [Int]) throws(EmbeddingError) -> UnsafeBufferPointer<Float> {
                 try file.floats(p + name, shape: shape)
             }
-            layers.append(Layer(
-                query: try t("attention.self.query.weight", [h, h]), queryBias: try t("attention.self.query.bias", [h]),
-                key: try t("attention.self.key.weight", [h, h]), keyBias: try t("attention.self.key.bias", [h]),
-                value: try t("attention.self.value.weight", [h, h]), valueBias: try t("attention.self.value.bias", [h]),
-                attentionOut: try t("attention.output.dense.weight", [h, h]),
-                attentionOutBias: try t("attention.output.dense.bias", [h]),
-                attentionNorm: try t("attention.output.LayerNorm.weight", [h]),
-                attentionNormBias: try t("attention.output.LayerNorm.bias", [h]),
-                intermediate: try t("intermediate.dense.weight", [f, h]), intermediateBias: try t("intermediate.dense.bias", [f]),
-                output: try t("output.dense.weight", [h, f]), outputBias: try t("output.dense.bias", [h]),
-                outputNorm: try t("output.LayerNorm.weight", [h]), outputNormBias: try t("output.LayerNorm.bias", [h])))
+            layers.append(
+                Layer(
+                    query: try t("attention.self.query.weight", [h, h]),
+                    queryBias: try t("attention.self.query.bias", [h]),
+                    key: try t("attention.self.key.weight", [h, h]), keyBias: try t("attention.self.key.bias", [h]),
+                    value: try t("attention.self.value.weight", [h, h]),
+                    valueBias: try t("attention.self.value.bias", [h]),
+                    attentionOut: try t("attention.output.dense.weight", [h, h]),
+                    attentionOutBias: try t("attention.output.dense.bias", [h]),
+                    attentionNorm: try t("attention.output.LayerNorm.weight", [h]),
+                    attentionNormBias: try t("attention.output.LayerNorm.bias", [h]),
+                    intermediate: try t("intermediate.dense.weight", [f, h]),
+                    intermediateBias: try t("intermediate.dense.bias", [f]),
+                    output: try t("output.dense.weight", [h, f]), outputBias: try t("output.dense.bias", [h]),
+                    outputNorm: try t("output.LayerNorm.weight", [h]),
+                    outputNormBias: try t("output.LayerNorm.bias", [h])))
         }
         self.layers = layers
         fused = layers.map { layer in

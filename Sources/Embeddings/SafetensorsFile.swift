@@ -24,14 +24,17 @@ public final class SafetensorsFile: Sendable {
         guard headerLength > 0, 8 + headerLength <= file.length else {
             throw EmbeddingError(path: path, "header length \(headerLength) does not fit in \(file.length) bytes")
         }
-        tensors = try Self.parseHeader(Data(bytes: file.base + 8, count: headerLength), dataLength: file.length - 8 - headerLength, path: path)
+        tensors = try Self.parseHeader(
+            Data(bytes: file.base + 8, count: headerLength), dataLength: file.length - 8 - headerLength, path: path)
         dataStart = 8 + headerLength
     }
 
     /// A float32 tensor's values, checked against the shape the caller expects.
     public func floats(_ name: String, shape expected: [Int]) throws(EmbeddingError) -> UnsafeBufferPointer<Float> {
         guard let tensor = tensors[name] else { throw EmbeddingError(path: path, "has no tensor \(name)") }
-        guard tensor.dtype == "F32" else { throw EmbeddingError(path: path, "tensor \(name) is \(tensor.dtype), expected F32") }
+        guard tensor.dtype == "F32" else {
+            throw EmbeddingError(path: path, "tensor \(name) is \(tensor.dtype), expected F32")
+        }
         guard tensor.shape == expected else {
             throw EmbeddingError(path: path, "tensor \(name) has shape \(tensor.shape), expected \(expected)")
         }
@@ -48,19 +51,23 @@ public final class SafetensorsFile: Sendable {
         do { object = try JSONSerialization.jsonObject(with: header) } catch {
             throw EmbeddingError(path: path, "header is not JSON: \(error.localizedDescription)")
         }
-        guard let entries = object as? [String: Any] else { throw EmbeddingError(path: path, "header is not a JSON object") }
+        guard let entries = object as? [String: Any] else {
+            throw EmbeddingError(path: path, "header is not a JSON object")
+        }
         let sizes = ["F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I8": 1, "U8": 1, "F64": 8, "BOOL": 1]
         var tensors: [String: Tensor] = [:]
         for (name, value) in entries where name != "__metadata__" {
             guard let entry = value as? [String: Any], let dtype = entry["dtype"] as? String,
-                  let shape = entry["shape"] as? [Int], let offsets = entry["data_offsets"] as? [Int], offsets.count == 2
+                let shape = entry["shape"] as? [Int], let offsets = entry["data_offsets"] as? [Int], offsets.count == 2
             else { throw EmbeddingError(path: path, "header entry \(name) lacks dtype, shape or data_offsets") }
             let (start, end) = (offsets[0], offsets[1])
             guard start >= 0, start <= end, end <= dataLength else {
-                throw EmbeddingError(path: path, "tensor \(name) spans bytes \(start)..<\(end), beyond the file's \(dataLength)")
+                throw EmbeddingError(
+                    path: path, "tensor \(name) spans bytes \(start)..<\(end), beyond the file's \(dataLength)")
             }
             if let size = sizes[dtype], shape.reduce(size, *) != end - start {
-                throw EmbeddingError(path: path, "tensor \(name): shape \(shape) of \(dtype) is not \(end - start) bytes")
+                throw EmbeddingError(
+                    path: path, "tensor \(name): shape \(shape) of \(dtype) is not \(end - start) bytes")
             }
             tensors[name] = Tensor(dtype: dtype, shape: shape, start: start, end: end)
         }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `VectorMatrix` saved as one file and memory-mapped when read, so a search does not load every vector
@@ -35,7 +36,7 @@ public final class VectorFile: Sendable {
         idsOffset = 28 + (nameLength + 7) / 8 * 8 + 4
         valuesOffset = idsOffset + count * 8
         guard Array(UnsafeRawBufferPointer(start: base, count: 8)) == Self.magic, dimensions > 0, nameLength < 4096,
-              valuesOffset + count * dimensions * 4 == file.length, idsOffset % 8 == 0
+            valuesOffset + count * dimensions * 4 == file.length, idsOffset % 8 == 0
         else { throw EmbeddingError(path: path, "is not a vector file of this version, or is cut short") }
         generation = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
         embedder = String(decoding: UnsafeRawBufferPointer(start: base + 28, count: nameLength), as: UTF8.self)
@@ -43,10 +44,14 @@ public final class VectorFile: Sendable {
 
     /// Writes `matrix` to `path` (mode 0600) through a temporary file renamed into place, so a reader never
     /// sees half a file and two writers cannot interleave.
-    public static func write(_ matrix: VectorMatrix, embedder: String, generation: UInt64, to path: String) throws(EmbeddingError) {
+    public static func write(_ matrix: VectorMatrix, embedder: String, generation: UInt64, to path: String)
+        throws(EmbeddingError)
+    {
         let name = Array(embedder.utf8)
         var data = Data(magic)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         append(UInt32(matrix.dimensions))
         append(UInt32(matrix.count))
         append(generation)
@@ -57,12 +62,14 @@ public final class VectorFile: Sendable {
         matrix.values.withUnsafeBytes { data.append(contentsOf: $0) }
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw EmbeddingError(path: temporary, "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw EmbeddingError(path: temporary, "cannot create: \(String(cString: strerror(errno)))")
+        }
         let written = data.withUnsafeBytes { bytes in
             #if canImport(Glibc)
-            Glibc.write(fd, bytes.baseAddress, bytes.count)
+                Glibc.write(fd, bytes.baseAddress, bytes.count)
             #else
-            Darwin.write(fd, bytes.baseAddress, bytes.count)
+                Darwin.write(fd, bytes.baseAddress, bytes.count)
             #endif
         }
         close(fd)
@@ -81,6 +88,8 @@ public final class VectorFile: Sendable {
         if let allowed {
             for row in 0..<count where !allowed(Int64(littleEndian: ids[row])) { scores[row] = -.infinity }
         }
-        return VectorMatrix.best(scores, k: k).filter { scores[$0] > -.infinity }.map { (id: Int64(littleEndian: ids[$0]), score: scores[$0]) }
+        return VectorMatrix.best(scores, k: k).filter { scores[$0] > -.infinity }.map {
+            (id: Int64(littleEndian: ids[$0]), score: scores[$0])
+        }
     }
 }

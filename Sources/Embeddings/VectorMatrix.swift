@@ -37,13 +37,19 @@ public struct VectorMatrix: Sendable {
 
     /// The `k` rows with the largest dot product with `query`, best first: (row index, id, score).
     /// Only rows whose id `allowed` accepts, when it is given.
-    public func nearest(_ query: [Float], k: Int, allowed: ((Int64) -> Bool)? = nil) -> [(index: Int, id: Int64, score: Float)] {
+    public func nearest(_ query: [Float], k: Int, allowed: ((Int64) -> Bool)? = nil) -> [(
+        index: Int, id: Int64, score: Float
+    )] {
         guard count > 0, k > 0, query.count == dimensions else { return [] }
-        var scores = values.withUnsafeBufferPointer { Self.products($0.baseAddress!, rows: count, dimensions: dimensions, query: query) }
+        var scores = values.withUnsafeBufferPointer {
+            Self.products($0.baseAddress!, rows: count, dimensions: dimensions, query: query)
+        }
         if let allowed {
             for row in 0..<count where !allowed(ids[row]) { scores[row] = -.infinity }
         }
-        return Self.best(scores, k: k).filter { scores[$0] > -.infinity }.map { (index: $0, id: ids[$0], score: scores[$0]) }
+        return Self.best(scores, k: k).filter { scores[$0] > -.infinity }.map {
+            (index: $0, id: ids[$0], score: scores[$0])
+        }
     }
 
     /// Every row's dot product with `query`: one `cblas_sgemv`, or a plain loop where OpenBLAS is missing.
@@ -87,6 +93,6 @@ public struct VectorMatrix: Sendable {
 extension Array where Element == Float {
     /// The vector as stored: float32, little-endian.
     public var storedBytes: [UInt8] {
-        withUnsafeBytes { Array<UInt8>($0) }
+        withUnsafeBytes { [UInt8]($0) }
     }
 }

@@ -44,9 +44,15 @@ extension WordPieceTokenizer {
         var current: [Unicode.Scalar] = []
         for scalar in scalars {
             if scalar.properties.isWhitespace {
-                if !current.isEmpty { words.append(current); current = [] }
+                if !current.isEmpty {
+                    words.append(current)
+                    current = []
+                }
             } else if isPunctuation(scalar) {
-                if !current.isEmpty { words.append(current); current = [] }
+                if !current.isEmpty {
+                    words.append(current)
+                    current = []
+                }
                 words.append([scalar])
             } else {
                 current.append(scalar)
@@ -75,7 +81,8 @@ extension WordPieceTokenizer {
         }
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation: return true
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return true
         default: return false
         }
     }
@@ -83,7 +90,8 @@ extension WordPieceTokenizer {
     static func isChineseCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2B73F, 0x2B740...0x2B81F,
-             0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F: return true
+            0x2B920...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
+            return true
         default: return false
         }
     }

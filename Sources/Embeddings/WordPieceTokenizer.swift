@@ -46,7 +46,9 @@ public struct WordPieceTokenizer: Sendable {
 
     public init(vocabulary: [String: Int32], maxLength: Int = 256, source: String? = nil) throws(EmbeddingError) {
         func id(_ token: String) throws(EmbeddingError) -> Int32 {
-            guard let id = vocabulary[token] else { throw EmbeddingError(path: source, "the vocabulary has no \(token)") }
+            guard let id = vocabulary[token] else {
+                throw EmbeddingError(path: source, "the vocabulary has no \(token)")
+            }
             return id
         }
         self.vocabulary = vocabulary
@@ -55,7 +57,9 @@ public struct WordPieceTokenizer: Sendable {
         sep = try id("[SEP]")
         unknown = try id("[UNK]")
         pad = try id("[PAD]")
-        specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].compactMap { token in vocabulary[token].map { (token, $0) } }
+        specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].compactMap { token in
+            vocabulary[token].map { (token, $0) }
+        }
     }
 
     /// The ids the model reads: `[CLS]`, the text's pieces (cut to fit `maxLength`), `[SEP]`.
@@ -78,7 +82,10 @@ public struct WordPieceTokenizer: Sendable {
         return ids
     }
 
-    enum Segment { case text(Substring), special(Int32) }
+    enum Segment {
+        case text(Substring)
+        case special(Int32)
+    }
 
     /// The text cut around the special tokens written in it, which are tokens as they are.
     func splitSpecials(_ text: String) -> [Segment] {
@@ -102,7 +109,10 @@ public struct WordPieceTokenizer: Sendable {
 
     /// Greedy longest-match-first pieces of one word.
     func appendPieces(of word: [Unicode.Scalar], to ids: inout [Int32]) {
-        guard word.count <= Self.maxWordCharacters else { ids.append(unknown); return }
+        guard word.count <= Self.maxWordCharacters else {
+            ids.append(unknown)
+            return
+        }
         var pieces: [Int32] = []
         var start = 0
         while start < word.count {
@@ -111,10 +121,16 @@ public struct WordPieceTokenizer: Sendable {
             while start < end {
                 var candidate = start > 0 ? "##" : ""
                 candidate.unicodeScalars.append(contentsOf: word[start..<end])
-                if let id = vocabulary[candidate] { found = id; break }
+                if let id = vocabulary[candidate] {
+                    found = id
+                    break
+                }
                 end -= 1
             }
-            guard let id = found else { ids.append(unknown); return }
+            guard let id = found else {
+                ids.append(unknown)
+                return
+            }
             pieces.append(id)
             start = end
         }

@@ -12,12 +12,13 @@ extension EventBatch {
         var rows: [JSONValue] = []
         for (position, entry) in entries.enumerated() {
             for cut in entry.repeats {
-                rows.append(.array([
-                    .integer(position), .integer(cut.start), .integer(cut.count),
-                    .string(Self.hex(cut.fingerprint.first)), .string(Self.hex(cut.fingerprint.second)),
-                    .string(cut.source.deltaType), .integer(cut.source.outputIndex), .string(cut.source.partField),
-                    .integer(cut.source.partIndex),
-                ]))
+                rows.append(
+                    .array([
+                        .integer(position), .integer(cut.start), .integer(cut.count),
+                        .string(Self.hex(cut.fingerprint.first)), .string(Self.hex(cut.fingerprint.second)),
+                        .string(cut.source.deltaType), .integer(cut.source.outputIndex), .string(cut.source.partField),
+                        .integer(cut.source.partIndex),
+                    ]))
             }
         }
         return rows.isEmpty ? nil : JSONValue.array(rows).serialized()
@@ -29,19 +30,25 @@ extension EventBatch {
     }
 
     /// The cuts of a stored batch (`repeats` column), by the position of their event in the batch.
-    static func repeats(fromColumn text: String?, batch firstIndex: Int, exchange id: Int64) throws -> [(position: Int, cut: RepeatedSpan)] {
+    static func repeats(fromColumn text: String?, batch firstIndex: Int, exchange id: Int64) throws -> [(
+        position: Int, cut: RepeatedSpan
+    )] {
         guard let text else { return [] }
         guard case .array(let rows)? = try? JSONValue.parse(Array(text.utf8)) else {
-            throw RepeatError(exchange: id, event: firstIndex, reason: "the batch's list of repeated texts is not a JSON array")
+            throw RepeatError(
+                exchange: id, event: firstIndex, reason: "the batch's list of repeated texts is not a JSON array")
         }
         return try rows.map { row in
             let fields = row.arrayValue ?? []
-            guard fields.count == 9, let position = fields[0].intValue, let at = fields[1].intValue, let count = fields[2].intValue,
+            guard fields.count == 9, let position = fields[0].intValue, let at = fields[1].intValue,
+                let count = fields[2].intValue,
                 let first = fields[3].stringValue.flatMap({ UInt64($0, radix: 16) }),
                 let second = fields[4].stringValue.flatMap({ UInt64($0, radix: 16) }), let type = fields[5].stringValue,
                 let output = fields[6].intValue, let partField = fields[7].stringValue, let part = fields[8].intValue
             else {
-                throw RepeatError(exchange: id, event: firstIndex, reason: "a repeated text's entry is malformed: \(row.compactString)")
+                throw RepeatError(
+                    exchange: id, event: firstIndex,
+                    reason: "a repeated text's entry is malformed: \(row.compactString)")
             }
             let source = RepeatedTextSource(deltaType: type, outputIndex: output, partField: partField, partIndex: part)
             let fingerprint = LongStrings.Fingerprint(length: count, first: first, second: second)
@@ -51,7 +58,9 @@ extension EventBatch {
 
     /// Puts the cut texts back into the events of one exchange (sorted by index): each from the raw `delta`
     /// strings of its source's delta events before it, checked against the length and fingerprint.
-    static func restore(_ cuts: [(event: Int, cut: RepeatedSpan)], in events: inout [StoredEvent], exchange id: Int64) throws {
+    static func restore(_ cuts: [(event: Int, cut: RepeatedSpan)], in events: inout [StoredEvent], exchange id: Int64)
+        throws
+    {
         guard !cuts.isEmpty else { return }
         var texts: [RepeatedTextSource: [(index: Int, range: Range<Int>)]] = [:]
         for source in Set(cuts.map(\.cut.source)) {
@@ -69,16 +78,21 @@ extension EventBatch {
             // on past its deltas or departed from them (`RepeatSkimmer`).
             var text: [UInt8] = []
             text.reserveCapacity(cut.count)
-            for delta in texts[cut.source] ?? [] where events[delta.index].index < eventIndex && text.count < cut.count {
+            for delta in texts[cut.source] ?? [] where events[delta.index].index < eventIndex && text.count < cut.count
+            {
                 let range = events[delta.index].data[delta.range]
                 text.append(contentsOf: range.prefix(cut.count - text.count))
             }
             var hasher = FingerprintHasher()
             hasher.update(text)
-            guard text.count == cut.count, hasher.finalize() == cut.fingerprint, cut.start <= events[position].data.count else {
+            guard text.count == cut.count, hasher.finalize() == cut.fingerprint,
+                cut.start <= events[position].data.count
+            else {
                 throw RepeatError(
                     exchange: id, event: eventIndex,
-                    reason: "its repeated text (\(cut.count) bytes of \(cut.source.deltaType), output \(cut.source.outputIndex)) does not match the \(text.count) bytes its stored deltas hold")
+                    reason:
+                        "its repeated text (\(cut.count) bytes of \(cut.source.deltaType), output \(cut.source.outputIndex)) does not match the \(text.count) bytes its stored deltas hold"
+                )
             }
             events[position].data.insert(contentsOf: text, at: cut.start)
         }

@@ -48,11 +48,13 @@ struct EventBatch {
     /// of their bytes.
     mutating func append(_ events: RecordedEvents, _ range: Range<Int>? = nil) {
         let range = range ?? events.entries.indices
-        guard let first = range.first.map({ events.entries[$0] }), let last = range.last.map({ events.entries[$0] }) else { return }
+        guard let first = range.first.map({ events.entries[$0] }), let last = range.last.map({ events.entries[$0] })
+        else { return }
         let base = data.count - first.start
         // Read in place: an entry copied out retains and releases its four references.
         // The events of a read arrived with it, at one offset: converted once, not per event.
-        var offset = first.offset, micros = Self.micros(first.offset)
+        var offset = first.offset
+        var micros = Self.micros(first.offset)
         events.entries.withUnsafeBufferPointer { events in
             for index in range {
                 let event = events.baseAddress! + index
@@ -137,8 +139,10 @@ struct EventBatch {
                     }
                 }
                 let start = Self.writeMetaRow(
-                    sequenceNumber: entries[position].sequenceNumber, micros: entries[position].micros, type: lastTypeNumber,
-                    start: entries[position].start, length: entries[position].length, first: position == 0, endingAt: end)
+                    sequenceNumber: entries[position].sequenceNumber, micros: entries[position].micros,
+                    type: lastTypeNumber,
+                    start: entries[position].start, length: entries[position].length, first: position == 0,
+                    endingAt: end)
                 meta.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: end)))
             }
         }
@@ -158,12 +162,15 @@ struct EventBatch {
     /// valid and no event starts inside a character, every event is; otherwise each is checked.
     private func nonUTF8Positions() -> [Int] {
         data.withUnsafeBufferPointer { bytes in
-            if UTF8Check.isValid(bytes), entries.allSatisfy({ $0.start >= bytes.count || bytes[$0.start] & 0xC0 != 0x80 }) {
+            if UTF8Check.isValid(bytes),
+                entries.allSatisfy({ $0.start >= bytes.count || bytes[$0.start] & 0xC0 != 0x80 })
+            {
                 return []
             }
             return entries.indices.filter { position in
                 let entry = entries[position]
-                return !UTF8Check.isValid(UnsafeBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
+                return !UTF8Check.isValid(
+                    UnsafeBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
             }
         }
     }
@@ -205,7 +212,8 @@ struct EventBatch {
             }
             text.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_text(
-                    raw, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+                    raw, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                    Self.transient)
             }
         }
         // meta, types and blobs are small next to the data: SQLite copies them; the data it reads in place.
@@ -219,7 +227,8 @@ struct EventBatch {
         }
         guard code == SQLITE_DONE else {
             throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
         }
     }
 

@@ -21,7 +21,9 @@ public struct ExchangeExporter: Sendable {
     public func export(_ detail: ExchangeDetail, as format: Format) -> String {
         var detail = detail
         if !keepsObfuscation {
-            for index in detail.events.indices { detail.events[index].data = StreamNoise.withoutObfuscation(detail.events[index].data) }
+            for index in detail.events.indices {
+                detail.events[index].data = StreamNoise.withoutObfuscation(detail.events[index].data)
+            }
         }
         return switch format {
         case .json: detail.json.prettyPrinted() + "\n"
@@ -34,7 +36,9 @@ public struct ExchangeExporter: Sendable {
     /// A shell command that sends the same request: same method, URL, headers and exact body bytes.
     public func curl(_ detail: ExchangeDetail) -> String {
         // -g: the URL as stored, never a glob (a redacted query value is `[REDACTED]`, which curl would expand).
-        var lines = ["curl -sS -g\(detail.summary.streamed ? " -N" : "") -X \(Self.quote(detail.summary.method)) \(Self.quote(detail.summary.url))"]
+        var lines = [
+            "curl -sS -g\(detail.summary.streamed ? " -N" : "") -X \(Self.quote(detail.summary.method)) \(Self.quote(detail.summary.url))"
+        ]
         for (name, value) in detail.requestHeaders {
             let lower = name.lowercased()
             if lower == "content-length" || lower == "host" { continue }
@@ -62,7 +66,9 @@ public struct ExchangeExporter: Sendable {
         var text = ""
         for event in detail.events {
             if !event.type.isEmpty { text += "event: \(event.type)\n" }
-            for line in String(decoding: event.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in String(decoding: event.data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            {
                 text += "data: \(line)\n"
             }
             text += "\n"
@@ -77,7 +83,8 @@ public struct ExchangeExporter: Sendable {
             .array(pairs.map { ["name": .string($0.0), "value": .string($0.1)] })
         }
         let requestText = String(decoding: detail.requestBody, as: UTF8.self)
-        let responseText = summary.streamed ? sse(detail) : detail.responseBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let responseText =
+            summary.streamed ? sse(detail) : detail.responseBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let query = URLComponents(string: summary.url)?.queryItems ?? []
         var request: JSONObject = [
             "method": .string(summary.method), "url": .string(summary.url), "httpVersion": "HTTP/1.1",

@@ -98,7 +98,9 @@ public struct ExchangeQuery: Sendable, Hashable {
     static func ftsQuery(_ text: String) -> String? {
         // Split and quoted by Unicode scalar: a `"` followed by a combining mark is one `Character` that is not
         // `"`, and quote doubling by `Character` left it single ("unterminated string").
-        let words = text.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace }).map { FTS5Quoting.phrase(String($0)) }
+        let words = text.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace }).map {
+            FTS5Quoting.phrase(String($0))
+        }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 

@@ -35,9 +35,11 @@ extension ExchangeRecorder.Recording {
             let written = rowID
             let head = head.map { head in
                 (
-                    status: head.status, headers: ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
+                    status: head.status,
+                    headers: ExchangeRecorder.encode(headers: redactor.redact(headers: head.headers)),
                     ttfb: head.timeToFirstByte.milliseconds,
-                    streamed: head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream") ?? false,
+                    streamed: head.headers.headerValue("content-type")?.lowercased().contains("text/event-stream")
+                        ?? false,
                     requestID: head.headers.headerValue("x-request-id")
                 )
             }
@@ -49,7 +51,8 @@ extension ExchangeRecorder.Recording {
                 var texts = texts
                 if let message = outcome.error?.message { texts.events += message + "\n" }
                 return (
-                    outcome: outcome, error: outcome.error.map { redactor.redact(ExchangeRecorder.Recording.encode($0)) },
+                    outcome: outcome,
+                    error: outcome.error.map { redactor.redact(ExchangeRecorder.Recording.encode($0)) },
                     output: redactor.redact(texts.output), events: redactor.redact(texts.events),
                     cost: PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
                 )
@@ -69,7 +72,8 @@ extension ExchangeRecorder.Recording {
                             arguments: [head.status, head.headers, head.ttfb, head.streamed, head.requestID, id])
                     }
                     if let body {
-                        try db.execute(sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [body, id])
+                        try db.execute(
+                            sql: "UPDATE exchange SET response_body = ? WHERE id = ?", arguments: [body, id])
                     }
                     let packed = handoff.batch
                     if let packed {

@@ -86,7 +86,8 @@ extension ExchangeRecorder {
                                 do {
                                     try await pending.commit(store: store)
                                 } catch {
-                                    recorder.tell(recorder.writeFailed(error, store: store, what: "exchange \(pending.name)"))
+                                    recorder.tell(
+                                        recorder.writeFailed(error, store: store, what: "exchange \(pending.name)"))
                                 }
                             }
                             if let alone {
@@ -105,7 +106,9 @@ extension ExchangeRecorder {
                     case .finish(var outcome):
                         // A stream resumed from a stored response (`GET /responses/ID?stream=true...`) is that
                         // response's even when it broke off before saying so: linked to it by its id.
-                        if outcome.responseID == nil { outcome.responseID = Self.storedResponseID(method: request.method, url: request.url) }
+                        if outcome.responseID == nil {
+                            outcome.responseID = Self.storedResponseID(method: request.method, url: request.url)
+                        }
                         pending.outcome = outcome
                     }
                     // What arrived is written with what comes within the next 200 ms (or 1 MB of events, or
@@ -127,7 +130,8 @@ extension ExchangeRecorder {
                                 break
                             } catch {
                                 let failure = recorder.writeFailed(
-                                    error, store: store, what: "exchange \(pending.name) (attempt \(attempt) of \(attempts))")
+                                    error, store: store,
+                                    what: "exchange \(pending.name) (attempt \(attempt) of \(attempts))")
                                 if attempt == attempts || failure.isLasting {
                                     recorder.tell(failure)
                                     break
@@ -148,18 +152,22 @@ extension ExchangeRecorder {
                     }
                     if case .finish(let outcome) = operation {
                         if let change = LedgerChange.of(
-                            method: request.method, url: redactor.redact(url: request.url), requestBody: request.body, responseBody: answer,
+                            method: request.method, url: redactor.redact(url: request.url), requestBody: request.body,
+                            responseBody: answer,
                             outcome: outcome, now: request.startedAt)
                         {
                             guard let id = pending.rowID else {
-                                logger.debug("inspector: no ledger entry for \(pending.name): its exchange could not be written")
+                                logger.debug(
+                                    "inspector: no ledger entry for \(pending.name): its exchange could not be written")
                                 continuation.finish()
                                 continue
                             }
                             do {
-                                try await store.apply(change, exchangeID: id, request: request, provider: recorder.provider)
+                                try await store.apply(
+                                    change, exchangeID: id, request: request, provider: recorder.provider)
                             } catch {
-                                recorder.tell(recorder.writeFailed(error, store: store, what: "the ledger for exchange \(id)"))
+                                recorder.tell(
+                                    recorder.writeFailed(error, store: store, what: "the ledger for exchange \(id)"))
                             }
                         }
                         continuation.finish()
@@ -193,7 +201,8 @@ extension ExchangeRecorder {
 
         /// The id in `GET …/responses/ID` (and its query), nil for any other request.
         static func storedResponseID(method: String, url: String) -> String? {
-            guard method == "GET", let path = url.split(separator: "?").first, let range = path.range(of: "/responses/") else { return nil }
+            guard method == "GET", let path = url.split(separator: "?").first, let range = path.range(of: "/responses/")
+            else { return nil }
             let id = path[range.upperBound...]
             return id.hasPrefix("resp_") && !id.contains("/") ? String(id) : nil
         }

@@ -1,8 +1,8 @@
 import Foundation
-import StoreSupport
 import GRDB
 import Logging
 import ResponsesAPI
+import StoreSupport
 import Synchronization
 
 /// The inspector's `ExchangeObserver`: it stores every exchange in the store. Nothing waits for the
@@ -50,7 +50,8 @@ public final class ExchangeRecorder: ExchangeObserver {
     /// went. When the store cannot be opened, `onFailure` is told once and nothing is recorded. When it
     /// opens but a write fails, `onWriteFailure` is told once (`ExchangeRecorder+Failures`).
     public convenience init(
-        openingStoreAt path: String, now: Date = Date(), provider: String? = nil, logger: Logger = Logger(label: "openresponses.inspector"),
+        openingStoreAt path: String, now: Date = Date(), provider: String? = nil,
+        logger: Logger = Logger(label: "openresponses.inspector"),
         onRepair: @escaping @Sendable (DamagedStore) -> Void = { _ in },
         onWriteFailure: (@Sendable (StoreWriteFailure) -> Void)? = nil,
         onFailure: @escaping @Sendable (any Error) -> Void
@@ -106,9 +107,11 @@ public final class ExchangeRecorder: ExchangeObserver {
         let model = json?["model"]?.stringValue
         let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
         return [
-            StorageDate.string(request.startedAt), request.method, redactor.redact(url: request.url), Self.encode(headers: headers),
+            StorageDate.string(request.startedAt), request.method, redactor.redact(url: request.url),
+            Self.encode(headers: headers),
             Self.databaseValue(body), model, request.context.preset, request.context.session,
-            request.context.replayOf, Int64(getpid()), request.attempt, inputText, request.context.labels["provider"] ?? provider,
+            request.context.replayOf, Int64(getpid()), request.attempt, inputText,
+            request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
         ]
     }

@@ -80,7 +80,8 @@ extension InspectorStore {
                     costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
                     p50DurationMs: ExchangeStats.percentile(0.5, of: durations),
                     p95DurationMs: ExchangeStats.percentile(0.95, of: durations),
-                    p50TTFTMs: ExchangeStats.percentile(0.5, of: ttfts), p95TTFTMs: ExchangeStats.percentile(0.95, of: ttfts))
+                    p50TTFTMs: ExchangeStats.percentile(0.5, of: ttfts),
+                    p95TTFTMs: ExchangeStats.percentile(0.95, of: ttfts))
             }
         }
         return ExchangeStats(groups: groups.sorted { ($0.requests, $1.key) > ($1.requests, $0.key) })

@@ -16,8 +16,10 @@ extension InspectorStore {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        id, kind.rawValue, StorageDate.string(request.startedAt), expiresAt.map(StorageDate.string), baseURL,
-                        exchangeID, request.context.labels["provider"] ?? provider, request.context.labels["source"] ?? "console",
+                        id, kind.rawValue, StorageDate.string(request.startedAt), expiresAt.map(StorageDate.string),
+                        baseURL,
+                        exchangeID, request.context.labels["provider"] ?? provider,
+                        request.context.labels["source"] ?? "console",
                         request.context.session, request.context.preset, label,
                     ])
             case .deleted(let id):
@@ -30,7 +32,9 @@ extension InspectorStore {
 
     /// The ledger, oldest first: objects of `type` (all types when nil) created before `createdBefore`,
     /// without those known to be deleted unless `includingDeleted`.
-    public func ledger(type: String? = nil, createdBefore: Date? = nil, includingDeleted: Bool = false) async throws -> [LedgerEntry] {
+    public func ledger(type: String? = nil, createdBefore: Date? = nil, includingDeleted: Bool = false) async throws
+        -> [LedgerEntry]
+    {
         try await readLedger(type: type, createdBefore: createdBefore, includingDeleted: includingDeleted).entries
     }
 
@@ -61,7 +65,9 @@ extension InspectorStore {
         return try await writer.read { db in
             var entries: [LedgerEntry] = []
             var unreadable: [String] = []
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT * FROM ledger \(filter) ORDER BY created_at, object_id", arguments: all)
+            {
                 do {
                     entries.append(try LedgerEntry(row: row))
                 } catch {
@@ -79,14 +85,17 @@ extension InspectorStore {
             let value = row[column] as DatabaseValue
             return !value.isNull && Date.fromDatabaseValue(value) == nil
         }
-        let reason = dates.map { "\($0) \(String(describing: (row[$0] as DatabaseValue).storage.value ?? "").debugDescription) is not a date" }
+        let reason = dates.map {
+            "\($0) \(String(describing: (row[$0] as DatabaseValue).storage.value ?? "").debugDescription) is not a date"
+        }
         return "\(id): " + (reason.isEmpty ? "its row cannot be read" : reason.joined(separator: ", "))
     }
 
     /// Marks an object gone (deleted by `ledger gc`, or found missing by `ledger verify`).
     public func markDeleted(_ id: String, at date: Date) async throws {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE ledger SET deleted_at = ? WHERE object_id = ?", arguments: [StorageDate.string(date), id])
+            try db.execute(
+                sql: "UPDATE ledger SET deleted_at = ? WHERE object_id = ?", arguments: [StorageDate.string(date), id])
         }
     }
 }

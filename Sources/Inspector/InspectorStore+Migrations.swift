@@ -64,75 +64,78 @@ extension InspectorStore {
                 // Estimated from the price table; null for models it does not list.
                 t.add(column: "cost_usd", .double)
             }
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE exchange_fts USING fts5(input_text, output_text, event_text, tokenize = 'unicode61')
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE exchange_fts USING fts5(input_text, output_text, event_text, tokenize = 'unicode61')
+                    """)
             try db.create(index: "exchange_model", on: "exchange", columns: ["model"])
         }
         migrator.registerMigration("v4-event-batches") { db in
             // Events are stored a batch to a row (the writer's batches: up to 2048 events): a long stream
             // is hundreds of inserts instead of hundreds of thousands. `event` stays, as a view with the
             // same columns, so every query written against it keeps working.
-            try db.execute(sql: """
-                CREATE TABLE event_batch (
-                    exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
-                    first_idx INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    meta TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    PRIMARY KEY (exchange_id, first_idx)
-                ) WITHOUT ROWID;
-                INSERT INTO event_batch (exchange_id, first_idx, count, meta, data)
-                    SELECT exchange_id, idx, 1,
-                           json_array(json_array(idx, sequence_number, offset_ms, type, 0, length(CAST(data AS BLOB)),
-                                                 typeof(data) = 'text')),
-                           CAST(data AS BLOB)
-                    FROM event;
-                DROP TABLE event;
-                CREATE VIEW event AS
-                    SELECT b.exchange_id AS exchange_id,
-                           json_extract(m.value, '$[0]') AS idx,
-                           json_extract(m.value, '$[1]') AS sequence_number,
-                           json_extract(m.value, '$[2]') AS offset_ms,
-                           json_extract(m.value, '$[3]') AS type,
-                           CASE json_extract(m.value, '$[6]')
-                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
-                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
-                           END AS data
-                    FROM event_batch AS b, json_each(b.meta) AS m;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE event_batch (
+                        exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
+                        first_idx INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        meta TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        PRIMARY KEY (exchange_id, first_idx)
+                    ) WITHOUT ROWID;
+                    INSERT INTO event_batch (exchange_id, first_idx, count, meta, data)
+                        SELECT exchange_id, idx, 1,
+                               json_array(json_array(idx, sequence_number, offset_ms, type, 0, length(CAST(data AS BLOB)),
+                                                     typeof(data) = 'text')),
+                               CAST(data AS BLOB)
+                        FROM event;
+                    DROP TABLE event;
+                    CREATE VIEW event AS
+                        SELECT b.exchange_id AS exchange_id,
+                               json_extract(m.value, '$[0]') AS idx,
+                               json_extract(m.value, '$[1]') AS sequence_number,
+                               json_extract(m.value, '$[2]') AS offset_ms,
+                               json_extract(m.value, '$[3]') AS type,
+                               CASE json_extract(m.value, '$[6]')
+                                   WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                                   ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                               END AS data
+                        FROM event_batch AS b, json_each(b.meta) AS m;
+                    """)
         }
         migrator.registerMigration("v5-event-batch-rowid") { db in
             // v4's table was WITHOUT ROWID: its rows live in an index b-tree, and SQLite compares keys there
             // by reading a cell's whole payload, so every insert read each blob it passed on the way down
             // (a 50 MB stream read about five times its own size back). A rowid table keeps the blobs out
             // of key comparisons; the unique index on (exchange_id, first_idx) holds only the keys.
-            try db.execute(sql: """
-                DROP VIEW event;
-                CREATE TABLE event_batch_v5 (
-                    exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
-                    first_idx INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    meta TEXT NOT NULL,
-                    data BLOB NOT NULL
-                );
-                INSERT INTO event_batch_v5 (exchange_id, first_idx, count, meta, data)
-                    SELECT exchange_id, first_idx, count, meta, data FROM event_batch ORDER BY exchange_id, first_idx;
-                DROP TABLE event_batch;
-                ALTER TABLE event_batch_v5 RENAME TO event_batch;
-                CREATE UNIQUE INDEX event_batch_position ON event_batch (exchange_id, first_idx);
-                CREATE VIEW event AS
-                    SELECT b.exchange_id AS exchange_id,
-                           json_extract(m.value, '$[0]') AS idx,
-                           json_extract(m.value, '$[1]') AS sequence_number,
-                           json_extract(m.value, '$[2]') AS offset_ms,
-                           json_extract(m.value, '$[3]') AS type,
-                           CASE json_extract(m.value, '$[6]')
-                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
-                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
-                           END AS data
-                    FROM event_batch AS b, json_each(b.meta) AS m;
-                """)
+            try db.execute(
+                sql: """
+                    DROP VIEW event;
+                    CREATE TABLE event_batch_v5 (
+                        exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
+                        first_idx INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        meta TEXT NOT NULL,
+                        data BLOB NOT NULL
+                    );
+                    INSERT INTO event_batch_v5 (exchange_id, first_idx, count, meta, data)
+                        SELECT exchange_id, first_idx, count, meta, data FROM event_batch ORDER BY exchange_id, first_idx;
+                    DROP TABLE event_batch;
+                    ALTER TABLE event_batch_v5 RENAME TO event_batch;
+                    CREATE UNIQUE INDEX event_batch_position ON event_batch (exchange_id, first_idx);
+                    CREATE VIEW event AS
+                        SELECT b.exchange_id AS exchange_id,
+                               json_extract(m.value, '$[0]') AS idx,
+                               json_extract(m.value, '$[1]') AS sequence_number,
+                               json_extract(m.value, '$[2]') AS offset_ms,
+                               json_extract(m.value, '$[3]') AS type,
+                               CASE json_extract(m.value, '$[6]')
+                                   WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                                   ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                               END AS data
+                        FROM event_batch AS b, json_each(b.meta) AS m;
+                    """)
         }
         migrator.registerMigration("v6-in-progress-index") { db in
             // Every start looks for exchanges left in progress by a dead process: an index of those few rows
@@ -144,36 +147,37 @@ extension InspectorStore {
             // the type a position in the batch's `types`, the few events that are not UTF-8 listed in `blobs`
             // (a 50 MB stream's index: 16 MB before, 7 MB now, and less to write). Rows written before keep
             // their format (`types` is null) and the view reads both.
-            try db.execute(sql: """
-                ALTER TABLE event_batch ADD COLUMN types TEXT;
-                ALTER TABLE event_batch ADD COLUMN blobs TEXT;
-                DROP VIEW event;
-                CREATE VIEW event AS
-                    SELECT b.exchange_id AS exchange_id,
-                           json_extract(m.value, '$[0]') AS idx,
-                           json_extract(m.value, '$[1]') AS sequence_number,
-                           json_extract(m.value, '$[2]') AS offset_ms,
-                           json_extract(m.value, '$[3]') AS type,
-                           CASE json_extract(m.value, '$[6]')
-                               WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
-                               ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
-                           END AS data
-                    FROM event_batch AS b, json_each(b.meta) AS m
-                    WHERE b.types IS NULL
-                    UNION ALL
-                    SELECT b.exchange_id AS exchange_id,
-                           b.first_idx + m.key AS idx,
-                           json_extract(m.value, '$[0]') AS sequence_number,
-                           json_extract(m.value, '$[1]') / 1000.0 AS offset_ms,
-                           json_extract(b.types, '$[' || json_extract(m.value, '$[2]') || ']') AS type,
-                           CASE WHEN b.blobs IS NOT NULL
-                                     AND EXISTS (SELECT 1 FROM json_each(b.blobs) AS x WHERE x.value = m.key)
-                               THEN substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]'))
-                               ELSE CAST(substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]')) AS TEXT)
-                           END AS data
-                    FROM event_batch AS b, json_each(b.meta) AS m
-                    WHERE b.types IS NOT NULL;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE event_batch ADD COLUMN types TEXT;
+                    ALTER TABLE event_batch ADD COLUMN blobs TEXT;
+                    DROP VIEW event;
+                    CREATE VIEW event AS
+                        SELECT b.exchange_id AS exchange_id,
+                               json_extract(m.value, '$[0]') AS idx,
+                               json_extract(m.value, '$[1]') AS sequence_number,
+                               json_extract(m.value, '$[2]') AS offset_ms,
+                               json_extract(m.value, '$[3]') AS type,
+                               CASE json_extract(m.value, '$[6]')
+                                   WHEN 1 THEN CAST(substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]')) AS TEXT)
+                                   ELSE substr(b.data, json_extract(m.value, '$[4]') + 1, json_extract(m.value, '$[5]'))
+                               END AS data
+                        FROM event_batch AS b, json_each(b.meta) AS m
+                        WHERE b.types IS NULL
+                        UNION ALL
+                        SELECT b.exchange_id AS exchange_id,
+                               b.first_idx + m.key AS idx,
+                               json_extract(m.value, '$[0]') AS sequence_number,
+                               json_extract(m.value, '$[1]') / 1000.0 AS offset_ms,
+                               json_extract(b.types, '$[' || json_extract(m.value, '$[2]') || ']') AS type,
+                               CASE WHEN b.blobs IS NOT NULL
+                                         AND EXISTS (SELECT 1 FROM json_each(b.blobs) AS x WHERE x.value = m.key)
+                                   THEN substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]'))
+                                   ELSE CAST(substr(b.data, json_extract(m.value, '$[3]') + 1, json_extract(m.value, '$[4]')) AS TEXT)
+                               END AS data
+                        FROM event_batch AS b, json_each(b.meta) AS m
+                        WHERE b.types IS NOT NULL;
+                    """)
         }
         migrator.registerMigration("v8-provider") { db in
             // The named provider each exchange went to (`default` for the environment's server; NULL for
@@ -190,23 +194,24 @@ extension InspectorStore {
         migrator.registerMigration("v10-ledger") { db in
             // The objects recorded exchanges left on servers (LedgerEntry): kept apart from the exchanges, so
             // that `inspect prune` never forgets what is still on a server.
-            try db.execute(sql: """
-                CREATE TABLE ledger (
-                    object_id TEXT PRIMARY KEY,
-                    type TEXT NOT NULL,
-                    created_at TEXT NOT NULL,
-                    expires_at TEXT,
-                    base_url TEXT NOT NULL,
-                    exchange_id INTEGER,
-                    provider TEXT,
-                    source TEXT,
-                    session TEXT,
-                    preset TEXT,
-                    label TEXT,
-                    deleted_at TEXT
-                );
-                CREATE INDEX ledger_created ON ledger(created_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE ledger (
+                        object_id TEXT PRIMARY KEY,
+                        type TEXT NOT NULL,
+                        created_at TEXT NOT NULL,
+                        expires_at TEXT,
+                        base_url TEXT NOT NULL,
+                        exchange_id INTEGER,
+                        provider TEXT,
+                        source TEXT,
+                        session TEXT,
+                        preset TEXT,
+                        label TEXT,
+                        deleted_at TEXT
+                    );
+                    CREATE INDEX ledger_created ON ledger(created_at);
+                    """)
         }
         migrator.registerMigration("v11-repeats") { db in
             // A final event that repeats a long text its deltas brought (issue 19: the API's last four events

@@ -30,14 +30,16 @@ extension InspectorStore {
         let all = arguments
         return try await writer.read { db in
             try ExchangeSummary.fetchAll(
-                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id > ?\(marks) ORDER BY id", arguments: all)
+                db, sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id > ?\(marks) ORDER BY id",
+                arguments: all)
         }
     }
 
     /// The newest exchange that replays `id`, if any.
     public func latestReplay(of id: Int64) async throws -> Int64? {
         try await writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM exchange WHERE replay_of = ? ORDER BY id DESC LIMIT 1", arguments: [id])
+            try Int64.fetchOne(
+                db, sql: "SELECT id FROM exchange WHERE replay_of = ? ORDER BY id DESC LIMIT 1", arguments: [id])
         }
     }
 
@@ -82,10 +84,13 @@ extension InspectorStore {
     /// what a list of requests needs, at the cost of one row however long the answer was.
     public func request(ofExchange id: Int64) async throws -> (summary: ExchangeSummary, body: [UInt8])? {
         try await writer.read { db in
-            guard let summary = try ExchangeSummary.fetchOne(
-                db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?"), arguments: [id])
+            guard
+                let summary = try ExchangeSummary.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?"),
+                    arguments: [id])
             else { return nil }
-            let body = try Row.fetchOne(db.cachedStatement(sql: "SELECT request_body FROM exchange WHERE id = ?"), arguments: [id])
+            let body = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT request_body FROM exchange WHERE id = ?"), arguments: [id])
             return (summary, body.flatMap { Self.bytes($0["request_body"]) } ?? [])
         }
     }
@@ -94,11 +99,12 @@ extension InspectorStore {
     /// hundreds in one).
     static func detail(id: Int64, db: Database) throws -> ExchangeDetail? {
         let summaries = try db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?")
-        let rest = try db.cachedStatement(sql: """
-            SELECT request_headers, request_body, response_headers, response_body, response_status,
-                   ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
-            FROM exchange WHERE id = ?
-            """)
+        let rest = try db.cachedStatement(
+            sql: """
+                SELECT request_headers, request_body, response_headers, response_body, response_status,
+                       ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
+                FROM exchange WHERE id = ?
+                """)
         guard let summary = try ExchangeSummary.fetchOne(summaries, arguments: [id]),
             let row = try Row.fetchOne(rest, arguments: [id])
         else { return nil }
@@ -117,7 +123,10 @@ extension InspectorStore {
     public func recordedStreamEvents(responseID: String) async throws -> [StoredEvent] {
         try await writer.read { db in
             var bySequence: [Int: StoredEvent] = [:]
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM exchange WHERE response_id = ? AND streamed = 1 ORDER BY id", arguments: [responseID]) {
+            for id in try Int64.fetchAll(
+                db, sql: "SELECT id FROM exchange WHERE response_id = ? AND streamed = 1 ORDER BY id",
+                arguments: [responseID])
+            {
                 for event in try EventBatch.storedEvents(exchange: id, db: db) {
                     if let sequence = event.sequenceNumber, bySequence[sequence] == nil { bySequence[sequence] = event }
                 }
@@ -163,6 +172,7 @@ extension InspectorStore {
 
     /// `2026-11-21T14:03:05.123Z`.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

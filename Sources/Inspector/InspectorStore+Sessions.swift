@@ -9,15 +9,18 @@ extension InspectorStore {
     public func sessions(search: String, limit: Int) async throws -> [SessionSummary] {
         let words = search.split(whereSeparator: { $0.isWhitespace }).compactMap { ExchangeQuery.ftsQuery(String($0)) }
         guard !words.isEmpty else { return [] }
-        let eachWord = Array(repeating: """
-            session IN (SELECT session FROM exchange WHERE session IS NOT NULL
-              AND id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?))
-            """, count: words.count).joined(separator: " AND ")
+        let eachWord = Array(
+            repeating: """
+                session IN (SELECT session FROM exchange WHERE session IS NOT NULL
+                  AND id IN (SELECT rowid FROM exchange_fts WHERE exchange_fts MATCH ?))
+                """, count: words.count
+        ).joined(separator: " AND ")
         var arguments = StatementArguments(words)
         arguments += [limit]
         return try await writer.read { [arguments] db in
             try SessionSummary.fetchAll(
-                db, sql: SessionSummary.select + " WHERE " + eachWord + " GROUP BY session ORDER BY MAX(id) DESC LIMIT ?",
+                db,
+                sql: SessionSummary.select + " WHERE " + eachWord + " GROUP BY session ORDER BY MAX(id) DESC LIMIT ?",
                 arguments: arguments)
         }
     }
@@ -28,7 +31,8 @@ extension InspectorStore {
         return try await writer.read { db in
             try SessionSummary.fetchAll(
                 db,
-                sql: SessionSummary.select + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY session = ? DESC, MAX(id) DESC LIMIT ?",
+                sql: SessionSummary.select
+                    + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY session = ? DESC, MAX(id) DESC LIMIT ?",
                 arguments: [ExchangeQuery.likePrefix(prefix) + "%", prefix, limit])
         }
     }
@@ -36,7 +40,8 @@ extension InspectorStore {
     /// Every exchange of session `id`, oldest first, with bodies and events.
     public func exchanges(inSession id: String) async throws -> [ExchangeDetail] {
         try await writer.read { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM exchange WHERE session = ? ORDER BY id", arguments: [id])
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM exchange WHERE session = ? ORDER BY id", arguments: [id])
             return try ids.compactMap { try Self.detail(id: $0, db: db) }
         }
     }
@@ -46,7 +51,8 @@ extension InspectorStore {
     public func deleteSession(_ id: String) async throws -> Int {
         try await writer.write { db in
             try db.execute(
-                sql: "DELETE FROM exchange_fts WHERE rowid IN (SELECT id FROM exchange WHERE session = ?)", arguments: [id])
+                sql: "DELETE FROM exchange_fts WHERE rowid IN (SELECT id FROM exchange WHERE session = ?)",
+                arguments: [id])
             try db.execute(sql: "DELETE FROM exchange WHERE session = ?", arguments: [id])
             return db.changesCount
         }

@@ -16,9 +16,12 @@ public struct InspectorStore: Sendable {
     /// process is retried for up to `patience` before the opening fails with a passing `StoreOpenError`.
     /// A file SQLite reports as not a database or corrupt is moved aside (`repaired` says where) and a new
     /// store is created in its place.
-    public static func open(at path: String, now: Date = Date(), patience: Duration = .seconds(10)) throws -> InspectorStore {
+    public static func open(at path: String, now: Date = Date(), patience: Duration = .seconds(10)) throws
+        -> InspectorStore
+    {
         let opened = try StoreOpener(
-            path: path, now: now, patience: patience, migrator: migrator, configuration: configuration()).open()
+            path: path, now: now, patience: patience, migrator: migrator, configuration: configuration()
+        ).open()
         return InspectorStore(writer: opened.pool, path: path, repaired: opened.repaired)
     }
 

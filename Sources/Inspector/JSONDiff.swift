@@ -28,7 +28,9 @@ public struct JSONDiff: Sendable, Hashable {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
                 let child = path.isEmpty ? key : "\(path).\(key)"
-                if let other = b[key] { compare(value, other, path: child, into: &changes) } else {
+                if let other = b[key] {
+                    compare(value, other, path: child, into: &changes)
+                } else {
                     changes.append(.removed(path: child, value: value))
                 }
             }
@@ -41,14 +43,16 @@ public struct JSONDiff: Sendable, Hashable {
                 let x: JSONValue? = index < a.count ? .some(a[index]) : .none
                 let y: JSONValue? = index < b.count ? .some(b[index]) : .none
                 switch (x, y) {
-                case let (x?, y?): compare(x, y, path: child, into: &changes)
-                case let (x?, .none): changes.append(.removed(path: child, value: x))
-                case let (.none, y?): changes.append(.added(path: child, value: y))
+                case (let x?, let y?): compare(x, y, path: child, into: &changes)
+                case (let x?, .none): changes.append(.removed(path: child, value: x))
+                case (.none, let y?): changes.append(.added(path: child, value: y))
                 case (.none, .none): break
                 }
             }
         default:
-            if !Self.same(old, new) { changes.append(.changed(path: path.isEmpty ? "(root)" : path, from: old, to: new)) }
+            if !Self.same(old, new) {
+                changes.append(.changed(path: path.isEmpty ? "(root)" : path, from: old, to: new))
+            }
         }
     }
 

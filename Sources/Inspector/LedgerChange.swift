@@ -22,8 +22,11 @@ enum LedgerChange: Sendable, Hashable {
         let rest = address[range.upperBound...].split(separator: "/").map(String.init)
         switch (method.uppercased(), rest.count) {
         case ("POST", 1):
-            return created(collection: rest[0], requestBody: requestBody, responseBody: responseBody, outcome: outcome, now: now, baseURL: baseURL)
-        case ("DELETE", 2) where ["responses", "files", "vector_stores", "conversations", "containers"].contains(rest[0]):
+            return created(
+                collection: rest[0], requestBody: requestBody, responseBody: responseBody, outcome: outcome, now: now,
+                baseURL: baseURL)
+        case ("DELETE", 2)
+        where ["responses", "files", "vector_stores", "conversations", "containers"].contains(rest[0]):
             return .deleted(id: rest[1])
         default:
             return nil
@@ -31,7 +34,8 @@ enum LedgerChange: Sendable, Hashable {
     }
 
     private static func created(
-        collection: String, requestBody: [UInt8], responseBody: [UInt8]?, outcome: ExchangeOutcome, now: Date, baseURL: String
+        collection: String, requestBody: [UInt8], responseBody: [UInt8]?, outcome: ExchangeOutcome, now: Date,
+        baseURL: String
     ) -> LedgerChange? {
         let kind: LedgerEntry.Kind
         switch collection {
@@ -39,7 +43,9 @@ enum LedgerChange: Sendable, Hashable {
             // Stored unless the request said store: false; a streamed one's id comes from its events.
             let request = try? JSONValue.parse(requestBody)
             guard request?["store"]?.boolValue != false, let id = outcome.responseID else { return nil }
-            return .created(id: id, kind: .response, label: nil, expiresAt: now.addingTimeInterval(responseRetention), baseURL: baseURL)
+            return .created(
+                id: id, kind: .response, label: nil, expiresAt: now.addingTimeInterval(responseRetention),
+                baseURL: baseURL)
         case "files": kind = .file
         case "vector_stores": kind = .vectorStore
         case "conversations": kind = .conversation
@@ -47,8 +53,12 @@ enum LedgerChange: Sendable, Hashable {
         case "uploads": kind = .upload
         default: return nil
         }
-        guard let body = responseBody, let json = try? JSONValue.parse(body), let id = json["id"]?.stringValue, !id.isEmpty else { return nil }
+        guard let body = responseBody, let json = try? JSONValue.parse(body), let id = json["id"]?.stringValue,
+            !id.isEmpty
+        else { return nil }
         let expires = json["expires_at"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
-        return .created(id: id, kind: kind, label: json["filename"]?.stringValue ?? json["name"]?.stringValue, expiresAt: expires, baseURL: baseURL)
+        return .created(
+            id: id, kind: kind, label: json["filename"]?.stringValue ?? json["name"]?.stringValue, expiresAt: expires,
+            baseURL: baseURL)
     }
 }

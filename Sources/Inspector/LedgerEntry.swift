@@ -7,7 +7,9 @@ import ResponsesAPI
 /// list responses or conversations, so this ledger, kept beside the exchanges, is the only index of them.
 public struct LedgerEntry: Sendable, Hashable, FetchableRecord, Decodable {
     public enum Kind: String, Sendable, CaseIterable, Codable {
-        case response, file, vectorStore = "vector_store", conversation, container, upload
+        case response, file
+        case vectorStore = "vector_store"
+        case conversation, container, upload
     }
 
     public var objectId: String

@@ -26,10 +26,13 @@ public struct PriceTable: Sendable {
         var candidates: [String] = []
         if let executable = executablePath() {
             let directory = parent(executable)
-            candidates = [parent(directory) + "/lib/openresponses/prices.json",
-                          directory + "/OpenResponses_Inspector.resources/prices.json"]
+            candidates = [
+                parent(directory) + "/lib/openresponses/prices.json",
+                directory + "/OpenResponses_Inspector.resources/prices.json",
+            ]
         }
-        let found = candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+        let found =
+            candidates.first { FileManager.default.isReadableFile(atPath: $0) }
             ?? Bundle.module.url(forResource: "prices", withExtension: "json")?.path
         guard let path = found, let data = FileManager.default.contents(atPath: path),
             let table = try? PriceTable(json: Array(data))
@@ -40,9 +43,9 @@ public struct PriceTable: Sendable {
     /// The running program's path, symbolic links resolved.
     private static func executablePath() -> String? {
         #if os(Linux)
-        var buffer = [UInt8](repeating: 0, count: 4097)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 { return String(decoding: buffer[..<count], as: UTF8.self) }
+            var buffer = [UInt8](repeating: 0, count: 4097)
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if count > 0 { return String(decoding: buffer[..<count], as: UTF8.self) }
         #endif
         return Bundle.main.executableURL?.resolvingSymlinksInPath().path
     }
@@ -57,7 +60,8 @@ public struct PriceTable: Sendable {
         var prices: [String: Price] = [:]
         for (model, entry) in try JSONValue.parse(bytes)["models"]?.objectValue ?? JSONObject() {
             guard let input = entry["input"]?.doubleValue, let output = entry["output"]?.doubleValue else { continue }
-            prices[model] = Price(input: input, cachedInput: entry["cached_input"]?.doubleValue ?? input, output: output)
+            prices[model] = Price(
+                input: input, cachedInput: entry["cached_input"]?.doubleValue ?? input, output: output)
         }
         self.init(prices: prices)
     }
@@ -75,7 +79,8 @@ public struct PriceTable: Sendable {
             let price = price(for: model)
         else { return nil }
         let cached = min(usage.cachedInputTokens ?? 0, input)
-        return (Double(input - cached) * price.input + Double(cached) * price.cachedInput + Double(output) * price.output)
+        return
+            (Double(input - cached) * price.input + Double(cached) * price.cachedInput + Double(output) * price.output)
             / 1_000_000
     }
 }

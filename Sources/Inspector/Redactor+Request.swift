@@ -7,7 +7,8 @@ import ResponsesAPI
 extension Redactor {
     /// A redactor for `request`: its given secrets, and those its headers and URL carry.
     public init(request: ExchangeRequest) {
-        self.init(secrets: request.secrets + Self.secrets(inHeaders: request.headers) + Self.secrets(inURL: request.url))
+        self.init(
+            secrets: request.secrets + Self.secrets(inHeaders: request.headers) + Self.secrets(inURL: request.url))
     }
 
     /// The URL with the value of each secret-named query parameter replaced (whatever its length), and
@@ -31,7 +32,9 @@ extension Redactor {
             if let space = value.lastIndex(of: " ") { found.append(trimmed(value[value.index(after: space)...])) }
             if name.lowercased().contains("cookie") {
                 for pair in value.split(separator: ";") {
-                    if let equals = pair.firstIndex(of: "=") { found.append(trimmed(pair[pair.index(after: equals)...])) }
+                    if let equals = pair.firstIndex(of: "=") {
+                        found.append(trimmed(pair[pair.index(after: equals)...]))
+                    }
                 }
             }
         }
@@ -45,7 +48,9 @@ extension Redactor {
         return secretQueryValues(in: bytes).flatMap { range -> [String] in
             let raw = Array(bytes[range])
             let decoded = percentDecoded(raw)
-            return decoded == raw ? [String(decoding: raw, as: UTF8.self)] : [String(decoding: raw, as: UTF8.self), String(decoding: decoded, as: UTF8.self)]
+            return decoded == raw
+                ? [String(decoding: raw, as: UTF8.self)]
+                : [String(decoding: raw, as: UTF8.self), String(decoding: decoded, as: UTF8.self)]
         }
     }
 
@@ -82,7 +87,9 @@ extension Redactor {
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]),
+                let low = hex(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ResponsesAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Removes secrets before anything is stored: secret headers by name, and every occurrence of each
 /// secret value (the API key) anywhere in headers, bodies and events. Ordinary fields whose names merely
@@ -47,7 +48,8 @@ public struct Redactor: Sendable {
 
     /// The words that make a name secret, as bytes: compared with a name's words without hashing them.
     static let secretWords: [[UInt8]] = [
-        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "passwd", "credential", "credentials",
+        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "passwd", "credential",
+        "credentials",
         "sig", "signature",
     ].map { Array($0.utf8) }
 
@@ -117,7 +119,10 @@ public struct Redactor: Sendable {
                 while start <= hay.count - nee.count,
                     let position = ByteSearch.find(nee, in: hay, from: start)
                 {
-                    if output == nil { output = []; output!.reserveCapacity(hay.count) }
+                    if output == nil {
+                        output = []
+                        output!.reserveCapacity(hay.count)
+                    }
                     output!.append(contentsOf: hay[start..<position])
                     output!.append(contentsOf: placeholderBytes)
                     start = position + nee.count

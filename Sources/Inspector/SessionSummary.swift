@@ -37,7 +37,9 @@ extension InspectorStore {
     public func sessions(limit: Int, offset: Int = 0) async throws -> [SessionSummary] {
         try await writer.read { db in
             try SessionSummary.fetchAll(
-                db, sql: SessionSummary.select + " WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(id) DESC LIMIT ? OFFSET ?",
+                db,
+                sql: SessionSummary.select
+                    + " WHERE session IS NOT NULL GROUP BY session ORDER BY MAX(id) DESC LIMIT ? OFFSET ?",
                 arguments: [limit, offset])
         }
     }
@@ -47,7 +49,9 @@ extension InspectorStore {
         guard !prefix.isEmpty else { return nil }
         return try await writer.read { db in
             try SessionSummary.fetchOne(
-                db, sql: SessionSummary.select + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY MAX(id) DESC LIMIT 1",
+                db,
+                sql: SessionSummary.select
+                    + " WHERE session LIKE ? ESCAPE '\\' GROUP BY session ORDER BY MAX(id) DESC LIMIT 1",
                 arguments: [LikePattern.literal(prefix) + "%"])
         }
     }

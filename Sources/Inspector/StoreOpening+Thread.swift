@@ -12,11 +12,12 @@ extension StoreOpening {
     /// started on (nil when unknown). Only the tests look at them.
     static func detach(placement body: @escaping @Sendable ((elsewhereThan: Int?, startedOn: Int?)) -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        let status = openresponses_start_store_thread({ raw, elsewhereThan, startedOn in
-            guard let raw else { return }
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
-                .run((elsewhereThan >= 0 ? Int(elsewhereThan) : nil, startedOn >= 0 ? Int(startedOn) : nil))
-        }, box)
+        let status = openresponses_start_store_thread(
+            { raw, elsewhereThan, startedOn in
+                guard let raw else { return }
+                Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
+                    .run((elsewhereThan >= 0 ? Int(elsewhereThan) : nil, startedOn >= 0 ? Int(startedOn) : nil))
+            }, box)
         if status != 0 {
             Unmanaged<Body>.fromOpaque(box).release()
             Thread.detachNewThread { body((nil, nil)) }

@@ -44,7 +44,9 @@ public final class StoreOpening: Sendable {
 
     /// What an opening's `result` has to tell: the damaged store it moved aside (its note is due whether the
     /// opening then succeeded or not), and the error that ended it, if one did.
-    public static func outcome(of result: Result<InspectorStore, any Error>) -> (repaired: DamagedStore?, error: (any Error)?) {
+    public static func outcome(of result: Result<InspectorStore, any Error>) -> (
+        repaired: DamagedStore?, error: (any Error)?
+    ) {
         switch result {
         case .success(let store): return (store.repaired, nil)
         case .failure(let failure as Failure): return (failure.repaired, failure.error)

@@ -21,13 +21,15 @@ enum UTF8Check {
         var afterASCII = false
         while index + 16 <= count {
             let raw = UnsafeRawPointer(base + index)
-            let ascii = (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let ascii =
+                (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
                 & 0x8080_8080_8080_8080 == 0
             if !ascii || (!afterASCII && expectsContinuation(base, at: index)) {
-                guard check(
-                    raw.loadUnaligned(as: Block.self), raw.loadUnaligned(fromByteOffset: -1, as: Block.self),
-                    raw.loadUnaligned(fromByteOffset: -2, as: Block.self),
-                    raw.loadUnaligned(fromByteOffset: -3, as: Block.self))
+                guard
+                    check(
+                        raw.loadUnaligned(as: Block.self), raw.loadUnaligned(fromByteOffset: -1, as: Block.self),
+                        raw.loadUnaligned(fromByteOffset: -2, as: Block.self),
+                        raw.loadUnaligned(fromByteOffset: -3, as: Block.self))
                 else { return false }
             }
             afterASCII = ascii
@@ -66,13 +68,16 @@ enum UTF8Check {
     @inline(__always)
     static func check(_ current: Block, _ first: Block, _ second: Block, _ third: Block) -> Bool {
         let continuation = current & 0xC0 .== Block(repeating: 0x80)
-        let expected = first .>= Block(repeating: 0xC0) .| second .>= Block(repeating: 0xE0)
+        let expected =
+            first .>= Block(repeating: 0xC0) .| second .>= Block(repeating: 0xE0)
             .| third .>= Block(repeating: 0xF0)
         // Bytes that never appear, and second bytes outside their lead's range (overlong forms, surrogates,
         // code points above U+10FFFF).
-        let impossible = current .>= Block(repeating: 0xF5) .| current .== Block(repeating: 0xC0)
+        let impossible =
+            current .>= Block(repeating: 0xF5) .| current .== Block(repeating: 0xC0)
             .| current .== Block(repeating: 0xC1)
-        let outOfRange = (first .== Block(repeating: 0xE0) .& current .< Block(repeating: 0xA0))
+        let outOfRange =
+            (first .== Block(repeating: 0xE0) .& current .< Block(repeating: 0xA0))
             .| (first .== Block(repeating: 0xED) .& current .>= Block(repeating: 0xA0))
             .| (first .== Block(repeating: 0xF0) .& current .< Block(repeating: 0x90))
             .| (first .== Block(repeating: 0xF4) .& current .>= Block(repeating: 0x90))

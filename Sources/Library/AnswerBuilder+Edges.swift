@@ -10,7 +10,8 @@ extension AnswerBuilder {
     static func wholeSentences(_ text: String) -> String {
         var body = Substring(text)
         if let first = body.first(where: { !$0.isWhitespace }), first.isLowercase,
-           let end = firstSentenceEnd(in: body) {
+            let end = firstSentenceEnd(in: body)
+        {
             body = body[end...]
         }
         if let cut = lastSentenceEnd(in: body) { body = body[..<cut] }
@@ -44,11 +45,14 @@ extension AnswerBuilder {
     static func lastSentenceEnd(in text: Substring) -> Substring.Index? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let lastLine = trimmed.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces),
-              let last = lastLine.last else { return nil }
+            let last = lastLine.last
+        else { return nil }
         if ".!?:".contains(last) { return nil }
         if "\"”’')]".contains(last), let before = lastLine.dropLast().last, ".!?".contains(before) { return nil }
         let structured = ["- ", "* ", "• ", "|", "#", "```", "~~~", "    "]
-        if structured.contains(where: lastLine.hasPrefix) || lastLine.first?.isNumber == true && lastLine.prefix(4).contains(".") {
+        if structured.contains(where: lastLine.hasPrefix)
+            || lastLine.first?.isNumber == true && lastLine.prefix(4).contains(".")
+        {
             return nil
         }
         // Inside a code block left open (an odd number of fences).

@@ -28,9 +28,12 @@ public struct AnswerBuilder: Sendable {
                 guard !shared.isEmpty else { continue }
                 // Shared question words (long ones count more), the share of the question covered, a little
                 // less for later passages and for long sentences.
-                let weight = shared.reduce(0.0) { $0 + min(Double($1.count), 8) / 4 } * (1 + Double(shared.count) / Double(wanted.count))
+                let weight =
+                    shared.reduce(0.0) { $0 + min(Double($1.count), 8) / 4 }
+                    * (1 + Double(shared.count) / Double(wanted.count))
                 let length = 1 + Double(words.count) / 60
-                scored.append((Sentence(text: sentence, source: index + 1), weight / ((1 + 0.15 * Double(index)) * length)))
+                scored.append(
+                    (Sentence(text: sentence, source: index + 1), weight / ((1 + 0.15 * Double(index)) * length)))
             }
         }
         var seen = Set<String>()
@@ -69,7 +72,8 @@ public struct AnswerBuilder: Sendable {
         // A blank line, or a line that starts a list item or a table row, ends a sentence; table rows lose
         // their pipes.
         var inFence = false
-        let lines = wholeSentences(text).split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let lines = wholeSentences(text).split(separator: "\n", omittingEmptySubsequences: false).map {
+            line -> String in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             // Code: each line is a sentence of its own (a command with its comment answers a "how").
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
@@ -89,7 +93,8 @@ public struct AnswerBuilder: Sendable {
             }
             return trimmed
         }
-        let folded = lines.joined(separator: " ").replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        let folded = lines.joined(separator: " ").replacingOccurrences(
+            of: "\\s+", with: " ", options: .regularExpression)
         var previous: Character = " "
         for character in folded {
             if character == "\u{1}" {
@@ -106,7 +111,9 @@ public struct AnswerBuilder: Sendable {
         result.append(current)
         // Headings and table rules are not sentences.
         return result.map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.count >= 12 && $0.count <= 600 && !$0.hasPrefix("#") && !$0.hasPrefix("|-") && !$0.hasPrefix("```") }
+            .filter {
+                $0.count >= 12 && $0.count <= 600 && !$0.hasPrefix("#") && !$0.hasPrefix("|-") && !$0.hasPrefix("```")
+            }
     }
 
     /// Lower-cased words of three letters or more, less the most common English ones.

@@ -9,8 +9,12 @@ extension Chunker {
     static let closers: Set<Unicode.Scalar> = ["\"", "'", "”", "’", ")", "]", "»"]
 
     /// The range of the chunk bridging `first` and `next`, or nil when they do not share a paragraph.
-    func bridge(_ scalars: [Unicode.Scalar], _ first: ExtractedDocument.Segment, _ next: ExtractedDocument.Segment) -> Range<Int>? {
-        guard let page = first.page, next.page == page + 1, first.end > first.start, next.end > next.start else { return nil }
+    func bridge(_ scalars: [Unicode.Scalar], _ first: ExtractedDocument.Segment, _ next: ExtractedDocument.Segment)
+        -> Range<Int>?
+    {
+        guard let page = first.page, next.page == page + 1, first.end > first.start, next.end > next.start else {
+            return nil
+        }
         var last = first.end - 1
         while last > first.start, Self.closers.contains(scalars[last]) { last -= 1 }
         guard !Self.sentenceEnds.contains(scalars[last]) else { return nil }
@@ -19,7 +23,10 @@ extension Chunker {
         var lower = first.start
         var index = first.end - 1
         while index > first.start {
-            if scalars[index] == "\n", scalars[index - 1] == "\n" { lower = index + 1; break }
+            if scalars[index] == "\n", scalars[index - 1] == "\n" {
+                lower = index + 1
+                break
+            }
             index -= 1
         }
         if first.end - lower > half {
@@ -30,7 +37,10 @@ extension Chunker {
         var upper = next.end
         index = next.start
         while index + 1 < next.end {
-            if scalars[index] == "\n", scalars[index + 1] == "\n" { upper = index; break }
+            if scalars[index] == "\n", scalars[index + 1] == "\n" {
+                upper = index
+                break
+            }
             index += 1
         }
         if upper - next.start > half {

@@ -29,7 +29,9 @@ public struct Chunker: Sendable, Hashable {
         /// The next page, for a paragraph that runs on from `page` onto it (see `bridge`); else nil.
         public var endPage: Int?
 
-        public init(ordinal: Int, page: Int?, headings: [String], start: Int, end: Int, text: String, endPage: Int? = nil) {
+        public init(
+            ordinal: Int, page: Int?, headings: [String], start: Int, end: Int, text: String, endPage: Int? = nil
+        ) {
             self.ordinal = ordinal
             self.page = page
             self.headings = headings
@@ -55,10 +57,15 @@ public struct Chunker: Sendable, Hashable {
             if result.count > limit { return nil }
             defer {
                 // A paragraph that runs on onto the next page is one more chunk, across the page break.
-                if index + 1 < document.segments.count, let bridge = bridge(scalars, segment, document.segments[index + 1]) {
-                    result.append(Chunk(
-                        ordinal: result.count, page: segment.page, headings: segment.headings, start: bridge.lowerBound,
-                        end: bridge.upperBound, text: Self.text(scalars, bridge), endPage: document.segments[index + 1].page))
+                if index + 1 < document.segments.count,
+                    let bridge = bridge(scalars, segment, document.segments[index + 1])
+                {
+                    result.append(
+                        Chunk(
+                            ordinal: result.count, page: segment.page, headings: segment.headings,
+                            start: bridge.lowerBound,
+                            end: bridge.upperBound, text: Self.text(scalars, bridge),
+                            endPage: document.segments[index + 1].page))
                 }
             }
             var previousEnd: Int?
@@ -72,9 +79,10 @@ public struct Chunker: Sendable, Hashable {
                 }
                 let range = trimmed(scalars, start..<piece.upperBound)
                 guard !range.isEmpty else { continue }
-                result.append(Chunk(
-                    ordinal: result.count, page: segment.page, headings: segment.headings, start: range.lowerBound,
-                    end: range.upperBound, text: Self.text(scalars, range)))
+                result.append(
+                    Chunk(
+                        ordinal: result.count, page: segment.page, headings: segment.headings, start: range.lowerBound,
+                        end: range.upperBound, text: Self.text(scalars, range)))
                 previousEnd = piece.upperBound
                 if result.count > limit { return nil }
             }
@@ -86,7 +94,9 @@ public struct Chunker: Sendable, Hashable {
     func split(_ scalars: [Unicode.Scalar], _ range: Range<Int>, level: Int) -> [Range<Int>] {
         if range.count <= size { return [range] }
         guard level < Self.boundaries.count else {
-            return stride(from: range.lowerBound, to: range.upperBound, by: size).map { $0..<min($0 + size, range.upperBound) }
+            return stride(from: range.lowerBound, to: range.upperBound, by: size).map {
+                $0..<min($0 + size, range.upperBound)
+            }
         }
         let boundary = Self.boundaries[level]
         var pieces: [Range<Int>] = []
@@ -106,7 +116,10 @@ public struct Chunker: Sendable, Hashable {
         var current: Range<Int>?
         for piece in pieces {
             if piece.count > size {
-                if let open = current { result.append(open); current = nil }
+                if let open = current {
+                    result.append(open)
+                    current = nil
+                }
                 result += split(scalars, piece, level: level + 1)
             } else if let open = current, open.count + piece.count <= size {
                 current = open.lowerBound..<piece.upperBound
@@ -126,7 +139,8 @@ public struct Chunker: Sendable, Hashable {
     }
 
     func trimmed(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
+        var lower = range.lowerBound
+        var upper = range.upperBound
         while lower < upper, scalars[lower].properties.isWhitespace { lower += 1 }
         while upper > lower, scalars[upper - 1].properties.isWhitespace { upper -= 1 }
         return lower..<upper

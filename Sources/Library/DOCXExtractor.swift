@@ -38,8 +38,10 @@ struct DOCXExtractor: Sendable {
             builder.append(paragraph.text + "\n")
         }
         if var notes = try entry("word/footnotes.xml", in: archive, path: url.path) {
-            let texts = try paragraphs(&notes, path: url.path, part: "word/footnotes.xml", budget: caps.textBytes - used)
-                .map(\.text).filter { !$0.isEmpty }
+            let texts = try paragraphs(
+                &notes, path: url.path, part: "word/footnotes.xml", budget: caps.textBytes - used
+            )
+            .map(\.text).filter { !$0.isEmpty }
             if !texts.isEmpty {
                 builder.begin(page: nil, headings: ["Footnotes"])
                 for (index, text) in texts.enumerated() { builder.append("[\(index + 1)] \(text)\n") }
@@ -54,7 +56,8 @@ struct DOCXExtractor: Sendable {
         let cap = caps.zipMemberBytes
         let declared = entry.uncompressedSize
         guard declared <= UInt64(cap) else {
-            throw caps.refusal(.zipMember, path: path, "its \(name) would inflate to \(declared) bytes (its header says so)")
+            throw caps.refusal(
+                .zipMember, path: path, "its \(name) would inflate to \(declared) bytes (its header says so)")
         }
         var data = Data()
         data.reserveCapacity(Int(declared))
@@ -70,8 +73,10 @@ struct DOCXExtractor: Sendable {
             }
         } catch {
             if overflowed {
-                throw caps.refusal(.zipMember, path: path,
-                    "its \(name) inflates to more than \(caps.describe(.zipMember)) (its headers said \(declared) bytes)")
+                throw caps.refusal(
+                    .zipMember, path: path,
+                    "its \(name) inflates to more than \(caps.describe(.zipMember)) (its headers said \(declared) bytes)"
+                )
             }
             throw LibraryError(path: path, "its \(name) cannot be read: \(error)")
         }
@@ -102,7 +107,8 @@ struct DOCXExtractor: Sendable {
         do {
             while let node = try reader.next() {
                 switch node {
-                case .start(let name): collector.start(name, style: name == "w:pStyle" ? reader.attribute("w:val") : nil)
+                case .start(let name):
+                    collector.start(name, style: name == "w:pStyle" ? reader.attribute("w:val") : nil)
                 case .text(let text): collector.characters(text)
                 case .end(let name): collector.end(name)
                 }

@@ -51,7 +51,9 @@ struct DataExtractor: Sendable {
     static func flatten(_ value: JSONValue, path: String, into builder: inout CappedBuilder) throws(LibraryError) {
         switch value {
         case .object(let object):
-            for (key, child) in object { try flatten(child, path: path.isEmpty ? key : "\(path).\(key)", into: &builder) }
+            for (key, child) in object {
+                try flatten(child, path: path.isEmpty ? key : "\(path).\(key)", into: &builder)
+            }
         case .array(let items):
             for (index, child) in items.enumerated() { try flatten(child, path: "\(path)[\(index)]", into: &builder) }
         case .string(let text):
@@ -72,7 +74,9 @@ struct DataExtractor: Sendable {
         mutating func append(_ piece: String) throws(LibraryError) {
             builder.append(piece)
             let bytes = builder.text.utf8.count
-            if bytes > caps.textBytes { throw caps.refusal(.text, path: path, "its text passed \(bytes) bytes while it was read") }
+            if bytes > caps.textBytes {
+                throw caps.refusal(.text, path: path, "its text passed \(bytes) bytes while it was read")
+            }
         }
     }
 }
@@ -91,7 +95,12 @@ enum CSVReader {
             if quoted {
                 if character == "\"" {
                     if let next = iterator.next() {
-                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                        if next == "\"" {
+                            cell.append("\"")
+                        } else {
+                            quoted = false
+                            pending = next
+                        }
                     } else {
                         quoted = false
                     }
@@ -102,15 +111,22 @@ enum CSVReader {
             }
             switch character {
             case "\"" where cell.isEmpty: quoted = true
-            case ",": row.append(cell); cell = ""
+            case ",":
+                row.append(cell)
+                cell = ""
             case "\n", "\r\n":
-                row.append(cell); cell = ""
-                rows.append(row); row = []
+                row.append(cell)
+                cell = ""
+                rows.append(row)
+                row = []
             case "\r": continue
             default: cell.append(character)
             }
         }
-        if !cell.isEmpty || !row.isEmpty { row.append(cell); rows.append(row) }
+        if !cell.isEmpty || !row.isEmpty {
+            row.append(cell)
+            rows.append(row)
+        }
         return rows
     }
 }

@@ -32,19 +32,26 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
             var server: String?
             if let at = model.lastIndex(of: "@") {
                 let name = String(model[model.index(after: at)...])
-                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-                    throw LibraryError(path: "", "embedder \"\(text)\": after @ comes a provider's name (openai:MODEL@NAME)")
+                guard !name.isEmpty,
+                    name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+                else {
+                    throw LibraryError(
+                        path: "", "embedder \"\(text)\": after @ comes a provider's name (openai:MODEL@NAME)")
                 }
                 server = name
                 model = String(model[..<at])
             }
             var dimensions: Int?
             if let slash = model.lastIndex(of: "/"), let number = Int(model[model.index(after: slash)...]) {
-                guard number > 0 else { throw LibraryError(path: "", "embedder \"\(text)\": dimensions must be positive") }
+                guard number > 0 else {
+                    throw LibraryError(path: "", "embedder \"\(text)\": dimensions must be positive")
+                }
                 dimensions = number
                 model = String(model[..<slash])
             }
-            guard !model.isEmpty else { throw LibraryError(path: "", "embedder \"\(text)\" names no model (openai:MODEL)") }
+            guard !model.isEmpty else {
+                throw LibraryError(path: "", "embedder \"\(text)\" names no model (openai:MODEL)")
+            }
             self = .provider(model: model, dimensions: dimensions, server: server)
         }
     }

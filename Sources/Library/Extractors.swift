@@ -32,26 +32,31 @@ public struct Extractors: Sendable {
     }
 
     /// `extract`, stopping the tool it runs (and starting no other) once `cancellation` is set.
-    func extract(_ url: URL, as type: DocumentType, cancellation: ToolCancellation?) throws(LibraryError) -> ExtractedDocument {
+    func extract(_ url: URL, as type: DocumentType, cancellation: ToolCancellation?) throws(LibraryError)
+        -> ExtractedDocument
+    {
         var tools = self.tools
         tools.cancellation = cancellation
-        if [.text, .markdown, .json, .jsonl, .csv].contains(type), let size = Self.size(of: url), size > caps.textBytes {
+        if [.text, .markdown, .json, .jsonl, .csv].contains(type), let size = Self.size(of: url), size > caps.textBytes
+        {
             // Its text is its bytes, or more: refused before they are read.
             throw caps.refusal(.text, path: url.path, "it holds \(size) bytes of text")
         }
         if type == .html, let size = Self.size(of: url), size / 4 > caps.textBytes {
             // Markup is read whole: a page more than four times the text cap is refused before it is read.
-            throw caps.refusal(.text, path: url.path, "it holds \(size) bytes of HTML, more than four times the text cap")
+            throw caps.refusal(
+                .text, path: url.path, "it holds \(size) bytes of HTML, more than four times the text cap")
         }
-        let document = switch type {
-        case .text: try TextExtractor(markdown: false).extract(url)
-        case .markdown: try TextExtractor(markdown: true).extract(url)
-        case .html: try HTMLExtractor().extract(url)
-        case .json, .jsonl, .csv: try DataExtractor(type: type, caps: caps).extract(url)
-        case .pdf: try PDFExtractor(tools: tools, ocr: ocr, caps: caps).extract(url)
-        case .docx: try DOCXExtractor(caps: caps).extract(url)
-        case .image: try ImageExtractor(tools: tools, caps: caps).extract(url)
-        }
+        let document =
+            switch type {
+            case .text: try TextExtractor(markdown: false).extract(url)
+            case .markdown: try TextExtractor(markdown: true).extract(url)
+            case .html: try HTMLExtractor().extract(url)
+            case .json, .jsonl, .csv: try DataExtractor(type: type, caps: caps).extract(url)
+            case .pdf: try PDFExtractor(tools: tools, ocr: ocr, caps: caps).extract(url)
+            case .docx: try DOCXExtractor(caps: caps).extract(url)
+            case .image: try ImageExtractor(tools: tools, caps: caps).extract(url)
+            }
         // Every type, whatever its extractor checked on the way.
         let bytes = document.text.utf8.count
         guard bytes <= caps.textBytes else { throw caps.refusal(.text, path: url.path, "its text is \(bytes) bytes") }

@@ -71,9 +71,11 @@ public enum FTSQuery {
 
     /// Words too common in English questions to help find a passage.
     static let stopWords: Set<String> = [
-        "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "before", "but", "by",
+        "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "before", "but",
+        "by",
         "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if",
-        "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so", "than",
+        "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so",
+        "than",
         "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "was", "we",
         "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
     ]

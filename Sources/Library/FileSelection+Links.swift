@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension FileSelection {
     /// What `library add PATH...` takes, what it could not find, and what it passed over and why.
@@ -34,7 +35,9 @@ extension FileSelection {
             return Skipped(path: path, reason: "a symbolic link to nothing")
         }
         if target == base || target.hasPrefix(base.hasSuffix("/") ? base : base + "/") { return nil }
-        return Skipped(path: path, reason: "leads out of \(root.path) through a symbolic link (to \(target)), which is not followed")
+        return Skipped(
+            path: path,
+            reason: "leads out of \(root.path) through a symbolic link (to \(target)), which is not followed")
     }
 
     /// The folder a glob names: its leading components without `*`, `?` or `[` (`docs` for `docs/*/*.md`).

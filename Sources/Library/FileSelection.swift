@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The files `library add PATH...` means: files as given, folders walked recursively (hidden files and
 /// folders skipped), globs (`*`, `?`, `[...]`) expanded; `--exclude` globs matched against the path and
@@ -11,13 +12,17 @@ import Foundation
 /// always tried, so an unsupported one is reported. Symbolic links met by a walk or a glob follow one rule
 /// (`FileSelection+Links`): one that leads out of the folder named is skipped and said.
 public enum FileSelection {
-    public static func files(_ arguments: [String], excluding excludes: [String] = [], relativeTo directory: URL) -> (files: [URL], missing: [String]) {
+    public static func files(_ arguments: [String], excluding excludes: [String] = [], relativeTo directory: URL) -> (
+        files: [URL], missing: [String]
+    ) {
         let selection = select(arguments, excluding: excludes, relativeTo: directory)
         return (selection.files, selection.missing)
     }
 
     /// The files the arguments mean, the arguments that match nothing, and the links passed over.
-    public static func select(_ arguments: [String], excluding excludes: [String] = [], relativeTo directory: URL) -> Selection {
+    public static func select(_ arguments: [String], excluding excludes: [String] = [], relativeTo directory: URL)
+        -> Selection
+    {
         var selection = Selection()
         var seen = Set<String>()
         func take(_ url: URL, named: Bool) {
@@ -51,7 +56,11 @@ public enum FileSelection {
                     }
                     var isDirectory: ObjCBool = false
                     _ = FileManager.default.fileExists(atPath: match, isDirectory: &isDirectory)
-                    if isDirectory.boolValue { walk(URL(fileURLWithPath: match), inside: root) } else { take(URL(fileURLWithPath: match), named: false) }
+                    if isDirectory.boolValue {
+                        walk(URL(fileURLWithPath: match), inside: root)
+                    } else {
+                        take(URL(fileURLWithPath: match), named: false)
+                    }
                 }
             } else {
                 selection.missing.append(argument)
@@ -70,8 +79,10 @@ public enum FileSelection {
     /// Every regular file under `folder`, sorted, hidden entries skipped; symbolic links are not followed,
     /// and those leading out of `root` (the folder named) are returned as skipped.
     static func walk(_ folder: URL, inside root: URL) -> (files: [URL], skipped: [Skipped]) {
-        guard let enumerator = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
+                options: [.skipsHiddenFiles])
         else { return ([], []) }
         var files: [URL] = []
         var skipped: [Skipped] = []
@@ -90,9 +101,9 @@ public enum FileSelection {
         var result = glob_t()
         defer { globfree(&result) }
         #if canImport(Glibc)
-        let status = Glibc.glob(pattern, 0, nil, &result)
+            let status = Glibc.glob(pattern, 0, nil, &result)
         #else
-        let status = Darwin.glob(pattern, 0, nil, &result)
+            let status = Darwin.glob(pattern, 0, nil, &result)
         #endif
         guard status == 0 else { return [] }
         return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }.sorted()

@@ -27,14 +27,23 @@ struct HTMLExtractor: Sendable {
             switch token {
             case .text(let raw):
                 let text = decodeEntities(raw)
-                if inTitle { titleText += text; continue }
+                if inTitle {
+                    titleText += text
+                    continue
+                }
                 guard skipping == nil else { continue }
                 let collapsed = collapse(text)
                 if pendingHeading != nil { pendingHeading!.text += collapsed }
                 builder.append(collapsed)
             case .open(let name):
-                if name == "title" { inTitle = true; continue }
-                if skipping == nil, skipped.contains(name) { skipping = name; continue }
+                if name == "title" {
+                    inTitle = true
+                    continue
+                }
+                if skipping == nil, skipped.contains(name) {
+                    skipping = name
+                    continue
+                }
                 guard skipping == nil else { continue }
                 if let level = headingLevel(name) {
                     pendingHeading = (level, "")
@@ -51,7 +60,10 @@ struct HTMLExtractor: Sendable {
                     title = collapse(titleText).trimmingCharacters(in: .whitespaces)
                     continue
                 }
-                if skipping == name { skipping = nil; continue }
+                if skipping == name {
+                    skipping = nil
+                    continue
+                }
                 guard skipping == nil else { continue }
                 if let level = headingLevel(name), let heading = pendingHeading {
                     let text = heading.text.trimmingCharacters(in: .whitespaces)
@@ -69,7 +81,9 @@ struct HTMLExtractor: Sendable {
     }
 
     static func headingLevel(_ name: String) -> Int? {
-        guard name.count == 2, name.first == "h", let level = Int(String(name.last!)), (1...6).contains(level) else { return nil }
+        guard name.count == 2, name.first == "h", let level = Int(String(name.last!)), (1...6).contains(level) else {
+            return nil
+        }
         return level
     }
 
@@ -91,7 +105,8 @@ struct HTMLExtractor: Sendable {
 
     static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "mdash": "—", "ndash": "–",
-        "hellip": "…", "copy": "©", "reg": "®", "laquo": "«", "raquo": "»", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“",
+        "hellip": "…", "copy": "©", "reg": "®", "laquo": "«", "raquo": "»", "rsquo": "’", "lsquo": "‘", "rdquo": "”",
+        "ldquo": "“",
     ]
 
     static func decodeEntities(_ text: String) -> String {
@@ -105,7 +120,9 @@ struct HTMLExtractor: Sendable {
                 let name = after[..<semicolon]
                 var decoded: String?
                 if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map {
+                        String(Character($0))
+                    }
                 } else if name.hasPrefix("#") {
                     decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
                 } else {
@@ -125,7 +142,11 @@ struct HTMLExtractor: Sendable {
 
     /// Tags (names lower-cased, attributes ignored), text between them; comments and doctypes skipped.
     struct Scanner {
-        enum Token { case text(String), open(String), close(String) }
+        enum Token {
+            case text(String)
+            case open(String)
+            case close(String)
+        }
         let html: [Unicode.Scalar]
         var position = 0
 

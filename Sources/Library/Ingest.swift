@@ -102,14 +102,18 @@ public struct Ingest: Sendable {
     }
 
     public func add(_ url: URL) async -> Outcome {
-        await addDetailed(url)?.outcome ?? .failed(LibraryError(path: url.standardizedFileURL.path, "not added: interrupted"))
+        await addDetailed(url)?.outcome
+            ?? .failed(LibraryError(path: url.standardizedFileURL.path, "not added: interrupted"))
     }
 
     /// The file's outcome and its pages, or nil when the task was cancelled before anything was stored.
     func addDetailed(_ url: URL) async -> (outcome: Outcome, pages: [PageDetail])? {
         let path = url.standardizedFileURL.path
         guard let type = DocumentType(fileExtension: url.pathExtension) else {
-            return (.failed(LibraryError(path: path, "is not a type the library reads (\(DocumentType.knownExtensions))")), [])
+            return (
+                .failed(LibraryError(path: path, "is not a type the library reads (\(DocumentType.knownExtensions))")),
+                []
+            )
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
@@ -120,7 +124,9 @@ public struct Ingest: Sendable {
             return (.failed(error), [])
         }
         let known = try? await store.fingerprint(of: path)
-        if let known, known.sha256 == sha256, known.indexed, known.chunking == chunker.signature { return (.unchanged, []) }
+        if let known, known.sha256 == sha256, known.indexed, known.chunking == chunker.signature {
+            return (.unchanged, [])
+        }
         var record = LibraryStore.DocumentRecord(
             path: path, type: type, size: size, mtime: attributes?[.modificationDate] as? Date, sha256: sha256)
         record.chunking = chunker.signature
@@ -130,12 +136,16 @@ public struct Ingest: Sendable {
         // concurrency pool's few threads (two on a two-core machine) are never held while a tool runs.
         let (extractors, chunker) = (self.extractors, self.chunker)
         // Cancelled (Ctrl-C), the tool it runs is stopped at once; the file is then not an outcome (below).
-        let read = await OwnThread.run(cancellable: { (cancellation) -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
+        let read = await OwnThread.run(cancellable: {
+            (cancellation) -> Result<(ExtractedDocument, [Chunker.Chunk]), LibraryError> in
             do throws(LibraryError) {
                 let extracted = try extractors.extract(url, as: type, cancellation: cancellation)
                 let caps = extractors.caps
                 guard let chunks = chunker.chunks(of: extracted, atMost: caps.chunks) else {
-                    return .failure(caps.refusal(.chunks, path: path, "it makes more than \(caps.chunks) chunks at \(chunker.signature) (size/overlap)"))
+                    return .failure(
+                        caps.refusal(
+                            .chunks, path: path,
+                            "it makes more than \(caps.chunks) chunks at \(chunker.signature) (size/overlap)"))
                 }
                 return .success((extracted, chunks))
             } catch {
@@ -165,7 +175,9 @@ public struct Ingest: Sendable {
         let details = record.extracted.map { Self.pageDetails($0, chunks: chunks) } ?? []
         let pages = record.extracted?.pageCount
         guard let known else { return (.added(chunks: chunks.count, pages: pages), details) }
-        if known.sha256 == sha256, known.indexed { return (.rechunked(chunks: chunks.count, pages: pages, was: known.chunking), details) }
+        if known.sha256 == sha256, known.indexed {
+            return (.rechunked(chunks: chunks.count, pages: pages, was: known.chunking), details)
+        }
         return (.updated(chunks: chunks.count, pages: pages), details)
     }
 

@@ -6,9 +6,10 @@ import Foundation
 /// and liblzma) was loaded and relocated by every process (0.6 ms of a hello-world's start; 0.9 ms of
 /// `--version` here), though only DOCX extraction uses it (Docs/performance.md).
 struct LibXML2: Sendable {
-    typealias ReaderForMemory = @convention(c) (
-        UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32
-    ) -> OpaquePointer?
+    typealias ReaderForMemory =
+        @convention(c) (
+            UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32
+        ) -> OpaquePointer?
     typealias ReaderCall = @convention(c) (OpaquePointer?) -> Int32
     typealias ReaderText = @convention(c) (OpaquePointer?) -> UnsafePointer<UInt8>?
     typealias MoveToAttribute = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?) -> Int32
@@ -30,12 +31,13 @@ struct LibXML2: Sendable {
     let setErrorHandler: SetErrorHandler
 
     #if os(macOS)
-    static let candidates = ["/usr/lib/libxml2.2.dylib", "libxml2.2.dylib"]
-    static let installHint = "it ships with macOS"
+        static let candidates = ["/usr/lib/libxml2.2.dylib", "libxml2.2.dylib"]
+        static let installHint = "it ships with macOS"
     #else
-    // libxml2.so.16 from 2.14 on (Debian's libxml2-16), the same reader calls and error structure.
-    static let candidates = ["libxml2.so.2", "libxml2.so.16", "libxml2.so"]
-    static let installHint = "install it (Debian: apt install libxml2, or libxml2-16 where libxml2 2.14 or later is packaged)"
+        // libxml2.so.16 from 2.14 on (Debian's libxml2-16), the same reader calls and error structure.
+        static let candidates = ["libxml2.so.2", "libxml2.so.16", "libxml2.so"]
+        static let installHint =
+            "install it (Debian: apt install libxml2, or libxml2-16 where libxml2 2.14 or later is packaged)"
     #endif
 
     /// Loaded once per process, on first use; the reason when libxml2 is missing.
@@ -53,7 +55,8 @@ struct LibXML2: Sendable {
         let messageOffset = 2 * MemoryLayout<Int32>.size
         let levelOffset = messageOffset + pointer
         let fileOffset = (levelOffset + MemoryLayout<Int32>.size + pointer - 1) / pointer * pointer
-        let message = error.load(fromByteOffset: messageOffset, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+        let message =
+            error.load(fromByteOffset: messageOffset, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
         let level = error.load(fromByteOffset: levelOffset, as: Int32.self)
         let line = error.load(fromByteOffset: fileOffset + pointer, as: Int32.self)
         return (message.trimmingCharacters(in: .whitespacesAndNewlines), Int(line), level == 3)
@@ -72,7 +75,8 @@ struct LibXML2: Sendable {
                 let constValue = library.symbol("xmlTextReaderConstValue", as: ReaderText.self),
                 let moveToAttribute = library.symbol("xmlTextReaderMoveToAttribute", as: MoveToAttribute.self),
                 let freeReader = library.symbol("xmlFreeTextReader", as: FreeReader.self),
-                let setErrorHandler = library.symbol("xmlTextReaderSetStructuredErrorHandler", as: SetErrorHandler.self),
+                let setErrorHandler = library.symbol(
+                    "xmlTextReaderSetStructuredErrorHandler", as: SetErrorHandler.self),
                 let initParser = library.symbol("xmlInitParser", as: InitParser.self)
             else { return nil }
             initParser()
@@ -83,7 +87,8 @@ struct LibXML2: Sendable {
         }
         switch found {
         case .success(let library): return library
-        case .failure(let passedOver): throw LoadError(message: "libxml2 could not be loaded\(passedOver.listed); \(installHint)")
+        case .failure(let passedOver):
+            throw LoadError(message: "libxml2 could not be loaded\(passedOver.listed); \(installHint)")
         }
     }
 }

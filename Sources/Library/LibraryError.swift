@@ -25,10 +25,14 @@ public struct ExternalTool: Sendable, Hashable {
     public var debianPackage: String
     public var homebrewFormula: String
 
-    public static let pdftotext = ExternalTool(name: "pdftotext", debianPackage: "poppler-utils", homebrewFormula: "poppler")
-    public static let pdfinfo = ExternalTool(name: "pdfinfo", debianPackage: "poppler-utils", homebrewFormula: "poppler")
-    public static let pdftoppm = ExternalTool(name: "pdftoppm", debianPackage: "poppler-utils", homebrewFormula: "poppler")
-    public static let tesseract = ExternalTool(name: "tesseract", debianPackage: "tesseract-ocr", homebrewFormula: "tesseract")
+    public static let pdftotext = ExternalTool(
+        name: "pdftotext", debianPackage: "poppler-utils", homebrewFormula: "poppler")
+    public static let pdfinfo = ExternalTool(
+        name: "pdfinfo", debianPackage: "poppler-utils", homebrewFormula: "poppler")
+    public static let pdftoppm = ExternalTool(
+        name: "pdftoppm", debianPackage: "poppler-utils", homebrewFormula: "poppler")
+    public static let tesseract = ExternalTool(
+        name: "tesseract", debianPackage: "tesseract-ocr", homebrewFormula: "tesseract")
 
     /// The words for a missing tool.
     public var missing: String {

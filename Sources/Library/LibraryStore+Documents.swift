@@ -17,7 +17,8 @@ extension LibraryStore {
         public var chunking: String?
 
         public init(
-            path: String, type: DocumentType, size: Int, mtime: Date?, sha256: String, extracted: ExtractedDocument? = nil,
+            path: String, type: DocumentType, size: Int, mtime: Date?, sha256: String,
+            extracted: ExtractedDocument? = nil,
             error: String? = nil
         ) {
             self.path = path
@@ -32,7 +33,9 @@ extension LibraryStore {
 
     /// Stores a document and its chunks, replacing whatever the library had at its path; a record with an
     /// error is kept as a failed document (no chunks). `chunkHash` names a chunk's text.
-    public func store(_ record: DocumentRecord, chunks: [Chunker.Chunk], now: Date = Date(), chunkHash: (String) -> String) async throws {
+    public func store(
+        _ record: DocumentRecord, chunks: [Chunker.Chunk], now: Date = Date(), chunkHash: (String) -> String
+    ) async throws {
         let hashes = chunks.map { chunkHash($0.text) }
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM document WHERE path = ?", arguments: [record.path])
@@ -44,18 +47,21 @@ extension LibraryStore {
                 arguments: [
                     record.path, record.extracted?.title, record.type.rawValue, record.size,
                     record.mtime.map(Self.timestamp), record.sha256, record.extracted?.pageCount,
-                    record.error == nil ? "indexed" : "failed", record.error, Self.timestamp(now), record.extracted?.text,
+                    record.error == nil ? "indexed" : "failed", record.error, Self.timestamp(now),
+                    record.extracted?.text,
                     record.chunking,
                 ])
             let documentID = db.lastInsertedRowID
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO chunk (document_id, ordinal, page, start, "end", heading, text, text_sha256, end_page)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO chunk (document_id, ordinal, page, start, "end", heading, text, text_sha256, end_page)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for (chunk, hash) in zip(chunks, hashes) {
                 try insert.execute(arguments: [
                     documentID, chunk.ordinal, chunk.page, chunk.start, chunk.end,
-                    chunk.headings.isEmpty ? nil : chunk.headings.joined(separator: " › "), chunk.text, hash, chunk.endPage,
+                    chunk.headings.isEmpty ? nil : chunk.headings.joined(separator: " › "), chunk.text, hash,
+                    chunk.endPage,
                 ])
             }
         }
@@ -74,8 +80,12 @@ extension LibraryStore {
     @discardableResult
     public func remove(matching pattern: String) async throws -> [String] {
         try await writer.write { db in
-            let paths = try String.fetchAll(db, sql: "SELECT path FROM document WHERE path = ? OR path GLOB ? ORDER BY path", arguments: [pattern, pattern])
-            try db.execute(sql: "DELETE FROM chunk WHERE document_id IN (SELECT id FROM document WHERE path = ? OR path GLOB ?)", arguments: [pattern, pattern])
+            let paths = try String.fetchAll(
+                db, sql: "SELECT path FROM document WHERE path = ? OR path GLOB ? ORDER BY path",
+                arguments: [pattern, pattern])
+            try db.execute(
+                sql: "DELETE FROM chunk WHERE document_id IN (SELECT id FROM document WHERE path = ? OR path GLOB ?)",
+                arguments: [pattern, pattern])
             try db.execute(sql: "DELETE FROM document WHERE path = ? OR path GLOB ?", arguments: [pattern, pattern])
             return paths
         }
@@ -84,26 +94,35 @@ extension LibraryStore {
     /// Every document, by path.
     public func documents() async throws -> [LibraryDocument] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.*, (SELECT count(*) FROM chunk WHERE document_id = d.id) AS chunk_count
-                FROM document d ORDER BY path
-                """).map(Self.document)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.*, (SELECT count(*) FROM chunk WHERE document_id = d.id) AS chunk_count
+                    FROM document d ORDER BY path
+                    """
+            ).map(Self.document)
         }
     }
 
     /// A document's chunks in order, with the document.
     public func chunks(ofDocumentAt path: String) async throws -> (LibraryDocument, [Chunker.Chunk], text: String)? {
         try await writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT d.*, (SELECT count(*) FROM chunk WHERE document_id = d.id) AS chunk_count FROM document d WHERE path = ?
-                """, arguments: [path]) else { return nil }
-            let chunks = try Row.fetchAll(db, sql: "SELECT * FROM chunk WHERE document_id = ? ORDER BY ordinal", arguments: [row["id"] as Int64])
-                .map { chunk in
-                    Chunker.Chunk(
-                        ordinal: chunk["ordinal"], page: chunk["page"],
-                        headings: (chunk["heading"] as String?).map { $0.components(separatedBy: " › ") } ?? [],
-                        start: chunk["start"], end: chunk["end"], text: chunk["text"], endPage: chunk["end_page"])
-                }
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT d.*, (SELECT count(*) FROM chunk WHERE document_id = d.id) AS chunk_count FROM document d WHERE path = ?
+                        """, arguments: [path])
+            else { return nil }
+            let chunks = try Row.fetchAll(
+                db, sql: "SELECT * FROM chunk WHERE document_id = ? ORDER BY ordinal", arguments: [row["id"] as Int64]
+            )
+            .map { chunk in
+                Chunker.Chunk(
+                    ordinal: chunk["ordinal"], page: chunk["page"],
+                    headings: (chunk["heading"] as String?).map { $0.components(separatedBy: " › ") } ?? [],
+                    start: chunk["start"], end: chunk["end"], text: chunk["text"], endPage: chunk["end_page"])
+            }
             return (Self.document(row), chunks, row["text"] ?? "")
         }
     }
@@ -112,10 +131,13 @@ extension LibraryStore {
         LibraryDocument(
             id: row["id"], path: row["path"], title: row["title"], type: DocumentType(rawValue: row["type"]) ?? .text,
             size: row["size"], sha256: row["sha256"], pages: row["pages"],
-            status: LibraryDocument.Status(rawValue: row["status"]) ?? .failed, error: row["error"], chunkCount: row["chunk_count"])
+            status: LibraryDocument.Status(rawValue: row["status"]) ?? .failed, error: row["error"],
+            chunkCount: row["chunk_count"])
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(
+                .colon))
     }
 }

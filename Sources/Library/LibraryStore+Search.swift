@@ -42,17 +42,21 @@ extension LibraryStore {
             filter.restrict(&sql, &arguments)
             sql += " ORDER BY bm25 LIMIT ?"
             _ = arguments.append(contentsOf: [k])
-            let best = try Row.fetchAll(db, sql: sql, arguments: arguments).map { (id: $0["id"] as Int64, bm25: $0["bm25"] as Double) }
+            let best = try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+                (id: $0["id"] as Int64, bm25: $0["bm25"] as Double)
+            }
             guard !best.isEmpty else { return [] }
             let ids = best.map(\.id)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
-                       snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
-                FROM chunk_fts
-                JOIN chunk c ON c.id = chunk_fts.rowid
-                JOIN document d ON d.id = c.document_id
-                WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
-                """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
+                           snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
+                    FROM chunk_fts
+                    JOIN chunk c ON c.id = chunk_fts.rowid
+                    JOIN document d ON d.id = c.document_id
+                    WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                    """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
             let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
             return best.enumerated().compactMap { rank, best in
                 let (id, bm25) = best
@@ -86,15 +90,20 @@ extension LibraryStore {
 
     public func statistics() async throws -> Statistics {
         try await writer.read { db in
-            let byType = try Row.fetchAll(db, sql: """
-                SELECT type, count(*) AS documents, coalesce(sum(pages), 0) AS pages FROM document
-                WHERE status = 'indexed' GROUP BY type ORDER BY type
-                """).map { (type: $0["type"] as String, documents: $0["documents"] as Int, pages: $0["pages"] as Int) }
+            let byType = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT type, count(*) AS documents, coalesce(sum(pages), 0) AS pages FROM document
+                    WHERE status = 'indexed' GROUP BY type ORDER BY type
+                    """
+            ).map { (type: $0["type"] as String, documents: $0["documents"] as Int, pages: $0["pages"] as Int) }
             let chunks = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunk") ?? 0
             let pageCount = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
-            let failures = try Row.fetchAll(db, sql: "SELECT path, error FROM document WHERE status = 'failed' ORDER BY path")
-                .map { (path: $0["path"] as String, error: $0["error"] as String? ?? "") }
+            let failures = try Row.fetchAll(
+                db, sql: "SELECT path, error FROM document WHERE status = 'failed' ORDER BY path"
+            )
+            .map { (path: $0["path"] as String, error: $0["error"] as String? ?? "") }
             return Statistics(documentsByType: byType, chunks: chunks, bytes: pageCount * pageSize, failures: failures)
         }
     }

@@ -12,18 +12,22 @@ extension LibraryStore {
 
     public func setEmbedder(_ identifier: String) async throws {
         try await writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('embedder', ?)", arguments: [identifier])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('embedder', ?)", arguments: [identifier])
         }
     }
 
     /// Up to `limit` distinct chunk texts that have no vector from `embedder`: (text hash, text).
     public func textsWithoutVectors(embedder: String, limit: Int) async throws -> [(sha256: String, text: String)] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.text_sha256 AS sha, min(c.text) AS text FROM chunk c
-                WHERE NOT EXISTS (SELECT 1 FROM embedding e WHERE e.embedder = ? AND e.text_sha256 = c.text_sha256)
-                GROUP BY c.text_sha256 LIMIT ?
-                """, arguments: [embedder, limit]).map { (sha256: $0["sha"], text: $0["text"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.text_sha256 AS sha, min(c.text) AS text FROM chunk c
+                    WHERE NOT EXISTS (SELECT 1 FROM embedding e WHERE e.embedder = ? AND e.text_sha256 = c.text_sha256)
+                    GROUP BY c.text_sha256 LIMIT ?
+                    """, arguments: [embedder, limit]
+            ).map { (sha256: $0["sha"], text: $0["text"]) }
         }
     }
 
@@ -31,17 +35,21 @@ extension LibraryStore {
     public func vectorCoverage(embedder: String) async throws -> (embedded: Int, missing: Int) {
         try await writer.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT count(DISTINCT text_sha256) FROM chunk") ?? 0
-            let embedded = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM (SELECT DISTINCT text_sha256 FROM chunk) c
-                WHERE EXISTS (SELECT 1 FROM embedding e WHERE e.embedder = ? AND e.text_sha256 = c.text_sha256)
-                """, arguments: [embedder]) ?? 0
+            let embedded =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM (SELECT DISTINCT text_sha256 FROM chunk) c
+                        WHERE EXISTS (SELECT 1 FROM embedding e WHERE e.embedder = ? AND e.text_sha256 = c.text_sha256)
+                        """, arguments: [embedder]) ?? 0
             return (embedded, total - embedded)
         }
     }
 
     public func storeVectors(embedder: String, _ vectors: [(sha256: String, vector: [Float])]) async throws {
         try await writer.write { db in
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO embedding (embedder, text_sha256, vector) VALUES (?, ?, ?)")
+            let statement = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO embedding (embedder, text_sha256, vector) VALUES (?, ?, ?)")
             for (sha256, vector) in vectors {
                 try statement.execute(arguments: [embedder, sha256, Data(vector.storedBytes)])
             }
@@ -52,9 +60,10 @@ extension LibraryStore {
     @discardableResult
     public func pruneVectors(keeping keep: String?) async throws -> Int {
         try await writer.write { db in
-            try db.execute(sql: """
-                DELETE FROM embedding WHERE embedder IS NOT ? OR text_sha256 NOT IN (SELECT text_sha256 FROM chunk)
-                """, arguments: [keep])
+            try db.execute(
+                sql: """
+                    DELETE FROM embedding WHERE embedder IS NOT ? OR text_sha256 NOT IN (SELECT text_sha256 FROM chunk)
+                    """, arguments: [keep])
             return db.changesCount
         }
     }
@@ -63,10 +72,12 @@ extension LibraryStore {
     public func vectorMatrix(embedder: String) async throws -> VectorMatrix? {
         try await writer.read { db in
             var matrix: VectorMatrix?
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT c.id, e.vector FROM chunk c JOIN embedding e ON e.embedder = ? AND e.text_sha256 = c.text_sha256
-                ORDER BY c.id
-                """, arguments: [embedder])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT c.id, e.vector FROM chunk c JOIN embedding e ON e.embedder = ? AND e.text_sha256 = c.text_sha256
+                    ORDER BY c.id
+                    """, arguments: [embedder])
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 try row.withUnsafeData(atIndex: 1) { data in
@@ -83,8 +94,11 @@ extension LibraryStore {
     /// and this library's random id (a new library at the same path has another).
     public func vectorGeneration() async throws -> (generation: UInt64, library: String) {
         try await writer.read { db in
-            let generation = UInt64(try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'generation'") ?? "0") ?? 0
-            return (generation, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'library_id'") ?? "")
+            let generation =
+                UInt64(try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'generation'") ?? "0") ?? 0
+            return (
+                generation, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'library_id'") ?? ""
+            )
         }
     }
 
@@ -105,11 +119,13 @@ extension LibraryStore {
     public func hits(chunkIDs ids: [Int64]) async throws -> [SearchHit] {
         guard !ids.isEmpty else { return [] }
         return try await writer.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text
-                FROM chunk c JOIN document d ON d.id = c.document_id
-                WHERE c.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
-                """, arguments: StatementArguments(ids))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text
+                    FROM chunk c JOIN document d ON d.id = c.document_id
+                    WHERE c.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                    """, arguments: StatementArguments(ids))
             let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
             return ids.compactMap { id in byID[id].map { Self.hit($0, id: id, snippet: Self.opening(of: $0["text"])) } }
         }

@@ -1,7 +1,7 @@
 import Embeddings
 import Foundation
-import Synchronization
 import ResponsesAPI
+import Synchronization
 
 /// The built-in embedder: all-MiniLM-L6-v2 from the model folder, run on this machine's cores. A batch is
 /// cut in two halves (longest texts dealt alternately, so the halves cost alike) encoded side by side, each
@@ -23,7 +23,9 @@ public struct MiniLMEmbedder: Embedder {
         do {
             self.init(model: try MiniLMModel(folder: folder))
         } catch {
-            throw LibraryError(path: folder, "the MiniLM model cannot be loaded (\(error.message)); scripts/install-model.sh installs it")
+            throw LibraryError(
+                path: folder,
+                "the MiniLM model cannot be loaded (\(error.message)); scripts/install-model.sh installs it")
         }
     }
 

@@ -20,7 +20,9 @@ struct PDFExtractor: Sendable {
         if let encrypted = Self.field("Encrypted", in: infoText), encrypted.hasPrefix("yes") {
             // pdftotext reads PDFs encrypted without a user password; one that needs a password fails below.
             let probe = try tools.run(.pdftotext, ["-f", "1", "-l", "1", path, "-"], for: path)
-            guard probe.status == 0 else { throw LibraryError(path: path, "is encrypted: a password is needed to read it") }
+            guard probe.status == 0 else {
+                throw LibraryError(path: path, "is encrypted: a password is needed to read it")
+            }
         }
         guard let pages = Self.field("Pages", in: infoText).flatMap({ Int($0) }), pages > 0 else {
             throw LibraryError(path: path, "has no pages")
@@ -32,7 +34,8 @@ struct PDFExtractor: Sendable {
         var textBytes = 0
         for page in 1...pages {
             // Reading order, not -layout: -layout sets a two-column page's columns side by side, line by line.
-            let result = try tools.run(.pdftotext, ["-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
+            let result = try tools.run(
+                .pdftotext, ["-f", "\(page)", "-l", "\(page)", path, "-"], for: path, page: page)
             guard result.status == 0 else { throw Self.failure(path: path, page: page, errors: result.errors) }
             var text = Self.tidy(String(decoding: result.output, as: UTF8.self))
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, ocr {
@@ -41,7 +44,8 @@ struct PDFExtractor: Sendable {
             }
             textBytes += text.utf8.count
             guard textBytes <= caps.textBytes else {
-                throw caps.refusal(.text, path: path, page: page, "its text passes \(caps.describe(.text)) by this page")
+                throw caps.refusal(
+                    .text, path: path, page: page, "its text passes \(caps.describe(.text)) by this page")
             }
             builder.begin(page: page, headings: [])
             builder.append(text)
@@ -54,8 +58,10 @@ struct PDFExtractor: Sendable {
     /// A page rendered at 300 dpi and read by tesseract, both within `caps.ocrPageTime`.
     func ocrPage(_ path: String, page: Int) throws(LibraryError) -> String {
         let deadline = ContinuousClock.now + caps.ocrPageTime
-        let overrun = caps.refusal(.ocrPageTime, path: path, page: page, "OCR did not finish this page within \(caps.describe(.ocrPageTime))")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openresponses-ocr-\(UUID().uuidString)")
+        let overrun = caps.refusal(
+            .ocrPageTime, path: path, page: page, "OCR did not finish this page within \(caps.describe(.ocrPageTime))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "openresponses-ocr-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -64,7 +70,8 @@ struct PDFExtractor: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let prefix = directory.appendingPathComponent("page").path
         let render = try tools.run(
-            .pdftoppm, ["-r", "300", "-f", "\(page)", "-l", "\(page)", "-png", "-singlefile", path, prefix], for: path, page: page,
+            .pdftoppm, ["-r", "300", "-f", "\(page)", "-l", "\(page)", "-png", "-singlefile", path, prefix], for: path,
+            page: page,
             within: deadline - ContinuousClock.now, overrun: overrun)
         guard render.status == 0 else { throw Self.failure(path: path, page: page, errors: render.errors) }
         return try ImageExtractor(tools: tools, caps: caps).text(
@@ -88,7 +95,9 @@ struct PDFExtractor: Sendable {
 
     /// poppler's error in one line: an encrypted file's "Incorrect password", a damaged one's first error.
     static func failure(path: String, page: Int? = nil, errors: String) -> LibraryError {
-        if errors.contains("Incorrect password") { return LibraryError(path: path, "is encrypted: a password is needed to read it") }
+        if errors.contains("Incorrect password") {
+            return LibraryError(path: path, "is encrypted: a password is needed to read it")
+        }
         let first = errors.split(separator: "\n").first.map(String.init) ?? "poppler could not read it"
         return LibraryError(path: path, page: page, "is not a readable PDF (\(first))")
     }
@@ -102,13 +111,17 @@ struct ImageExtractor: Sendable {
 
     func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
         var builder = DocumentBuilder()
-        let overrun = caps.refusal(.ocrPageTime, path: url.path, "OCR did not finish the image within \(caps.describe(.ocrPageTime))")
+        let overrun = caps.refusal(
+            .ocrPageTime, path: url.path, "OCR did not finish the image within \(caps.describe(.ocrPageTime))")
         builder.append(try text(of: url.path, for: url.path, page: nil, within: caps.ocrPageTime, overrun: overrun))
         return builder.build()
     }
 
-    func text(of image: String, for path: String, page: Int?, within budget: Duration, overrun: LibraryError) throws(LibraryError) -> String {
-        let result = try tools.run(.tesseract, [image, "-", "--psm", "3"], for: path, page: page, within: budget, overrun: overrun)
+    func text(of image: String, for path: String, page: Int?, within budget: Duration, overrun: LibraryError)
+        throws(LibraryError) -> String
+    {
+        let result = try tools.run(
+            .tesseract, [image, "-", "--psm", "3"], for: path, page: page, within: budget, overrun: overrun)
         guard result.status == 0 else {
             let first = result.errors.split(separator: "\n").first.map(String.init) ?? "tesseract failed"
             throw LibraryError(path: path, page: page, "OCR failed: \(first)")

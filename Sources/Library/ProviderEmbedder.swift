@@ -17,7 +17,8 @@ public struct ProviderEmbedder: Embedder {
     public static let batchCharacters = 200_000
 
     public init(
-        client: ResponsesClient, model: String, dimensions: Int? = nil, server: String? = nil, context: ExchangeContext = ExchangeContext()
+        client: ResponsesClient, model: String, dimensions: Int? = nil, server: String? = nil,
+        context: ExchangeContext = ExchangeContext()
     ) {
         self.server = server
         self.client = client
@@ -26,13 +27,16 @@ public struct ProviderEmbedder: Embedder {
         self.context = context
     }
 
-    public var identifier: String { EmbedderSpec.provider(model: model, dimensions: dimensions, server: server).description }
+    public var identifier: String {
+        EmbedderSpec.provider(model: model, dimensions: dimensions, server: server).description
+    }
 
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         var vectors: [[Float]] = []
         vectors.reserveCapacity(texts.count)
         for batch in Self.batches(texts) {
-            let answer = try await client.embeddings(model: model, input: batch, dimensions: dimensions, context: context)
+            let answer = try await client.embeddings(
+                model: model, input: batch, dimensions: dimensions, context: context)
             vectors.append(contentsOf: answer)
         }
         return vectors

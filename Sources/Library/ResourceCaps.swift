@@ -31,7 +31,8 @@ public struct ResourceCaps: Sendable, Hashable {
     public static let defaultOCRPageSeconds = 60
 
     public init(
-        zipMemberBytes: Int = defaultZIPMemberMB << 20, textBytes: Int = defaultTextMB << 20, chunks: Int = defaultChunks,
+        zipMemberBytes: Int = defaultZIPMemberMB << 20, textBytes: Int = defaultTextMB << 20,
+        chunks: Int = defaultChunks,
         pdfPages: Int = defaultPDFPages, ocrPageTime: Duration = .seconds(defaultOCRPageSeconds)
     ) {
         self.zipMemberBytes = zipMemberBytes

@@ -53,7 +53,9 @@ public struct RetrievalMetrics: Sendable, Hashable {
             ranked.append(label)
             if ranked.count == k { break }
         }
-        var dcg = 0.0, found = Set<String>(), first: Int?
+        var dcg = 0.0
+        var found = Set<String>()
+        var first: Int?
         for (index, label) in ranked.enumerated() {
             guard let label, found.insert(label).inserted else { continue }
             dcg += 1 / log2(Double(index) + 2)

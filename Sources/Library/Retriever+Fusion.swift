@@ -10,8 +10,9 @@ extension Retriever {
         }
         let best = fused.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(k)
         let keywordHits = Dictionary(keyword.map { ($0.chunkID, $0) }, uniquingKeysWith: { first, _ in first })
-        let semanticRanks = Dictionary(semantic.enumerated().map { ($1.id, (rank: $0 + 1, score: Double($1.score))) },
-                                       uniquingKeysWith: { first, _ in first })
+        let semanticRanks = Dictionary(
+            semantic.enumerated().map { ($1.id, (rank: $0 + 1, score: Double($1.score))) },
+            uniquingKeysWith: { first, _ in first })
         let others = try await store.hits(chunkIDs: best.map(\.key).filter { keywordHits[$0] == nil })
         let otherHits = Dictionary(others.map { ($0.chunkID, $0) }, uniquingKeysWith: { first, _ in first })
         return best.compactMap { id, score in

@@ -49,11 +49,15 @@ public struct Retriever: Sendable {
     ) async throws -> Result {
         guard let embedder else {
             if let unavailable, mode != .keyword {
-                return Result(hits: try await store.search(query, k: k, filter: filter), mode: .keyword,
-                              notice: "\(unavailable): searching by keywords")
+                return Result(
+                    hits: try await store.search(query, k: k, filter: filter), mode: .keyword,
+                    notice: "\(unavailable): searching by keywords")
             }
             if mode == .semantic || mode == .hybrid {
-                throw LibraryError(path: "", "the library has no vectors for \(mode!.rawValue) search: openresponses library reembed --embedder minilm computes them")
+                throw LibraryError(
+                    path: "",
+                    "the library has no vectors for \(mode!.rawValue) search: openresponses library reembed --embedder minilm computes them"
+                )
             }
             return Result(hits: try await store.search(query, k: k, filter: filter), mode: .keyword)
         }
@@ -64,13 +68,14 @@ public struct Retriever: Sendable {
         let semantic = try await semanticRanking(query, k: depth, filter: filter, embedder: embedder)
         if mode == .semantic {
             let hits = try await store.hits(chunkIDs: semantic.map(\.id))
-            return Result(hits: zip(hits, semantic).enumerated().map { rank, pair in
-                var hit = pair.0
-                hit.score = Double(pair.1.score)
-                hit.semanticRank = rank + 1
-                hit.semanticScore = Double(pair.1.score)
-                return hit
-            }, mode: .semantic)
+            return Result(
+                hits: zip(hits, semantic).enumerated().map { rank, pair in
+                    var hit = pair.0
+                    hit.score = Double(pair.1.score)
+                    hit.semanticRank = rank + 1
+                    hit.semanticScore = Double(pair.1.score)
+                    return hit
+                }, mode: .semantic)
         }
         return Result(hits: try await fuse(keyword: try await keyword, semantic: semantic, k: k), mode: .hybrid)
     }
@@ -100,7 +105,10 @@ public struct Retriever: Sendable {
 
     func check(_ vector: [Float], against dimensions: Int, embedder: any Embedder) throws {
         guard vector.count == dimensions else {
-            throw LibraryError(path: "", "the query's vector has \(vector.count) values, the library's \(dimensions) (\(embedder.identifier)): openresponses library reembed computes them again")
+            throw LibraryError(
+                path: "",
+                "the query's vector has \(vector.count) values, the library's \(dimensions) (\(embedder.identifier)): openresponses library reembed computes them again"
+            )
         }
     }
 }

@@ -15,7 +15,8 @@ struct ToolRunner: Sendable {
     var cancellation: ToolCancellation?
 
     init(environment: [String: String], timeout: Duration = .seconds(120)) {
-        searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        searchPath =
+            (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
             + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
         self.timeout = timeout
     }
@@ -33,7 +34,9 @@ struct ToolRunner: Sendable {
 
     /// Runs `tool` with `arguments`; a missing tool is an error naming its package, a timeout one naming
     /// the time.
-    func run(_ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil) throws(LibraryError) -> Result {
+    func run(_ tool: ExternalTool, _ arguments: [String], for path: String, page: Int? = nil) throws(LibraryError)
+        -> Result
+    {
         try run(tool, arguments, for: path, page: page, within: nil, overrun: nil)
     }
 
@@ -47,7 +50,8 @@ struct ToolRunner: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if cancellation?.isCancelled == true { throw LibraryError(path: path, page: page, "interrupted") }
         let timeout = budget ?? self.timeout
-        let child = ChildProcess(executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation)
+        let child = ChildProcess(
+            executable, arguments, environment: environment, timeout: timeout, cancellation: cancellation)
         let outcome: ChildProcess.Outcome
         do {
             outcome = try child.runBlocking()
@@ -59,7 +63,8 @@ struct ToolRunner: Sendable {
             throw LibraryError(path: path, page: page, "interrupted: \(tool.name) was stopped")
         case .timedOut:
             if let overrun { throw overrun }
-            throw LibraryError(path: path, page: page, "\(tool.name) did not finish within \(timeout.components.seconds) s")
+            throw LibraryError(
+                path: path, page: page, "\(tool.name) did not finish within \(timeout.components.seconds) s")
         case .exited(let status), .signalled(let status):
             return Result(
                 status: outcome.end.status ?? status, output: Data(outcome.output),

@@ -15,11 +15,17 @@ struct WordprocessingReader {
     /// An element begins; `style` is a `w:pStyle`'s `w:val`.
     mutating func start(_ name: String, style: String?) {
         switch name {
-        case "w:p": text = ""; self.style = nil
+        case "w:p":
+            text = ""
+            self.style = nil
         case "w:pStyle": self.style = style
         case "w:t": inText = true
-        case "w:tab": text += "\t"; received += 1
-        case "w:br", "w:cr": text += "\n"; received += 1
+        case "w:tab":
+            text += "\t"
+            received += 1
+        case "w:br", "w:cr":
+            text += "\n"
+            received += 1
         case "w:tbl": tableDepth += 1
         case "w:tr": row = []
         default: break
@@ -43,7 +49,9 @@ struct WordprocessingReader {
                 paragraphs.append(.init(text: paragraph, headingLevel: Self.level(of: style)))
             }
         case "w:tr":
-            if let cells = row { paragraphs.append(.init(text: cells.filter { !$0.isEmpty }.joined(separator: " | "), headingLevel: nil)) }
+            if let cells = row {
+                paragraphs.append(.init(text: cells.filter { !$0.isEmpty }.joined(separator: " | "), headingLevel: nil))
+            }
             row = nil
         case "w:tbl": tableDepth -= 1
         default: break
@@ -53,7 +61,8 @@ struct WordprocessingReader {
     static func level(of style: String?) -> Int? {
         guard let style = style?.lowercased() else { return nil }
         if style == "title" { return 0 }
-        guard style.hasPrefix("heading"), let level = Int(style.dropFirst("heading".count)), (1...9).contains(level) else { return nil }
+        guard style.hasPrefix("heading"), let level = Int(style.dropFirst("heading".count)), (1...9).contains(level)
+        else { return nil }
         return level
     }
 }

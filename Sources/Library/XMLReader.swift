@@ -43,12 +43,16 @@ final class XMLReader {
             return nil
         }
         reader = made
-        library.setErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let reader = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
-            let described = LibXML2.describe(error)
-            if reader.firstError == nil || (described.fatal && reader.firstError?.fatal == false) { reader.firstError = described }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        library.setErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let reader = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
+                let described = LibXML2.describe(error)
+                if reader.firstError == nil || (described.fatal && reader.firstError?.fatal == false) {
+                    reader.firstError = described
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -67,7 +71,8 @@ final class XMLReader {
             case 1: break
             case 0: return nil
             default:
-                throw Malformed(line: firstError?.line ?? Int(library.lineNumber(reader)), reason: firstError?.message ?? "")
+                throw Malformed(
+                    line: firstError?.line ?? Int(library.lineNumber(reader)), reason: firstError?.message ?? "")
             }
             switch library.nodeType(reader) {
             case 1:  // element
@@ -82,7 +87,9 @@ final class XMLReader {
                 let name = text(library.constName(reader))
                 throw Malformed(
                     line: Int(library.lineNumber(reader)),
-                    reason: "the entity &\(name); is declared in a DTD, which this reader does not expand (DOCX parts have none)")
+                    reason:
+                        "the entity &\(name); is declared in a DTD, which this reader does not expand (DOCX parts have none)"
+                )
             default:  // comments, processing instructions, the document type
                 continue
             }
@@ -92,7 +99,9 @@ final class XMLReader {
     /// The value of the current element's attribute `name` (a qualified name, `w:val`); call it right after
     /// the element's `.start`.
     func attribute(_ name: String) -> String? {
-        let found = name.withCString { library.moveToAttribute(reader, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+        let found = name.withCString {
+            library.moveToAttribute(reader, UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self))
+        }
         return found == 1 ? text(library.constValue(reader)) : nil
     }
 

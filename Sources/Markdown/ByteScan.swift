@@ -34,7 +34,9 @@ enum ByteScan {
     }
 
     /// The index of the first of `a`, `b` or `c` in `bytes[start..<end]`; `end` when there is none.
-    static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+    static func firstIndex(
+        of a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> Int {
         var index = start
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             while index + 8 <= end {

@@ -31,9 +31,10 @@ public struct CodeBlocks {
             }
         }
         if let current = open {
-            blocks.append(Block(
-                language: current.language, code: current.lines.joined(separator: "\n"),
-                unclosedFence: String(repeating: Character(Unicode.Scalar(current.marker)), count: current.count)))
+            blocks.append(
+                Block(
+                    language: current.language, code: current.lines.joined(separator: "\n"),
+                    unclosedFence: String(repeating: Character(Unicode.Scalar(current.marker)), count: current.count)))
         }
         return blocks
     }

@@ -81,7 +81,8 @@ enum DisplayWidth {
             let byte = bytes[index]
             bytes.formIndex(after: &index)
             if byte >= 0x80 {
-                guard escape == .none, let (scalar, next) = scalar(byte, bytes, index), let scalarWidth = simple(scalar) else {
+                guard escape == .none, let (scalar, next) = scalar(byte, bytes, index), let scalarWidth = simple(scalar)
+                else {
                     return of(String(decoding: bytes, as: UTF8.self))
                 }
                 width += scalarWidth
@@ -181,13 +182,19 @@ enum DisplayWidth {
 
     /// The scalar whose UTF-8 lead byte is `lead` and whose continuation bytes start at `index`, and the
     /// index after it; nil when the bytes are not well formed (or the scalar is beyond three bytes).
-    private static func scalar<Bytes: Collection>(_ lead: UInt8, _ bytes: Bytes, _ index: Bytes.Index) -> (UInt32, Bytes.Index)?
+    private static func scalar<Bytes: Collection>(_ lead: UInt8, _ bytes: Bytes, _ index: Bytes.Index) -> (
+        UInt32, Bytes.Index
+    )?
     where Bytes.Element == UInt8 {
         let count: Int
         var value: UInt32
         switch lead {
-        case 0xC2...0xDF: count = 1; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: count = 2; value = UInt32(lead & 0x0F)
+        case 0xC2...0xDF:
+            count = 1
+            value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            count = 2
+            value = UInt32(lead & 0x0F)
         default: return nil
         }
         var index = index

@@ -46,7 +46,10 @@ extension InlineMarkdown {
         // The target, without a title (`(url "title")`) or angle brackets.
         var lower = close + 2
         var upper = bytes[lower..<k].firstIndex(of: 0x20) ?? k
-        if upper - lower >= 2, bytes[lower] == UInt8(ascii: "<"), bytes[upper - 1] == UInt8(ascii: ">") { lower += 1; upper -= 1 }
+        if upper - lower >= 2, bytes[lower] == UInt8(ascii: "<"), bytes[upper - 1] == UInt8(ascii: ">") {
+            lower += 1
+            upper -= 1
+        }
         let target = bytes.text(lower..<upper)
         appendText(textStart, index, style)
         // The link's text parsed into runs of its own (nothing before it is joined on: the `[` is between).
@@ -83,7 +86,8 @@ extension InlineMarkdown {
             let url = String(decoding: inside, as: UTF8.self)
             // ASCII (nearly every URL): its characters are its bytes, which said it already.
             let ascii = inside.allSatisfy { $0 < 0x80 }
-            if ascii ? !inside.contains(0x20) : !url.contains(" ") && (url.contains("://") || url.hasPrefix("mailto:")) {
+            if ascii ? !inside.contains(0x20) : !url.contains(" ") && (url.contains("://") || url.hasPrefix("mailto:"))
+            {
                 appendText(textStart, index, style)
                 let first = text.runs.count
                 text.runs.append(StyledRun(range: (index + 1)..<j, style: style))
@@ -127,7 +131,8 @@ extension InlineMarkdown {
     static func isBreak(_ tag: ArraySlice<UInt8>) -> Bool {
         var letters = 0
         for byte in tag where byte != 0x20 {
-            let expected: UInt8 = letters == 0 ? UInt8(ascii: "b") : letters == 1 ? UInt8(ascii: "r") : UInt8(ascii: "/")
+            let expected: UInt8 =
+                letters == 0 ? UInt8(ascii: "b") : letters == 1 ? UInt8(ascii: "r") : UInt8(ascii: "/")
             guard letters < 3, byte | 0x20 == expected | 0x20 else { return false }
             letters += 1
         }
@@ -138,14 +143,18 @@ extension InlineMarkdown {
         let count = needle.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
         let start = needle.utf8Start
-        return (bytes.startIndex...(bytes.endIndex - count)).contains { at in (0..<count).allSatisfy { bytes[at + $0] == start[$0] } }
+        return (bytes.startIndex...(bytes.endIndex - count)).contains { at in
+            (0..<count).allSatisfy { bytes[at + $0] == start[$0] }
+        }
     }
 
     static let trailingPunctuation: [UInt8] = Array(".,:;!?\"'*_~".utf8)
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
 
     /// ASCII letters and digits, and every non-ASCII byte (letters of other scripts are word characters).
     static func isAlphanumeric(_ byte: UInt8) -> Bool {
@@ -153,6 +162,7 @@ extension InlineMarkdown {
     }
 
     static func isPunctuation(_ byte: UInt8) -> Bool {
-        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
     }
 }

@@ -65,7 +65,9 @@ struct InlineMarkdown {
             case UInt8(ascii: "*"), UInt8(ascii: "_"):
                 let n = run(of: byte, at: i, end: end)
                 let width = min(n, 3)
-                let found = opens(byte, at: i, count: n, end: end) ? closer(byte, width, from: i + n, end: end, nesting: true) : nil
+                let found =
+                    opens(byte, at: i, count: n, end: end)
+                    ? closer(byte, width, from: i + n, end: end, nesting: true) : nil
                 // Closed only for now: an emphasis inside it may still find its closer further on.
                 if let found, !found.certain { markUnresolved(at: i) }
                 if let close = found?.at {
@@ -113,7 +115,8 @@ struct InlineMarkdown {
                 } else {
                     i += 1
                 }
-            case UInt8(ascii: "h") where (i == range.lowerBound || Self.isSpace(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "(")):
+            case UInt8(ascii: "h")
+            where (i == range.lowerBound || Self.isSpace(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "(")):
                 if let urlEnd = bareURL(at: i, end: end) {
                     appendText(textStart, i, style)
                     let first = text.runs.count
@@ -150,7 +153,9 @@ struct InlineMarkdown {
     mutating func append(_ range: Range<Int>, _ style: TextStyle) {
         guard !range.isEmpty else { return }
         let last = text.runs.count - 1
-        if last >= firstRun, text.runs[last].link < 0, text.runs[last].range.upperBound == range.lowerBound, text.runs[last].style == style {
+        if last >= firstRun, text.runs[last].link < 0, text.runs[last].range.upperBound == range.lowerBound,
+            text.runs[last].style == style
+        {
             text.runs[last].range = text.runs[last].range.lowerBound..<range.upperBound
         } else {
             text.runs.append(StyledRun(range: range, style: style))
@@ -158,9 +163,13 @@ struct InlineMarkdown {
     }
 
     mutating func codeSpan(_ start: Int, _ end: Int, style: TextStyle) {
-        var lower = start, upper = end
+        var lower = start
+        var upper = end
         // One space on each side is padding when both are there (`` `x` ``).
-        if upper - lower >= 2, bytes[lower] == 0x20, bytes[upper - 1] == 0x20 { lower += 1; upper -= 1 }
+        if upper - lower >= 2, bytes[lower] == 0x20, bytes[upper - 1] == 0x20 {
+            lower += 1
+            upper -= 1
+        }
         var code = style
         code.code = true
         if colors {
@@ -178,7 +187,10 @@ struct InlineMarkdown {
         text.links.append(url)
         for index in first..<text.runs.count {
             text.runs[index].link = link
-            if colors { text.runs[index].style.underline = true; text.runs[index].style.color = .blue }
+            if colors {
+                text.runs[index].style.underline = true
+                text.runs[index].style.color = .blue
+            }
         }
         if !shownIsURL {
             var dim = style
@@ -221,18 +233,26 @@ struct InlineMarkdown {
     /// that can only open (after a space or punctuation, before a non-space: the `**` of `*a **b** c*`) is
     /// skipped together with its own closer, one level deep; when it has none, the closer found is not
     /// `certain` (more text could close it, and then this one would close later).
-    func closer(_ byte: UInt8, _ width: Int, from start: Int, end: Int, nesting: Bool = false) -> (at: Int?, certain: Bool) {
+    func closer(_ byte: UInt8, _ width: Int, from start: Int, end: Int, nesting: Bool = false) -> (
+        at: Int?, certain: Bool
+    ) {
         var certain = true
         var j = start
         while j < end {
             let current = bytes[j]
-            if current == UInt8(ascii: "\\") { j += 2; continue }
+            if current == UInt8(ascii: "\\") {
+                j += 2
+                continue
+            }
             if current == UInt8(ascii: "`") {
                 let n = run(of: current, at: j, end: end)
                 if let close = closingBackticks(n, from: j + n, end: end) { j = close + n } else { j += n }
                 continue
             }
-            guard current == byte else { j += 1; continue }
+            guard current == byte else {
+                j += 1
+                continue
+            }
             let n = run(of: byte, at: j, end: end)
             let after = j + n
             let preceded = j > start && !Self.isSpace(bytes[j - 1])

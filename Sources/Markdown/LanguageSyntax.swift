@@ -48,8 +48,10 @@ final class LanguageSyntax: Sendable {
     /// arrays would retain field by field.)
     init(
         names: [String], keywords: Set<String> = [], types: Set<String> = [], lineComments: [String] = [],
-        blockComment: (open: String, close: String)? = nil, strings: [String] = ["\"", "'"], multilineStrings: Set<String> = [],
-        capitalizedTypes: Bool = false, caseInsensitive: Bool = false, keys: Bool = false, dollarVariables: Bool = false,
+        blockComment: (open: String, close: String)? = nil, strings: [String] = ["\"", "'"],
+        multilineStrings: Set<String> = [],
+        capitalizedTypes: Bool = false, caseInsensitive: Bool = false, keys: Bool = false,
+        dollarVariables: Bool = false,
         identifierCharacters: String = "", mode: Mode = .code
     ) {
         self.names = names
@@ -70,12 +72,15 @@ final class LanguageSyntax: Sendable {
         }
         self.identifierBytes = identifierBytes
         self.plainBytes = ByteSet { byte in
-            !triggers.contains(byte) && !identifierBytes.contains(byte) && !(dollarVariables && byte == UInt8(ascii: "$"))
+            !triggers.contains(byte) && !identifierBytes.contains(byte)
+                && !(dollarVariables && byte == UInt8(ascii: "$"))
         }
         self.lineCommentBytes = lineComments.map { Array($0.utf8) }
         self.blockOpen = Array((blockComment?.open ?? "").utf8)
         self.blockClose = Array((blockComment?.close ?? "").utf8)
-        self.stringDelimiters = strings.map { StringDelimiter(bytes: Array($0.utf8), multiline: multilineStrings.contains($0)) }
+        self.stringDelimiters = strings.map {
+            StringDelimiter(bytes: Array($0.utf8), multiline: multilineStrings.contains($0))
+        }
         var packed: [UInt64: WordKind] = [:]
         for word in types { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .type } }
         for word in keywords { if let key = Self.pack(word.utf8, lowercased: false) { packed[key] = .keyword } }
@@ -133,7 +138,9 @@ final class LanguageSyntax: Sendable {
         // combining mark after a space makes another character of it).
         let name: String
         if info.utf8.allSatisfy({ $0 < 0x80 }) {
-            let end = info.utf8.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ",") } ?? info.endIndex
+            let end =
+                info.utf8.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: ",") }
+                ?? info.endIndex
             name = String(info[..<end])
         } else {
             name = String(info.prefix { $0 != " " && $0 != "\t" && $0 != "{" && $0 != "," })

@@ -51,7 +51,8 @@ extension MarkdownRenderer {
             let count = rest.prefix { $0 == first }.count
             let after = rest.dropFirst(count)
             guard count >= 3, !(first == UInt8(ascii: "`") && after.contains(UInt8(ascii: "`"))) else { return nil }
-            var lower = after.startIndex, upper = after.endIndex
+            var lower = after.startIndex
+            var upper = after.endIndex
             while lower < upper, after[lower] == 0x20 || after[lower] == 0x09 { lower += 1 }
             while upper > lower, after[upper - 1] == 0x20 || after[upper - 1] == 0x09 { upper -= 1 }
             return (first, count, lower..<upper)
@@ -90,7 +91,9 @@ extension MarkdownRenderer {
         }
         if shallow, first == UInt8(ascii: "|") { return .tableRow }
         if indent <= 3, Self.isRule(line[i...]) { return .rule }
-        if indent >= 4, !inList, afterBlank || afterIndentedCode { return .indentedCode(start: min(line.count, Self.offset(ofColumn: 4, in: line))) }
+        if indent >= 4, !inList, afterBlank || afterIndentedCode {
+            return .indentedCode(start: min(line.count, Self.offset(ofColumn: 4, in: line)))
+        }
         if indent <= 3, first == UInt8(ascii: "#") {
             var n = 0
             while i + n < line.count, line[i + n] == UInt8(ascii: "#") { n += 1 }
@@ -117,7 +120,8 @@ extension MarkdownRenderer {
             if colors, level <= 2 { style.color = .magenta }
             let prefix = TextStyle(dim: true, color: colors ? .magenta : nil).apply(marks, colors: colors)
             return TextLine(
-                contentStart: 0, prefix: LinePrefix(prefix, width: marks.count), hanging: .spaces(marks.count), style: style,
+                contentStart: 0, prefix: LinePrefix(prefix, width: marks.count), hanging: .spaces(marks.count),
+                style: style,
                 list: .clear)
         }
     }
@@ -135,7 +139,8 @@ extension MarkdownRenderer {
         let shown = min(depth, max(1, options.width / 4))
         let bar = String(repeating: "│ ", count: shown)
         let prefix = LinePrefix(TextStyle(dim: true).apply(bar, colors: options.colors), width: 2 * shown)
-        return TextLine(contentStart: i, prefix: prefix, hanging: prefix, style: TextStyle(italic: options.colors), list: .clear)
+        return TextLine(
+            contentStart: i, prefix: prefix, hanging: prefix, style: TextStyle(italic: options.colors), list: .clear)
     }
 
     /// `- x`, `* x`, `+ x`, `1. x`, `1) x`, with `[ ]` and `[x]` task boxes; nesting from the indent.
@@ -147,7 +152,9 @@ extension MarkdownRenderer {
             i += 1
         } else {
             while i < line.count, i - start < 9, SyntaxHighlighter.isDigit(line[i]) { i += 1 }
-            guard i > start, i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else { return nil }
+            guard i > start, i < line.count, line[i] == UInt8(ascii: ".") || line[i] == UInt8(ascii: ")") else {
+                return nil
+            }
             ordinal = start..<(i + 1)
             i += 1
         }
@@ -159,7 +166,8 @@ extension MarkdownRenderer {
         // Nested items indent by their parent's hanging indent, up to half the width (deeper ones line up there).
         let outer = min(keeping > 0 ? lists[keeping - 1].hangingWidth : 0, options.width / 2)
         var box = 0
-        if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["), line[contentStart + 2] == UInt8(ascii: "]"),
+        if contentStart + 3 <= line.count, line[contentStart] == UInt8(ascii: "["),
+            line[contentStart + 2] == UInt8(ascii: "]"),
             contentStart + 3 == line.count || line[contentStart + 3] == 0x20
         {
             switch line[contentStart + 1] {
@@ -171,7 +179,9 @@ extension MarkdownRenderer {
         }
         // The marker, a space and the box (one column, and a space): a bullet's are made once.
         let markerWidth = (ordinal?.count ?? 1) + 1
-        let bytes = ordinal.map { Array(line[$0]) + Self.boxes[box] } ?? Self.bulletPrefixes[options.colors ? 1 : 0][level % 3][box]
+        let bytes =
+            ordinal.map { Array(line[$0]) + Self.boxes[box] }
+            ?? Self.bulletPrefixes[options.colors ? 1 : 0][level % 3][box]
         let prefixWidth = outer + markerWidth + (box == 0 ? 0 : 2)
         return TextLine(
             contentStart: contentStart, prefix: LinePrefix(spaces: outer, bytes: bytes, width: prefixWidth),
@@ -204,7 +214,9 @@ extension MarkdownRenderer {
 
     /// Three or more of one of `-`, `*`, `_`, spaces between allowed, nothing else.
     static func isRule(_ rest: ArraySlice<UInt8>) -> Bool {
-        guard let first = rest.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "_") else {
+        guard let first = rest.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "_")
+        else {
             return false
         }
         var count = 0

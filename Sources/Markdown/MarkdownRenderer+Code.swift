@@ -3,9 +3,12 @@ import Foundation
 /// Fenced code: a header naming the language, each line highlighted as it completes, long lines cut at
 /// the width with a visible continuation mark, and a closing rule.
 extension MarkdownRenderer {
-    mutating func openFence(indent: Int, marker: UInt8, count: Int, info: ArraySlice<UInt8>, into out: inout RenderBuffer) {
+    mutating func openFence(
+        indent: Int, marker: UInt8, count: Int, info: ArraySlice<UInt8>, into out: inout RenderBuffer
+    ) {
         // Inside a list item: under its text, leaving the code at least eight columns.
-        let screenIndent = indent > 0 && !lists.isEmpty ? min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0)) : 0
+        let screenIndent =
+            indent > 0 && !lists.isEmpty ? min(lists.last?.hangingWidth ?? 0, max(options.width - 10, 0)) : 0
         // The header's name and the language, found once for each info string and room (kept for the last
         // sixteen: an answer's fences mostly name a few languages).
         let roomForName = max(options.width - screenIndent - 4, 1)
@@ -57,7 +60,9 @@ extension MarkdownRenderer {
 
     /// One line of code after `indent` spaces; what does not fit goes on as many lines as it needs, each
     /// starting with `↪` under the code.
-    mutating func emitCode(_ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: Int, into out: inout RenderBuffer) {
+    mutating func emitCode(
+        _ code: [UInt8], _ tokens: [SyntaxHighlighter.Token], indent: Int, into out: inout RenderBuffer
+    ) {
         let room = max(options.width - indent, 8)
         out.appendSpaces(indent)
         // An ASCII line that fits: as it is (tokens written from the line's storage, no slice per token).

@@ -16,8 +16,10 @@ extension MarkdownRenderer {
         /// reorder what the line shows.
         func bidi(_ index: Int) -> Bool {
             guard bytes[index] == 0xE2, index + 2 < bytes.count else { return false }
-            let second = bytes[index + 1], third = bytes[index + 2]
-            return (second == 0x80 && third >= 0xAA && third <= 0xAE) || (second == 0x81 && third >= 0xA6 && third <= 0xA9)
+            let second = bytes[index + 1]
+            let third = bytes[index + 2]
+            return (second == 0x80 && third >= 0xAA && third <= 0xAE)
+                || (second == 0x81 && third >= 0xA6 && third <= 0xA9)
         }
         func control(_ index: Int) -> Bool {
             let byte = bytes[index]
@@ -79,8 +81,11 @@ extension MarkdownRenderer {
     /// line feed, DEL, or 0xC2 (a C1 control's first byte).
     @inline(__always)
     static func controlCandidates(_ word: UInt64) -> UInt64 {
-        let control = ByteScan.zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) & ~ByteScan.bytes(word, equalTo: 0x09) & ~ByteScan.bytes(word, equalTo: 0x0A)
-        return control | ByteScan.bytes(word, equalTo: 0x7F) | ByteScan.bytes(word, equalTo: 0xC2) | ByteScan.bytes(word, equalTo: 0xE2)
+        let control =
+            ByteScan.zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) & ~ByteScan.bytes(word, equalTo: 0x09) & ~ByteScan.bytes(
+                word, equalTo: 0x0A)
+        return control | ByteScan.bytes(word, equalTo: 0x7F) | ByteScan.bytes(word, equalTo: 0xC2)
+            | ByteScan.bytes(word, equalTo: 0xE2)
     }
 
     static func visibleControls(_ bytes: [UInt8]) -> String? {

@@ -63,7 +63,9 @@ public struct MarkdownRenderer: Sendable {
 
     public init(options: Options) {
         self.options = options
-        self.horizontalRule = Array((TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors) + "\n").utf8)
+        self.horizontalRule = Array(
+            (TextStyle(dim: true).apply(String(repeating: "─", count: min(options.width, 80)), colors: options.colors)
+                + "\n").utf8)
         self.headings = Self.headings(colors: options.colors)
         self.wrapper = StyledWrapper(width: options.width, colors: options.colors, hyperlinks: options.hyperlinks)
     }
@@ -178,7 +180,9 @@ public struct MarkdownRenderer: Sendable {
         case .indentedCode(let start):
             var code = Array(line[start...])
             if code.contains(0x09) { code = Self.tabsExpanded(code) }
-            emitCode(code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: 4, into: &out)
+            emitCode(
+                code, [SyntaxHighlighter.Token(range: 0..<code.count, style: TextStyle(code: true))], indent: 4,
+                into: &out)
             afterBlank = false
             afterListText = false
             afterIndentedCode = true

@@ -19,7 +19,9 @@ extension MarkdownTable {
             var i = line.lowerBound
             while i < line.upperBound {
                 // Only `\`, a backtick and `|` matter.
-                i = ByteScan.firstIndex(of: UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "|"), in: bytes, from: i, to: line.upperBound)
+                i = ByteScan.firstIndex(
+                    of: UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "|"), in: bytes, from: i,
+                    to: line.upperBound)
                 guard i < line.upperBound else { break }
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "\\"), i + 1 < line.upperBound, bytes[i + 1] == UInt8(ascii: "|") {
@@ -47,7 +49,8 @@ extension MarkdownTable {
             if blank(cells[first]) { cells.remove(at: first) }
             if cells.count > first, blank(cells[cells.count - 1]) { cells.removeLast() }
             for index in first..<cells.count {
-                var lower = cells[index].lowerBound, upper = cells[index].upperBound
+                var lower = cells[index].lowerBound
+                var upper = cells[index].upperBound
                 while lower < upper, isSpace(bytes[lower]) { lower += 1 }
                 while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
                 cells[index] = lower..<upper
@@ -78,7 +81,9 @@ extension MarkdownTable {
         guard !cells.isEmpty else { return nil }
         var result: [Alignment] = []
         for cell in cells {
-            guard cell.contains(UInt8(ascii: "-")), cell.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") }) else { return nil }
+            guard cell.contains(UInt8(ascii: "-")),
+                cell.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") })
+            else { return nil }
             switch (cell.first == UInt8(ascii: ":"), cell.last == UInt8(ascii: ":")) {
             case (true, true): result.append(.center)
             case (false, true): result.append(.right)

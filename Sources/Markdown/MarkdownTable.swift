@@ -25,7 +25,9 @@ struct MarkdownTable: Sendable {
     init?(_ lines: [[UInt8]], colors: Bool, hyperlinks: Bool) {
         guard lines.count >= 2 else { return nil }
         var delimiter = lines[1]
-        guard let alignments = Self.alignments(Self.cells(&delimiter, 0..<delimiter.count).map { delimiter[$0] }) else { return nil }
+        guard let alignments = Self.alignments(Self.cells(&delimiter, 0..<delimiter.count).map { delimiter[$0] }) else {
+            return nil
+        }
         self.alignments = alignments
         self.colors = colors
         self.hyperlinks = hyperlinks
@@ -38,7 +40,11 @@ struct MarkdownTable: Sendable {
         for (index, line) in lines.enumerated() where index != 1 {
             let start = buffer.count
             // A tab in a cell is a space (the wrapper writes it as one; its width would count as none).
-            if line.contains(0x09) { buffer.append(contentsOf: line.map { $0 == 0x09 ? 0x20 : $0 }) } else { buffer.append(contentsOf: line) }
+            if line.contains(0x09) {
+                buffer.append(contentsOf: line.map { $0 == 0x09 ? 0x20 : $0 })
+            } else {
+                buffer.append(contentsOf: line)
+            }
             Self.cells(&buffer, start..<buffer.count, into: &cells)
             rowStarts.append(cells.count)
         }
@@ -57,7 +63,10 @@ struct MarkdownTable: Sendable {
             // Printable ASCII (most cells): its width is its length, and it has no break (and the wrapper's
             // column count is its display width when a row is laid out).
             let ascii = parser.text.bytes.withUnsafeBufferPointer { bytes in
-                runs.allSatisfy { DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[$0].range])) != nil }
+                runs.allSatisfy {
+                    DisplayWidth.printableASCIICount(UnsafeBufferPointer(rebasing: bytes[parser.text.runs[$0].range]))
+                        != nil
+                }
             }
             cellASCII.append(ascii)
             if ascii {
@@ -80,11 +89,15 @@ struct MarkdownTable: Sendable {
         // Natural widths: the widest line of each column's cells.
         var widths = Array(repeating: 1, count: columns)
         for row in 0..<rowCount {
-            for (column, index) in (rowStarts[row]..<rowStarts[row + 1]).enumerated() { widths[column] = max(widths[column], cellWidths[index]) }
+            for (column, index) in (rowStarts[row]..<rowStarts[row + 1]).enumerated() {
+                widths[column] = max(widths[column], cellWidths[index])
+            }
         }
         // The widest column narrowed, one column at a time, down to one character if that is what fits.
         let room = max(width - (3 * columns + 1), columns)
-        while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 1 {
+        while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+            widths[widest] > 1
+        {
             widths[widest] -= 1
         }
         let bar = colors ? Self.dimBar : Self.bar
@@ -96,7 +109,8 @@ struct MarkdownTable: Sendable {
         var firstLine: [Int] = []
         var cellColumns: [Int] = []
         for row in 0..<rowCount {
-            let first = rowStarts[row], count = rowStarts[row + 1] - first
+            let first = rowStarts[row]
+            let count = rowStarts[row + 1] - first
             // A row whose cells all show on one line in their columns (by the wrapper's own count, the one
             // it breaks by): written from the cells as laid out on one line, each padded by its display width.
             var fitted = false
@@ -109,7 +123,8 @@ struct MarkdownTable: Sendable {
                 for column in 0..<count {
                     let start = scratch.count
                     wrapper.startLine(prefix: .none, hanging: .none, into: &scratch)
-                    wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
+                    wrapper.add(
+                        text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
                     cellLines.append(start..<scratch.count)
                     cellColumns.append(wrapper.column)
                     if wrapper.column > widths[column] {
@@ -122,12 +137,17 @@ struct MarkdownTable: Sendable {
                     scratch.withUnsafeBufferPointer { bytes in
                         for column in 0..<columns {
                             guard column < count else {
-                                pad(UnsafeBufferPointer(start: nil, count: 0), width: 0, column: column, widths, bar, into: &out)
+                                pad(
+                                    UnsafeBufferPointer(start: nil, count: 0), width: 0, column: column, widths, bar,
+                                    into: &out)
                                 continue
                             }
                             let content = UnsafeBufferPointer(rebasing: bytes[cellLines[column]])
                             // Printable ASCII: its width is the wrapper's count; anything else measured as shown.
-                            pad(content, width: cellASCII[first + column] ? cellColumns[column] : DisplayWidth.of(utf8: content), column: column, widths, bar, into: &out)
+                            pad(
+                                content,
+                                width: cellASCII[first + column] ? cellColumns[column] : DisplayWidth.of(utf8: content),
+                                column: column, widths, bar, into: &out)
                         }
                     }
                     out.append(0x0A)
@@ -143,7 +163,9 @@ struct MarkdownTable: Sendable {
                     let start = scratch.count
                     if column < count, cellRunStarts[first + column] < cellRunStarts[first + column + 1] {
                         wrapper.reset(width: widths[column], minimum: 1)
-                        wrapper.add(text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1], into: &scratch)
+                        wrapper.add(
+                            text, runs: cellRunStarts[first + column]..<cellRunStarts[first + column + 1],
+                            into: &scratch)
                     }
                     // The cell's lines: up to each newline the wrapper wrote.
                     scratch.withUnsafeBufferPointer { bytes in
@@ -166,7 +188,10 @@ struct MarkdownTable: Sendable {
                         out.append(contentsOf: bar)
                         for column in 0..<columns {
                             let index = firstLine[column] + line
-                            let content = index < firstLine[column + 1] ? UnsafeBufferPointer(rebasing: bytes[cellLines[index]]) : UnsafeBufferPointer(start: nil, count: 0)
+                            let content =
+                                index < firstLine[column + 1]
+                                ? UnsafeBufferPointer(rebasing: bytes[cellLines[index]])
+                                : UnsafeBufferPointer(start: nil, count: 0)
                             pad(content, width: DisplayWidth.of(utf8: content), column: column, widths, bar, into: &out)
                         }
                         out.append(0x0A)
@@ -204,11 +229,12 @@ struct MarkdownTable: Sendable {
     ) {
         let gap = max(0, widths[column] - contentWidth)
         let alignment = column < alignments.count ? alignments[column] : .left
-        let (before, after) = switch alignment {
-        case .left: (0, gap)
-        case .right: (gap, 0)
-        case .center: (gap / 2, gap - gap / 2)
-        }
+        let (before, after) =
+            switch alignment {
+            case .left: (0, gap)
+            case .right: (gap, 0)
+            case .center: (gap / 2, gap - gap / 2)
+            }
         out.appendSpaces(before + 1)
         out.append(contentsOf: content)
         out.appendSpaces(after + 1)
@@ -231,8 +257,13 @@ struct MarkdownTable: Sendable {
         var widest = 0
         var current = 0
         for run in runs {
-            for (index, line) in bytes[text.runs[run].range].split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-                if index > 0 { widest = max(widest, current); current = 0 }
+            for (index, line) in bytes[text.runs[run].range].split(separator: 0x0A, omittingEmptySubsequences: false)
+                .enumerated()
+            {
+                if index > 0 {
+                    widest = max(widest, current)
+                    current = 0
+                }
                 current += DisplayWidth.of(utf8: line)
             }
         }

@@ -61,13 +61,16 @@ struct RenderBuffer: ~Copyable {
         // Most pieces are short (a word, a style's codes, a token of code): copied here in two loads and
         // two stores that may overlap, rather than by a call to memcpy.
         if length <= 16 {
-            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(target)
             if length >= 8 {
-                let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                let head = from.loadUnaligned(as: UInt64.self)
+                let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
                 to.storeBytes(of: head, as: UInt64.self)
                 to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
             } else if length >= 4 {
-                let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                let head = from.loadUnaligned(as: UInt32.self)
+                let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
                 to.storeBytes(of: head, as: UInt32.self)
                 to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
             } else {

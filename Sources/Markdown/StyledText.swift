@@ -50,7 +50,11 @@ struct StyledText: Sendable {
                     let piece = runs[index].range
                     for at in piece {
                         if bytes[at] >= 0x80 { ascii = false }
-                        if same, offset < target.count, target[offset] == bytes[at] { offset += 1 } else { same = false }
+                        if same, offset < target.count, target[offset] == bytes[at] {
+                            offset += 1
+                        } else {
+                            same = false
+                        }
                     }
                 }
             }

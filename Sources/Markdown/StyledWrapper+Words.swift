@@ -11,7 +11,8 @@ extension StyledWrapper {
     /// A word of one run, `width` columns wide, placed as `place` places it: on this line after the
     /// pending spaces, or on the next; one that needs cutting goes the general way.
     mutating func placeWord(
-        _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?, _ text: StyledText, _ run: Int,
+        _ word: UnsafeBufferPointer<UInt8>, width wordWidth: Int, _ style: TextStyle, _ link: String?,
+        _ text: StyledText, _ run: Int,
         into out: inout RenderBuffer
     ) {
         let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
@@ -38,7 +39,8 @@ extension StyledWrapper {
     /// them are the run's own (what the word path writes). Returns the words held, or nil when the word
     /// needs cutting (the general way).
     mutating func hold(
-        _ word: Range<Int>, width wordWidth: Int, held: Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle,
+        _ word: Range<Int>, width wordWidth: Int, held: Range<Int>?, of bytes: UnsafeBufferPointer<UInt8>,
+        _ style: TextStyle,
         _ link: String?, into out: inout RenderBuffer
     ) -> Range<Int>? {
         let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
@@ -96,7 +98,9 @@ extension StyledWrapper {
             let wordWidth = wordEnd - wordStart
             let (breaks, startColumn) = placement(ofWordWidth: wordWidth)
             guard startColumn + wordWidth <= width else {
-                placeWord(UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, text, run, into: &out)
+                placeWord(
+                    UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd]), width: wordWidth, style, link, text, run,
+                    into: &out)
                 index = wordEnd
                 continue
             }
@@ -122,7 +126,9 @@ extension StyledWrapper {
     /// Writes `run` (one with style codes; plain runs are `fill`'s) when it is printable ASCII and fits on
     /// the line, as placing it word by word would show it: leading spaces dropped at the start of a line, trailing ones held, the spaces before it
     /// styled when the word path styles them; the same bytes the word path writes.
-    mutating func fitsWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) -> Bool {
+    mutating func fitsWhole(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer
+    ) -> Bool {
         var first = 0
         while first < bytes.count, bytes[first] == 0x20 { first += 1 }
         var last = bytes.count

@@ -99,7 +99,8 @@ struct StyledWrapper: Sendable {
 
     /// Places the words of run `index` of `text` (its `bytes`) one by one; its last word may go on in the next run.
     private mutating func addWords(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ unstyled: Bool, _ text: StyledText, _ index: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle, _ link: String?, _ unstyled: Bool, _ text: StyledText,
+        _ index: Int,
         into out: inout RenderBuffer
     ) {
         var held: Range<Int>?
@@ -129,7 +130,10 @@ struct StyledWrapper: Sendable {
                 if fastPaths, pieces.isEmpty {
                     // A word within one run: placed from the run's bytes.
                     let wordWidth = ascii ? word.count : DisplayWidth.of(utf8: word)
-                    if unstyled, let extended = hold(start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out) {
+                    if unstyled,
+                        let extended = hold(
+                            start..<offset, width: wordWidth, held: held, of: bytes, style, link, into: &out)
+                    {
                         held = extended
                     } else {
                         Self.write(&held, of: bytes, into: &out)
@@ -212,7 +216,8 @@ struct StyledWrapper: Sendable {
         }
         // Wider than what is left of an empty line: cut at the line's end.
         for piece in pieces {
-            let style = piece.style, link = link(text, piece)
+            let style = piece.style
+            let link = link(text, piece)
             if DisplayWidth.isNarrow(scratch[piece.range]) {
                 // One column per scalar: cut between scalars without decoding characters.
                 var partStart = piece.range.lowerBound
@@ -252,7 +257,8 @@ struct StyledWrapper: Sendable {
     }
 
     /// Bytes of `scratch` in `style`, as a hyperlink to `link` when there is one.
-    private mutating func write(_ range: Range<Int>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer) {
+    private mutating func write(_ range: Range<Int>, _ style: TextStyle, _ link: String?, into out: inout RenderBuffer)
+    {
         guard colors, !style.isPlain || link != nil, !range.isEmpty else {
             out.append(contentsOf: scratch[range])
             return

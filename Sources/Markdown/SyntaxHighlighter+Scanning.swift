@@ -65,7 +65,10 @@ extension SyntaxHighlighter {
         var i = start
         while i < bytes.count {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "\\") { i += 2; continue }
+            if byte == UInt8(ascii: "\\") {
+                i += 2
+                continue
+            }
             if byte == first, starts(needle, bytes, i) { return i }
             i += 1
         }
@@ -75,7 +78,8 @@ extension SyntaxHighlighter {
     static func followedByColon(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
         var i = index
         while i < bytes.count, bytes[i] == 0x20 { i += 1 }
-        return i < bytes.count && bytes[i] == UInt8(ascii: ":") && (i + 1 == bytes.count || bytes[i + 1] == 0x20 || bytes[i + 1] != UInt8(ascii: ":"))
+        return i < bytes.count && bytes[i] == UInt8(ascii: ":")
+            && (i + 1 == bytes.count || bytes[i + 1] == 0x20 || bytes[i + 1] != UInt8(ascii: ":"))
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -100,7 +100,9 @@ struct SyntaxHighlighter: Sendable {
 
     /// A variable, number, keyword, type or other word at `i`, or one other byte; returns where the next
     /// token starts.
-    private func word(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ language: LanguageSyntax, _ runs: inout RunBuilder) -> Int {
+    private func word(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ language: LanguageSyntax, _ runs: inout RunBuilder
+    ) -> Int {
         let byte = bytes[i]
         if language.dollarVariables, byte == UInt8(ascii: "$"), i + 1 < bytes.count {
             var j = i + 1
@@ -110,11 +112,17 @@ struct SyntaxHighlighter: Sendable {
             } else {
                 while j < bytes.count, Self.isWordByte(bytes[j]) { j += 1 }
             }
-            if j > i + 1 { runs.add(i..<j, Self.type); return j }
+            if j > i + 1 {
+                runs.add(i..<j, Self.type)
+                return j
+            }
         }
         if Self.isDigit(byte), i == 0 || !Self.isWordByte(bytes[i - 1]) {
             var j = i + 1
-            while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: ".") && j + 1 < bytes.count && Self.isDigit(bytes[j + 1]) { j += 1 }
+            while j < bytes.count,
+                Self.isWordByte(bytes[j])
+                    || bytes[j] == UInt8(ascii: ".") && j + 1 < bytes.count && Self.isDigit(bytes[j + 1])
+            { j += 1 }
             runs.add(i..<j, Self.number)
             return j
         }
@@ -128,7 +136,8 @@ struct SyntaxHighlighter: Sendable {
                 switch language.kind(of: UnsafeBufferPointer(rebasing: bytes[i..<j])) {
                 case .keyword: runs.add(i..<j, Self.keyword)
                 case .type: runs.add(i..<j, Self.type)
-                case nil: runs.add(i..<j, language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A ? Self.type : .plain)
+                case nil:
+                    runs.add(i..<j, language.capitalizedTypes && byte >= 0x41 && byte <= 0x5A ? Self.type : .plain)
                 }
             }
             return j
@@ -167,8 +176,12 @@ struct SyntaxHighlighter: Sendable {
             let byte = bytes[i]
             if byte == UInt8(ascii: "<") {
                 var j = i + 1
-                while j < bytes.count, bytes[j] == UInt8(ascii: "/") || bytes[j] == UInt8(ascii: "!") || bytes[j] == UInt8(ascii: "?") { j += 1 }
-                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":") { j += 1 }
+                while j < bytes.count,
+                    bytes[j] == UInt8(ascii: "/") || bytes[j] == UInt8(ascii: "!") || bytes[j] == UInt8(ascii: "?")
+                { j += 1 }
+                while j < bytes.count,
+                    Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":")
+                { j += 1 }
                 runs.add(i..<(i + 1), .plain)
                 runs.add((i + 1)..<j, Self.keyword)
                 inTag = true
@@ -180,7 +193,9 @@ struct SyntaxHighlighter: Sendable {
                 i = stop
             } else if inTag, Self.isWordByte(byte) {
                 var j = i + 1
-                while j < bytes.count, Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":") { j += 1 }
+                while j < bytes.count,
+                    Self.isWordByte(bytes[j]) || bytes[j] == UInt8(ascii: "-") || bytes[j] == UInt8(ascii: ":")
+                { j += 1 }
                 runs.add(i..<j, Self.type)
                 i = j
             } else {

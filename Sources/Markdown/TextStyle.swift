@@ -3,7 +3,13 @@
 /// sequences when colours are on; with colours off only the structure remains.
 struct TextStyle: Hashable, Sendable {
     enum Color: String, Sendable, CaseIterable {
-        case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36", gray = "90"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case blue = "34"
+        case magenta = "35"
+        case cyan = "36"
+        case gray = "90"
     }
 
     /// The attributes and colour as a number below 512: what the SGR codes depend on, and the whole of the
@@ -30,12 +36,30 @@ struct TextStyle: Hashable, Sendable {
         self.key = key
     }
 
-    var bold: Bool { get { flag(1) } set { set(1, newValue) } }
-    var italic: Bool { get { flag(2) } set { set(2, newValue) } }
-    var underline: Bool { get { flag(4) } set { set(4, newValue) } }
-    var strike: Bool { get { flag(8) } set { set(8, newValue) } }
-    var dim: Bool { get { flag(16) } set { set(16, newValue) } }
-    var code: Bool { get { flag(32) } set { set(32, newValue) } }
+    var bold: Bool {
+        get { flag(1) }
+        set { set(1, newValue) }
+    }
+    var italic: Bool {
+        get { flag(2) }
+        set { set(2, newValue) }
+    }
+    var underline: Bool {
+        get { flag(4) }
+        set { set(4, newValue) }
+    }
+    var strike: Bool {
+        get { flag(8) }
+        set { set(8, newValue) }
+    }
+    var dim: Bool {
+        get { flag(16) }
+        set { set(16, newValue) }
+    }
+    var code: Bool {
+        get { flag(32) }
+        set { set(32, newValue) }
+    }
 
     var color: Color? {
         get { key >> 6 == 0 ? nil : Color.allCases[key >> 6 - 1] }

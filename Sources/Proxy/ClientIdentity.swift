@@ -9,8 +9,11 @@ enum ClientIdentity {
         var parts: [String] = []
         if let agent = value("user-agent") { parts.append(agent) }
         let sdk = [
-            value("x-stainless-lang").map { lang in value("x-stainless-package-version").map { "\(lang) \($0)" } ?? lang },
-            value("x-stainless-runtime").map { runtime in value("x-stainless-runtime-version").map { "\(runtime) \($0)" } ?? runtime },
+            value("x-stainless-lang").map { lang in value("x-stainless-package-version").map { "\(lang) \($0)" } ?? lang
+            },
+            value("x-stainless-runtime").map { runtime in
+                value("x-stainless-runtime-version").map { "\(runtime) \($0)" } ?? runtime
+            },
             value("x-stainless-os"),
         ].compactMap { $0 }
         if !sdk.isEmpty { parts.append("(" + sdk.joined(separator: ", ") + ")") }

@@ -29,7 +29,8 @@ final class Forwarding: Sendable {
 
     init(
         upstream: HTTPClientResponse, recording: (any ExchangeRecording)?, start: ContinuousClock.Instant,
-        configuration: ProxyConfiguration, recordings: RecordingTasks?, requestID: String?, secrets: [String], logger: Logger
+        configuration: ProxyConfiguration, recordings: RecordingTasks?, requestID: String?, secrets: [String],
+        logger: Logger
     ) {
         self.upstream = upstream
         self.recording = recording
@@ -47,7 +48,8 @@ final class Forwarding: Sendable {
         guard !started.withLock({ $0 }), let recording else { return }
         let outcome = ExchangeOutcome(
             state: .cancelled,
-            error: ResponsesAPIError(code: .cancelled, message: "the client disconnected before the answer began", requestID: requestID),
+            error: ResponsesAPIError(
+                code: .cancelled, message: "the client disconnected before the answer began", requestID: requestID),
             duration: ContinuousClock.now - start)
         Task { await recording.didFinish(outcome) }
     }
@@ -70,7 +72,8 @@ final class Forwarding: Sendable {
     /// recording has caught up, which `recordings` keeps track of.
     private func forwardStream(_ writer: inout any ResponseBodyWriter, recording: any ExchangeRecording) async throws {
         let queue = RecordingQueue(
-            limit: configuration.recordingBacklog, spoolDirectory: configuration.spoolDirectory, spoolLimit: configuration.spoolLimit
+            limit: configuration.recordingBacklog, spoolDirectory: configuration.spoolDirectory,
+            spoolLimit: configuration.spoolLimit
         ) { [start] in
             ContinuousClock.now - start
         }
@@ -92,7 +95,8 @@ final class Forwarding: Sendable {
                 } catch {
                     // Leaving the loop drops the upstream body's iterator, which cancels the upstream request.
                     failure = error
-                    ending = ResponsesAPIError(code: .cancelled, message: "the client disconnected", requestID: requestID)
+                    ending = ResponsesAPIError(
+                        code: .cancelled, message: "the client disconnected", requestID: requestID)
                     await queue.enqueue(chunk, at: offset)
                     break
                 }
@@ -109,7 +113,11 @@ final class Forwarding: Sendable {
         // The client has the whole stream: its connection is free for the next request while the recording
         // catches up (the server waits for it before it stops); past a few such recordings the connection
         // waits for this one, so memory and spool files stay bounded however many fast streams come.
-        if let recordings, recordings.count < RecordingTasks.limit { recordings.track(recorder) } else { await recorder.value }
+        if let recordings, recordings.count < RecordingTasks.limit {
+            recordings.track(recorder)
+        } else {
+            await recorder.value
+        }
         if let failure {
             logger.debug("forwarding ended early", metadata: ["error": "\(failure)"])
             throw failure
@@ -117,7 +125,9 @@ final class Forwarding: Sendable {
     }
 
     /// The recording side of a stream: decodes the chunks as they come and finishes the exchange.
-    private static func record(_ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?, secrets: [String]) async {
+    private static func record(
+        _ queue: RecordingQueue, into recording: any ExchangeRecording, requestID: String?, secrets: [String]
+    ) async {
         var tap = StreamTap(secrets: secrets)
         var lost: SpoolError?
         func decode(_ chunk: ByteBuffer, at offset: Duration) async {
@@ -148,7 +158,8 @@ final class Forwarding: Sendable {
                 var ending = error
                 if ending == nil, let lost {
                     ending = ResponsesAPIError(
-                        code: .protocolViolation, message: "the client got the whole stream, but its recording is not whole: \(lost)",
+                        code: .protocolViolation,
+                        message: "the client got the whole stream, but its recording is not whole: \(lost)",
                         requestID: requestID)
                 }
                 await recording.didFinish(tap.outcome(duration: offset, error: ending, requestID: requestID))
@@ -171,7 +182,8 @@ final class Forwarding: Sendable {
                     try await writer.write(chunk)
                 } catch {
                     failure = error
-                    ending = ResponsesAPIError(code: .cancelled, message: "the client disconnected", requestID: requestID)
+                    ending = ResponsesAPIError(
+                        code: .cancelled, message: "the client disconnected", requestID: requestID)
                     break
                 }
             }
@@ -181,9 +193,15 @@ final class Forwarding: Sendable {
         }
         let duration = ContinuousClock.now - start
         if let recording {
-            recording.didReceiveBody(total <= limit ? kept : Array("<\(total) bytes forwarded, not kept (over \(limit >> 20) MB)>".utf8))
-            let outcome = ending.map { ExchangeOutcome(state: $0.code == .cancelled ? .cancelled : .failed, error: $0, duration: duration) }
-                ?? Self.outcome(status: Int(upstream.status.code), body: total <= limit ? kept : [], duration: duration, requestID: requestID)
+            recording.didReceiveBody(
+                total <= limit ? kept : Array("<\(total) bytes forwarded, not kept (over \(limit >> 20) MB)>".utf8))
+            let outcome =
+                ending.map {
+                    ExchangeOutcome(state: $0.code == .cancelled ? .cancelled : .failed, error: $0, duration: duration)
+                }
+                ?? Self.outcome(
+                    status: Int(upstream.status.code), body: total <= limit ? kept : [], duration: duration,
+                    requestID: requestID)
             await recording.didFinish(outcome)
         }
         if let failure {
@@ -204,17 +222,19 @@ final class Forwarding: Sendable {
     /// A whole answer's outcome: an HTTP error with the API's message, or what a response object says.
     static func outcome(status: Int, body: [UInt8], duration: Duration, requestID: String?) -> ExchangeOutcome {
         guard (200..<300).contains(status) else {
-            return ExchangeOutcome(state: .failed, error: .http(status: status, body: body, requestID: requestID), duration: duration)
+            return ExchangeOutcome(
+                state: .failed, error: .http(status: status, body: body, requestID: requestID), duration: duration)
         }
         guard let json = try? JSONValue.parse(body), json["object"]?.stringValue == "response" else {
             return ExchangeOutcome(state: .completed, duration: duration)
         }
         let response = ResponsesAPI.Response(json: json)
-        let state: ExchangeOutcome.State = switch response.status {
-        case .incomplete?: .incomplete
-        case .failed?, .cancelled?: .failed
-        default: .completed
-        }
+        let state: ExchangeOutcome.State =
+            switch response.status {
+            case .incomplete?: .incomplete
+            case .failed?, .cancelled?: .failed
+            default: .completed
+            }
         return ExchangeOutcome(
             state: state, responseID: response.id.isEmpty ? nil : response.id, model: response.model,
             responseStatus: response.status?.rawValue, usage: response.usage, duration: duration)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address, from a literal or a name's resolution.
@@ -65,9 +65,9 @@ enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
@@ -78,10 +78,14 @@ enum IPAddress: Hashable, Sendable, CustomStringConvertible {
             if let socketAddress = entry.pointee.ai_addr {
                 switch entry.pointee.ai_family {
                 case AF_INET:
-                    let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+                    let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        $0.pointee.sin_addr.s_addr
+                    }
                     addresses.append(.v4(UInt32(bigEndian: address)))
                 case AF_INET6:
-                    var address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                    var address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        $0.pointee.sin6_addr
+                    }
                     addresses.append(.v6(withUnsafeBytes(of: &address) { Array($0) }))
                 default:
                     break

@@ -37,7 +37,8 @@ public struct ProxyConfiguration: Sendable {
     public var idleTimeout: Duration
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil, upstreamKey: String? = nil,
+        host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil,
+        upstreamKey: String? = nil,
         provider: String? = nil, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(600),
         keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20, recordingBacklog: Int = 2 << 20,
         spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, idleTimeout: Duration = .seconds(60)
@@ -71,21 +72,29 @@ public struct ProxyConfiguration: Sendable {
     /// this machine could spend it), a token without a key to send upstream, an upstream that is not an
     /// http(s) URL.
     public func validate() throws(ProxyError) {
-        guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
             throw ProxyError("--upstream \(upstream): not an http(s) URL (example: https://api.openai.com/v1)")
         }
         if !listensOnLoopback, token == nil {
-            throw ProxyError("--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key)")
+            throw ProxyError(
+                "--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key)"
+            )
         }
         if upstreamKey != nil, token == nil {
             throw ProxyError(
-                "--key-from-env needs --token SECRET or --token-file PATH (clients send it as their key): without one, any program or web page on this machine could spend the key")
+                "--key-from-env needs --token SECRET or --token-file PATH (clients send it as their key): without one, any program or web page on this machine could spend the key"
+            )
         }
         if token != nil, upstreamKey == nil {
-            throw ProxyError("--token needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
+            throw ProxyError(
+                "--token needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
         }
         guard (0...65535).contains(port) else { throw ProxyError("--listen: port \(port) is out of range") }
-        guard idleTimeout > .zero else { throw ProxyError("the idle timeout must be more than 0 s (it is \(idleTimeout))") }
+        guard idleTimeout > .zero else {
+            throw ProxyError("the idle timeout must be more than 0 s (it is \(idleTimeout))")
+        }
     }
 }
 

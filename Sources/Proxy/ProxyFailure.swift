@@ -10,7 +10,7 @@ enum ProxyFailure {
         let error: JSONValue = .object([
             "error": .object([
                 "message": .string(message), "type": .string("proxy_error"), "code": .string(code), "param": .null,
-            ]),
+            ])
         ])
         return Array(error.compactString.utf8)
     }

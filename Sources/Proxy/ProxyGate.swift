@@ -57,20 +57,25 @@ final class ProxyGate: Sendable {
         if let origin = headers[.origin] {
             return Refusal(
                 status: 403, code: "forbidden_origin",
-                reason: "a request from a web page (Origin: \(origin)) is not served; only programs on this machine may use the proxy")
+                reason:
+                    "a request from a web page (Origin: \(origin)) is not served; only programs on this machine may use the proxy"
+            )
         }
         // A browser's request without an Origin (an image, a script, a navigation) still says where it came
         // from: its fetch metadata or its Referer. Programs on this machine send neither.
         for name in Self.browserFields where headers[name] != nil {
             return Refusal(
                 status: 403, code: "forbidden_origin",
-                reason: "a request from a web browser (\(name.rawName): \(headers[name] ?? "")) is not served; only programs on this machine may use the proxy")
+                reason:
+                    "a request from a web browser (\(name.rawName): \(headers[name] ?? "")) is not served; only programs on this machine may use the proxy"
+            )
         }
         guard let authority, !authority.isEmpty else {
             return Refusal(status: 403, code: "forbidden_host", reason: "a request without a Host header is not served")
         }
         if headers[values: Self.hostField].count > 0 {
-            return Refusal(status: 403, code: "forbidden_host", reason: "a request with more than one Host header is not served")
+            return Refusal(
+                status: 403, code: "forbidden_host", reason: "a request with more than one Host header is not served")
         }
         guard let (name, port) = Self.split(authority), port == self.port, names?.contains(name) ?? true else {
             return Refusal(
@@ -81,14 +86,17 @@ final class ProxyGate: Sendable {
     }
 
     /// What only browsers send: fetch metadata and the page a request came from.
-    static let browserFields: [HTTPField.Name] = ["Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Referer"].map { HTTPField.Name($0)! }
+    static let browserFields: [HTTPField.Name] = ["Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Referer"].map {
+        HTTPField.Name($0)!
+    }
 
     /// `Host`: HTTPTypes moves a request's (first) Host into its authority; a second one stays a field.
     private static let hostField = HTTPField.Name("Host")!
 
     /// The host and port of `HOST:PORT`, `[V6]:PORT` or `HOST` (port 80); nil when it is not one of those.
     static func split(_ authority: String) -> (String, Int)? {
-        var host = Substring(authority), port = 80
+        var host = Substring(authority)
+        var port = 80
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]

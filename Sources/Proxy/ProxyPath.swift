@@ -18,9 +18,12 @@ enum ProxyPath: Equatable {
         for segment in segments {
             // A segment is judged by its part before `;` (servers of the Tomcat family take `..;x` as `..`),
             // and an escaped `%` (`%252e`, a dot to an upstream that decodes twice) is refused.
-            let decoded = Self.percentDecoded(segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let decoded = Self.percentDecoded(
+                segment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             endsInDirectory = false
-            if decoded.contains(UInt8(ascii: "/")) || decoded.contains(UInt8(ascii: "\\")) || decoded.contains(UInt8(ascii: "%")) {
+            if decoded.contains(UInt8(ascii: "/")) || decoded.contains(UInt8(ascii: "\\"))
+                || decoded.contains(UInt8(ascii: "%"))
+            {
                 self = .outside("the path \(raw) has a slash, a backslash or an escaped percent sign inside a segment")
                 return
             }
@@ -53,7 +56,9 @@ enum ProxyPath: Equatable {
         decoded.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            {
                 decoded.append(high << 4 | low)
                 index += 3
             } else {

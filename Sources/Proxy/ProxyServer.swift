@@ -14,7 +14,8 @@ public struct ProxyServer: Sendable {
     let logger: Logger
 
     public init(
-        configuration: ProxyConfiguration, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date = Date.init,
+        configuration: ProxyConfiguration, observer: (any ExchangeObserver)?,
+        now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "openresponses.proxy")
     ) {
         self.configuration = configuration
@@ -42,7 +43,8 @@ public struct ProxyServer: Sendable {
         let recordings = RecordingTasks()
         let gate = ProxyGate(host: configuration.host, port: configuration.port)
         let responder = RecordingProxy(
-            configuration: configuration, client: client, observer: observer, now: now, logger: logger, recordings: recordings, gate: gate)
+            configuration: configuration, client: client, observer: observer, now: now, logger: logger,
+            recordings: recordings, gate: gate)
         let port = configuration.port
         // Hummingbird's own log says "Server started" at info and, on a cancelled shutdown, "Waiting on child
         // channel: CancellationError()" at error: noise unless debugging, when it shows everything.

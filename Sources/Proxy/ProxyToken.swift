@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The token clients must send, read from a file (`--token-file`): unlike `--token`, it is not in the process
 /// list for every user to read. The file must be the user's alone (no permission for group or others: mode
@@ -18,12 +19,16 @@ public enum ProxyToken {
         defer { close(descriptor) }
         // The mode of the file opened, not of whatever the path names a moment later.
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ProxyError("--token-file \(path): \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &status) == 0 else {
+            throw ProxyError("--token-file \(path): \(String(cString: strerror(errno)))")
+        }
         guard status.st_mode & S_IFMT == S_IFREG else { throw ProxyError("--token-file \(path): not a regular file") }
         let mode = Int(status.st_mode) & 0o7777
         guard mode & 0o077 == 0 else {
             let octal = String(mode, radix: 8)
-            throw ProxyError("--token-file \(path): its mode is \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal), so other users can read it: chmod 600 \(path)")
+            throw ProxyError(
+                "--token-file \(path): its mode is \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal), so other users can read it: chmod 600 \(path)"
+            )
         }
         let data: Data?
         do {

@@ -22,23 +22,32 @@ extension RecordingProxy {
         var headers = request.headers.map { ($0.name.rawName, $0.value) }
         if let authority = request.head.authority { headers.insert(("Host", authority), at: 0) }
         var secrets: [String] = []
-        if let key = headers.first(where: { $0.0.lowercased() == "authorization" }).map({ Self.bearer($0.1) }), !key.isEmpty {
+        if let key = headers.first(where: { $0.0.lowercased() == "authorization" }).map({ Self.bearer($0.1) }),
+            !key.isEmpty
+        {
             secrets.append(key)
         }
         secrets += [configuration.token, configuration.upstreamKey].compactMap { $0 }
         var labels = ["source": "proxy"]
         labels["client"] = ClientIdentity.describe(headers)
         labels["provider"] = configuration.provider
-        let recording = await observer.exchangeWillStart(ExchangeRequest(
-            startedAt: now(), method: request.method.rawValue, url: "http://\(gate.authority)\(request.uri.string)", headers: headers,
-            body: await Self.refusedBody(of: request), secrets: secrets, context: ExchangeContext(labels: labels)))
-        recording.didReceiveHead(ExchangeResponseHead(
-            status: refusal.status, headers: [("Content-Type", "application/json")], timeToFirstByte: ContinuousClock.now - start))
+        let recording = await observer.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: now(), method: request.method.rawValue, url: "http://\(gate.authority)\(request.uri.string)",
+                headers: headers,
+                body: await Self.refusedBody(of: request), secrets: secrets, context: ExchangeContext(labels: labels)))
+        recording.didReceiveHead(
+            ExchangeResponseHead(
+                status: refusal.status, headers: [("Content-Type", "application/json")],
+                timeToFirstByte: ContinuousClock.now - start))
         recording.didReceiveBody(body)
-        await recording.didFinish(ExchangeOutcome(
-            state: .failed,
-            error: ResponsesAPIError(code: .http, message: message, status: refusal.status, apiType: "proxy_error", apiCode: refusal.code),
-            duration: ContinuousClock.now - start))
+        await recording.didFinish(
+            ExchangeOutcome(
+                state: .failed,
+                error: ResponsesAPIError(
+                    code: .http, message: message, status: refusal.status, apiType: "proxy_error", apiCode: refusal.code
+                ),
+                duration: ContinuousClock.now - start))
         return response
     }
 

@@ -32,7 +32,8 @@ public struct RecordingProxy: HTTPResponder {
     ]
 
     init(
-        configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?, now: @escaping @Sendable () -> Date,
+        configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?,
+        now: @escaping @Sendable () -> Date,
         logger: Logger, recordings: RecordingTasks, gate: ProxyGate
     ) {
         self.gate = gate
@@ -54,9 +55,13 @@ public struct RecordingProxy: HTTPResponder {
         switch ProxyPath(path) {
         case .upstream(let below): rest = below
         case .notProxied:
-            return ProxyFailure.response(404, "the proxy forwards /v1/... only (asked for \(path)); point the client's base URL at http://HOST:PORT/v1", code: "not_found")
+            return ProxyFailure.response(
+                404,
+                "the proxy forwards /v1/... only (asked for \(path)); point the client's base URL at http://HOST:PORT/v1",
+                code: "not_found")
         case .outside(let reason):
-            return await refuse(request, ProxyGate.Refusal(status: 400, code: "path_outside_upstream", reason: reason), start: start)
+            return await refuse(
+                request, ProxyGate.Refusal(status: 400, code: "path_outside_upstream", reason: reason), start: start)
         }
         let incoming = request.headers.map { ($0.name.rawName, $0.value) }
         var secrets: [String] = []
@@ -65,7 +70,8 @@ public struct RecordingProxy: HTTPResponder {
         if let token = configuration.token {
             guard clientKey == token else {
                 let refusal = ProxyGate.Refusal(
-                    status: 401, code: "invalid_proxy_token", reason: "this proxy wants its token as the key (Authorization: Bearer TOKEN)")
+                    status: 401, code: "invalid_proxy_token",
+                    reason: "this proxy wants its token as the key (Authorization: Bearer TOKEN)")
                 return await refuse(request, refusal, start: start)
             }
             secrets.append(token)
@@ -87,14 +93,19 @@ public struct RecordingProxy: HTTPResponder {
         if let declared, declared > configuration.keptRequestBytes {
             outgoing.body = .stream(request.body, length: .known(Int64(declared)))
             let type = request.headers[.contentType] ?? "application/octet-stream"
-            recordedBody = Array("<\(declared) bytes of \(type) forwarded, not kept (over \(configuration.keptRequestBytes >> 20) MB)>".utf8)
+            recordedBody = Array(
+                "<\(declared) bytes of \(type) forwarded, not kept (over \(configuration.keptRequestBytes >> 20) MB)>"
+                    .utf8)
         } else {
             var whole = request
             let buffer: ByteBuffer
             do {
                 buffer = try await whole.collectBody(upTo: configuration.keptRequestBytes)
             } catch {
-                return ProxyFailure.response(413, "a request body without Content-Length may be at most \(configuration.keptRequestBytes >> 20) MB", code: "request_too_large")
+                return ProxyFailure.response(
+                    413,
+                    "a request body without Content-Length may be at most \(configuration.keptRequestBytes >> 20) MB",
+                    code: "request_too_large")
             }
             recordedBody = Array(buffer.readableBytesView)
             if buffer.readableBytes > 0 || declared != nil { outgoing.body = .bytes(buffer) }
@@ -103,9 +114,10 @@ public struct RecordingProxy: HTTPResponder {
         var labels = ["source": "proxy"]
         labels["client"] = ClientIdentity.describe(incoming)
         labels["provider"] = configuration.provider
-        let recording = await observer?.exchangeWillStart(ExchangeRequest(
-            startedAt: now(), method: request.method.rawValue, url: url, headers: headers, body: recordedBody,
-            secrets: secrets, context: ExchangeContext(labels: labels)))
+        let recording = await observer?.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: now(), method: request.method.rawValue, url: url, headers: headers, body: recordedBody,
+                secrets: secrets, context: ExchangeContext(labels: labels)))
         recordedBody = []
 
         let upstream: HTTPClientResponse
@@ -114,25 +126,30 @@ public struct RecordingProxy: HTTPResponder {
         } catch {
             let failure = AsyncHTTPClientTransport.classify(error, url: url)
             if failure.code == .cancelled {
-                await recording?.didFinish(ExchangeOutcome(state: .cancelled, error: failure, duration: ContinuousClock.now - start))
+                await recording?.didFinish(
+                    ExchangeOutcome(state: .cancelled, error: failure, duration: ContinuousClock.now - start))
                 throw error
             }
             var described = failure
             described.message = "upstream \(configuration.upstream) unreachable: \(failure.message)"
-            await recording?.didFinish(ExchangeOutcome(state: .failed, error: described, duration: ContinuousClock.now - start))
+            await recording?.didFinish(
+                ExchangeOutcome(state: .failed, error: described, duration: ContinuousClock.now - start))
             logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(failure.message)"])
             return ProxyFailure.response(502, described.message, code: "upstream_unreachable")
         }
         let responseHeaders = upstream.headers.map { ($0.name, $0.value) }
-        recording?.didReceiveHead(ExchangeResponseHead(
-            status: Int(upstream.status.code), headers: responseHeaders, timeToFirstByte: ContinuousClock.now - start))
+        recording?.didReceiveHead(
+            ExchangeResponseHead(
+                status: Int(upstream.status.code), headers: responseHeaders,
+                timeToFirstByte: ContinuousClock.now - start))
         var fields = HTTPFields()
         for (name, value) in responseHeaders where !Self.hopByHop.contains(name.lowercased()) {
             if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
         }
         let length = upstream.headers.first(name: "content-length").flatMap { Int($0) }
         let forwarding = Forwarding(
-            upstream: upstream, recording: recording, start: start, configuration: configuration, recordings: recordings,
+            upstream: upstream, recording: recording, start: start, configuration: configuration,
+            recordings: recordings,
             requestID: upstream.headers.first(name: "x-request-id"), secrets: secrets, logger: logger)
         return Response(
             status: HTTPResponse.Status(code: Int(upstream.status.code)), headers: fields,
@@ -141,6 +158,7 @@ public struct RecordingProxy: HTTPResponder {
 
     /// The token of `Bearer TOKEN` (or the whole value when it has no scheme).
     static func bearer(_ value: String) -> String {
-        value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : value
+        value.lowercased().hasPrefix("bearer ")
+            ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : value
     }
 }

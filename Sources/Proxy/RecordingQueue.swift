@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import ResponsesAPI
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An event stream's chunks on their way from the forwarding loop to the recording, which runs beside it
 /// (decoding the events and handing them to the inspector). The client never waits for the decoding or the
@@ -53,7 +54,10 @@ final class RecordingQueue: Sendable {
     /// The stream's clock: the time since it began, in the frame of the offsets given to `enqueue`.
     let elapsed: @Sendable () -> Duration
 
-    init(limit: Int, spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, elapsed: @escaping @Sendable () -> Duration) {
+    init(
+        limit: Int, spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30,
+        elapsed: @escaping @Sendable () -> Duration
+    ) {
         self.limit = limit
         self.elapsed = elapsed
         self.spoolDirectory = spoolDirectory

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a fast stream's chunks wait for the recording when more than the memory backlog is waiting: a
 /// file of the proxy's own, made with `mkstemp` (mode 0600, close-on-exec) and unlinked at once, so it is
@@ -34,7 +35,8 @@ final class Spool: Sendable {
         let result: Int32 = chunk.withUnsafeReadableBytes { bytes in
             var done = 0
             while done < bytes.count {
-                let count = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(position) + off_t(done))
+                let count = pwrite(
+                    descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(position) + off_t(done))
                 if count > 0 {
                     done += count
                 } else if count < 0, errno == EINTR {

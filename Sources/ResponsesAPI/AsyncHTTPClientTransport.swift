@@ -27,7 +27,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        if let streamed = request.streamed { outgoing.body = .stream(streamed.chunks, length: .known(Int64(streamed.length))) }
+        if let streamed = request.streamed {
+            outgoing.body = .stream(streamed.chunks, length: .known(Int64(streamed.length)))
+        }
         do {
             // The deadline bounds the whole exchange; silence is bounded by the configured read timeout.
             let response = try await client.execute(outgoing, timeout: .hours(24))
@@ -57,7 +59,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             case .readTimeout, .deadlineExceeded:
                 return ResponsesAPIError(code: .timeout, message: "timed out waiting for the server", underlying: error)
             case .connectTimeout, .socksHandshakeTimeout, .tlsHandshakeTimeout:
-                return ResponsesAPIError(code: .timeout, message: "timed out connecting to the server", underlying: error)
+                return ResponsesAPIError(
+                    code: .timeout, message: "timed out connecting to the server", underlying: error)
             case .remoteConnectionClosed:
                 return ResponsesAPIError(code: .network, message: "the server closed the connection", underlying: error)
             default:
@@ -67,11 +70,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 if described.hasPrefix("HTTPClientError.invalidHeaderFieldValues") {
                     return ResponsesAPIError(
                         code: .configuration,
-                        message: "a request header's value holds a line break or another character a header cannot carry (the value is not shown: it may be a key)")
+                        message:
+                            "a request header's value holds a line break or another character a header cannot carry (the value is not shown: it may be a key)"
+                    )
                 }
                 if described.hasPrefix("HTTPClientError.invalidHeaderFieldNames") {
                     return ResponsesAPIError(
-                        code: .configuration, message: "a request header's name is not a valid header name: \(described.dropFirst("HTTPClientError.".count))")
+                        code: .configuration,
+                        message:
+                            "a request header's name is not a valid header name: \(described.dropFirst("HTTPClientError.".count))"
+                    )
                 }
             }
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finding a short needle (a secret) in a long haystack (an event, a batch of events): memchr for the
@@ -10,13 +10,17 @@ import Darwin
 /// texts look for the API key the same way.
 public enum ByteSearch {
     /// Offset of the first occurrence of `needle` in `haystack` at or after `start`.
-    public static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+    public static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0)
+        -> Int?
+    {
         guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
         return find(needle, anchor: anchor(of: needle), in: haystack, from: start)
     }
 
     /// `find` with the needle's anchor (`anchor(of:)`) worked out once, for a needle looked for many times.
-    static func find(_ needle: UnsafeRawBufferPointer, anchor: Int, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+    static func find(
+        _ needle: UnsafeRawBufferPointer, anchor: Int, in haystack: UnsafeRawBufferPointer, from start: Int = 0
+    ) -> Int? {
         guard needle.count > 0, haystack.count - start >= needle.count else { return nil }
         let target = Int32(needle[anchor])
         var position = start + anchor
@@ -52,7 +56,9 @@ public enum ByteSearch {
             var found = false
             for needle in needles {
                 var from = 0
-                while let at = needle.bytes.withUnsafeBytes({ n in bytes.withUnsafeBytes { find(n, anchor: needle.anchor, in: $0, from: from) } }) {
+                while let at = needle.bytes.withUnsafeBytes({ n in
+                    bytes.withUnsafeBytes { find(n, anchor: needle.anchor, in: $0, from: from) }
+                }) {
                     for index in at..<(at + needle.bytes.count) { bytes[index] = UInt8(ascii: "*") }
                     from = at + needle.bytes.count
                     found = true
@@ -62,7 +68,9 @@ public enum ByteSearch {
         }
 
         func occur(in haystack: UnsafeRawBufferPointer) -> Bool {
-            needles.contains { needle in needle.bytes.withUnsafeBytes { find($0, anchor: needle.anchor, in: haystack) != nil } }
+            needles.contains { needle in
+                needle.bytes.withUnsafeBytes { find($0, anchor: needle.anchor, in: haystack) != nil }
+            }
         }
     }
 
@@ -75,7 +83,8 @@ public enum ByteSearch {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): 0
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: ","),
-                UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "_"): 3
+                UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                3
             case UInt8(ascii: "0")...UInt8(ascii: "9"): 2
             default: 1
             }

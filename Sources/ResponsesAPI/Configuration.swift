@@ -58,7 +58,8 @@ public struct Configuration: Sendable {
         if let text = value("OPENRESPONSES_MAX_RETRIES") {
             guard let retries = Int(text), retries >= 0 else {
                 throw ResponsesAPIError(
-                    code: .configuration, message: "OPENRESPONSES_MAX_RETRIES='\(text)' is not a whole number 0 or more")
+                    code: .configuration, message: "OPENRESPONSES_MAX_RETRIES='\(text)' is not a whole number 0 or more"
+                )
             }
             policy.maxRetries = retries
         }
@@ -67,7 +68,9 @@ public struct Configuration: Sendable {
         if let apiKey, apiKey.unicodeScalars.contains(where: { $0.value < 0x21 || (0x7F...0x9F).contains($0.value) }) {
             throw ResponsesAPIError(
                 code: .configuration,
-                message: "the API key holds a line break, a space or another control character (the key is not shown); set it again without them")
+                message:
+                    "the API key holds a line break, a space or another control character (the key is not shown); set it again without them"
+            )
         }
         self.init(
             baseURL: value("OPENAI_BASE_URL") ?? Self.defaultBaseURL, apiKey: apiKey,

@@ -56,10 +56,12 @@ public enum Annotation: Sendable, Hashable {
             self = .fileCitation(fileID: string("file_id") ?? "", filename: string("filename"), index: int("index"))
         case "url_citation":
             self = .urlCitation(
-                url: string("url") ?? "", title: string("title"), startIndex: int("start_index"), endIndex: int("end_index"))
+                url: string("url") ?? "", title: string("title"), startIndex: int("start_index"),
+                endIndex: int("end_index"))
         case "container_file_citation":
             self = .containerFileCitation(
-                containerID: string("container_id") ?? "", fileID: string("file_id") ?? "", filename: string("filename"),
+                containerID: string("container_id") ?? "", fileID: string("file_id") ?? "",
+                filename: string("filename"),
                 startIndex: int("start_index"), endIndex: int("end_index"))
         case "file_path":
             self = .filePath(fileID: string("file_id") ?? "", index: int("index"))

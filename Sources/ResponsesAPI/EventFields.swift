@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The top-level fields of an event that its `kind` reads, by key: decoding fills only these, skipping
@@ -37,16 +37,25 @@ struct EventFields {
         case param
 
         var name: String { Self.names[rawValue] }
-        static let names = ["type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text", "refusal", "arguments", "input", "code", "name", "response", "item", "part", "annotation", "annotation_index", "partial_image_index", "partial_image_b64", "output_format", "command_index", "command", "output", "error", "message", "param"]
+        static let names = [
+            "type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text",
+            "refusal", "arguments", "input", "code", "name", "response", "item", "part", "annotation",
+            "annotation_index", "partial_image_index", "partial_image_b64", "output_format", "command_index", "command",
+            "output", "error", "message", "param",
+        ]
     }
 
     /// Inline storage, one slot per key (a homogeneous tuple is laid out as an array): an event's fields
     /// cost no heap allocation of their own.
-    private var values: (
-        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
-        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
-        JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?
-    ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+    private var values:
+        (
+            JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
+            JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?,
+            JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?
+        ) = (
+            nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+            nil, nil, nil, nil, nil, nil
+        )
 
     init() {}
 
@@ -65,7 +74,9 @@ struct EventFields {
         }
         set {
             withUnsafeMutablePointer(to: &values) { tuple in
-                tuple.withMemoryRebound(to: Optional<JSONValue>.self, capacity: Key.allCases.count) { $0[key.rawValue] = newValue }
+                tuple.withMemoryRebound(to: Optional<JSONValue>.self, capacity: Key.allCases.count) {
+                    $0[key.rawValue] = newValue
+                }
             }
         }
     }

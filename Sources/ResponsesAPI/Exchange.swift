@@ -24,7 +24,8 @@ final class Exchange: @unchecked Sendable {
     ) async -> Exchange {
         var headers = client.configuration.standardHeaders
         headers.append(("Accept", accept))
-        var bytes: [UInt8]?, streamed: StreamedBody?
+        var bytes: [UInt8]?
+        var streamed: StreamedBody?
         switch body {
         case .json(let json)?:
             headers.append(("Content-Type", "application/json"))
@@ -37,9 +38,11 @@ final class Exchange: @unchecked Sendable {
         }
         let request = TransportRequest(
             method: method, url: client.configuration.baseURL + path, headers: headers, body: bytes, streamed: streamed)
-        let recording = await client.observer?.exchangeWillStart(ExchangeRequest(
-            startedAt: client.now(), method: method, url: request.url, headers: headers, body: bytes ?? streamed?.summary ?? [],
-            secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context, attempt: attempt))
+        let recording = await client.observer?.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: client.now(), method: method, url: request.url, headers: headers,
+                body: bytes ?? streamed?.summary ?? [],
+                secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context, attempt: attempt))
         return Exchange(client: client, request: request, recording: recording)
     }
 
@@ -49,13 +52,15 @@ final class Exchange: @unchecked Sendable {
         client.logger.debug("sending", metadata: ["method": "\(request.method)", "url": "\(request.url)"])
         let response = try await client.transport.execute(request)
         requestID = response.header("x-request-id")
-        recording?.didReceiveHead(ExchangeResponseHead(
-            status: response.status, headers: response.headers, timeToFirstByte: elapsed))
+        recording?.didReceiveHead(
+            ExchangeResponseHead(
+                status: response.status, headers: response.headers, timeToFirstByte: elapsed))
         return response
     }
 
     /// Reads a whole (non-stream) body once, and hands it to the recording.
-    func collect(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) async throws(ResponsesAPIError) -> [UInt8] {
+    func collect(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) async throws(ResponsesAPIError) -> [UInt8]
+    {
         var bytes: [UInt8] = []
         do {
             for try await chunk in body { bytes.append(contentsOf: chunk.readableBytesView) }

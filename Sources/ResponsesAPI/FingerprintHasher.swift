@@ -7,7 +7,9 @@
 /// runs at several bytes per cycle), folded together with the tail and the length at the end. Not
 /// cryptographic. The inspector stores fingerprints (`event_batch.repeats`): this function must not change.
 public struct FingerprintHasher: Sendable {
-    private var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5)
+    private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+        0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5
+    )
     /// Whole words not yet a block of four, and how many.
     private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
     private var wordCount = 0
@@ -33,7 +35,9 @@ public struct FingerprintHasher: Sendable {
     }
 
     @inline(__always) private mutating func block(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64) {
-        lanes = (Self.mixOdd(lanes.0, w0), Self.mixEven(lanes.1, w1), Self.mixOdd(lanes.2, w2), Self.mixEven(lanes.3, w3))
+        lanes = (
+            Self.mixOdd(lanes.0, w0), Self.mixEven(lanes.1, w1), Self.mixOdd(lanes.2, w2), Self.mixEven(lanes.3, w3)
+        )
     }
 
     /// A whole word, after the words waiting before it.

@@ -1,5 +1,5 @@
-import NIOCore
 import Foundation
+import NIOCore
 
 /// A request as it goes over the wire.
 public struct TransportRequest: Sendable {
@@ -10,7 +10,8 @@ public struct TransportRequest: Sendable {
     /// A body streamed from a file instead of `body`.
     public var streamed: StreamedBody?
 
-    public init(method: String, url: String, headers: [(String, String)], body: [UInt8]?, streamed: StreamedBody? = nil) {
+    public init(method: String, url: String, headers: [(String, String)], body: [UInt8]?, streamed: StreamedBody? = nil)
+    {
         self.method = method
         self.url = url
         self.headers = headers

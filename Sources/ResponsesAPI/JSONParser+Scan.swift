@@ -10,7 +10,8 @@ extension JSONParser {
         var index = from
         while index + 16 <= end {
             let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            let marks = zeroLanes(block ^ SIMD16(repeating: 0x22)) | zeroLanes(block ^ SIMD16(repeating: 0x5C))
+            let marks =
+                zeroLanes(block ^ SIMD16(repeating: 0x22)) | zeroLanes(block ^ SIMD16(repeating: 0x5C))
                 | zeroLanes(block & SIMD16(repeating: 0xE0))
             let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
             if words[0] != 0 { return index + (UInt64(littleEndian: words[0]).trailingZeroBitCount >> 3) }
@@ -19,7 +20,8 @@ extension JSONParser {
         }
         while index + 8 <= end {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let marks = zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+            let marks =
+                zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
                 | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0)
             if marks != 0 { return index + (UInt64(littleEndian: marks).trailingZeroBitCount >> 3) }
             index += 8

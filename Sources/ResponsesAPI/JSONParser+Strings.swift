@@ -85,7 +85,9 @@ extension JSONParser {
                         var scalar = try parseHex4()
                         if (0xD800..<0xDC00).contains(scalar) {
                             // A high surrogate: a low one must follow to make one scalar.
-                            if index + 1 < close, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                            if index + 1 < close, bytes[index] == UInt8(ascii: "\\"),
+                                bytes[index + 1] == UInt8(ascii: "u")
+                            {
                                 index += 2
                                 let low = try parseHex4()
                                 if (0xDC00..<0xE000).contains(low) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A JSON parser (RFC 8259) straight from bytes to `JSONValue`, keeping object keys in the order they
@@ -64,7 +64,9 @@ struct JSONParser {
             try parser.skipString()
             let rawKey = UnsafeBufferPointer(rebasing: buffer[keyStart..<(parser.index - 1)])
             parser.skipWhitespace()
-            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: ":") else {
+                throw parser.error("expected ':'")
+            }
             parser.index += 1
             parser.skipWhitespace()
             if let key = wanted(rawKey) {
@@ -109,7 +111,9 @@ struct JSONParser {
         while from < count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), count - from) {
             let quote = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             var backslashes = 0
-            while quote - backslashes - 1 > open, base[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            while quote - backslashes - 1 > open, base[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
             if backslashes % 2 == 0 {
                 index = quote + 1
                 return
@@ -180,9 +184,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character \(Self.describe(bytes[index])), expected a value")
         }
@@ -214,7 +224,9 @@ struct JSONParser {
             }
             let key = try decodeString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after key \"\(key)\"")
+            }
             index += 1
             skipWhitespace()
             object[key] = try parseValue(depth: depth + 1)
@@ -222,7 +234,9 @@ struct JSONParser {
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(object)
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(object)
             default: throw error("expected ',' or '}' in an object, found \(Self.describe(bytes[index]))")
             }
         }
@@ -243,7 +257,9 @@ struct JSONParser {
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(values)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(values)
             default: throw error("expected ',' or ']' in an array, found \(Self.describe(bytes[index]))")
             }
         }
@@ -272,7 +288,9 @@ struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
                 throw error("invalid number: a digit must follow the exponent")
             }

@@ -46,7 +46,10 @@ extension JSONValue {
         case .number(let value): out.append(contentsOf: Self.format(value).utf8)
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
-            if values.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            if values.isEmpty {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -56,7 +59,10 @@ extension JSONValue {
             Self.newline(into: &out, indent: indent, level: level)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            if object.isEmpty {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
             out.append(UInt8(ascii: "{"))
             var first = true
             for (key, value) in object {

@@ -8,7 +8,9 @@ public enum LocalFile {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ResponsesAPIError(code: .configuration, message: "\(url.path): no such file")
         }
-        guard !isDirectory.boolValue else { throw ResponsesAPIError(code: .configuration, message: "\(url.path) is a directory") }
+        guard !isDirectory.boolValue else {
+            throw ResponsesAPIError(code: .configuration, message: "\(url.path) is a directory")
+        }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw ResponsesAPIError(code: .configuration, message: "\(url.path): cannot read it (permissions)")
         }

@@ -64,8 +64,11 @@ public final class LongStrings {
     /// Notes a long string (raw bytes from `start`, with this fingerprint) that repeats a candidate; true
     /// when it is to be left undecoded.
     func repeats(_ fingerprint: Fingerprint, at start: Int) -> Bool {
-        guard !candidates.isEmpty, let match = candidates.first(where: { $0.fingerprint == fingerprint }) else { return false }
-        spans.append(RepeatedSpan(start: start, count: fingerprint.length, source: match.source, fingerprint: fingerprint))
+        guard !candidates.isEmpty, let match = candidates.first(where: { $0.fingerprint == fingerprint }) else {
+            return false
+        }
+        spans.append(
+            RepeatedSpan(start: start, count: fingerprint.length, source: match.source, fingerprint: fingerprint))
         guard omitsRepeats else { return false }
         omitted += 1
         return true

@@ -20,7 +20,8 @@ public struct MultipartUpload: Sendable {
 
     public init(
         fields: [(String, String)], fileField: String = "file", fileURL: URL, fileName: String? = nil,
-        mediaType: String = "application/octet-stream", range: Range<Int>? = nil, progress: (@Sendable (Int) -> Void)? = nil
+        mediaType: String = "application/octet-stream", range: Range<Int>? = nil,
+        progress: (@Sendable (Int) -> Void)? = nil
     ) {
         self.fields = fields
         self.fileField = fileField
@@ -38,17 +39,23 @@ public struct MultipartUpload: Sendable {
         let boundary = "openresponses-" + UUID().uuidString.lowercased()
         var head = ""
         for (name, value) in fields {
-            head += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(name))\"\r\n\r\n\(value)\r\n"
+            head +=
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(name))\"\r\n\r\n\(value)\r\n"
         }
-        head += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(fileField))\"; filename=\"\(Self.escaped(fileName))\"\r\n"
+        head +=
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(fileField))\"; filename=\"\(Self.escaped(fileName))\"\r\n"
         head += "Content-Type: \(mediaType)\r\n\r\n"
         let tail = "\r\n--\(boundary)--\r\n"
-        let headBytes = Array(head.utf8), tailBytes = Array(tail.utf8)
+        let headBytes = Array(head.utf8)
+        let tailBytes = Array(tail.utf8)
         let summary = Array((head + "<\(range.count) bytes of \(fileURL.path)>" + tail).utf8)
         return StreamedBody(
-            contentType: "multipart/form-data; boundary=\(boundary)", length: headBytes.count + range.count + tailBytes.count,
+            contentType: "multipart/form-data; boundary=\(boundary)",
+            length: headBytes.count + range.count + tailBytes.count,
             summary: summary,
-            chunks: FileChunks(head: headBytes, url: fileURL, range: range, tail: tailBytes, chunkSize: Self.chunkSize, progress: progress))
+            chunks: FileChunks(
+                head: headBytes, url: fileURL, range: range, tail: tailBytes, chunkSize: Self.chunkSize,
+                progress: progress))
     }
 
     static func escaped(_ text: String) -> String {

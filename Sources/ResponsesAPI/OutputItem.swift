@@ -96,7 +96,8 @@ public enum OutputItem: Sendable, Hashable {
         case .mcpApprovalResponse(let item): item.json
         case .compaction(let item): item.json
         case .customToolCallOutput(let item), .computerCall(let item), .computerCallOutput(let item),
-            .localShellCall(let item), .localShellCallOutput(let item), .shellCall(let item), .shellCallOutput(let item),
+            .localShellCall(let item), .localShellCallOutput(let item), .shellCall(let item),
+            .shellCallOutput(let item),
             .applyPatchCall(let item), .applyPatchCallOutput(let item), .toolSearchCall(let item),
             .toolSearchOutput(let item), .additionalTools(let item), .program(let item), .programOutput(let item),
             .unknown(let item):
@@ -144,7 +145,9 @@ public enum OutputItem: Sendable, Hashable {
         public var json: JSONValue
         public init(json: JSONValue) { self.json = json }
         public var summary: [String] { (json["summary"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue } }
-        public var reasoningText: [String] { (json["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue } }
+        public var reasoningText: [String] {
+            (json["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
+        }
         public var encryptedContent: String? { json["encrypted_content"]?.stringValue }
     }
 

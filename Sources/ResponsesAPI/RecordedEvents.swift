@@ -50,15 +50,18 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         repeats: [RepeatedSpan] = []
     ) {
         if data.count >= Self.separateBytes {
-            entries.append(Entry(
-                index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: 0, count: data.count,
-                text: text, separate: data, repeats: repeats))
+            entries.append(
+                Entry(
+                    index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: 0,
+                    count: data.count,
+                    text: text, separate: data, repeats: repeats))
             separateByteCount += data.count
             return
         }
-        entries.append(Entry(
-            index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
-            count: data.count, text: text, repeats: repeats))
+        entries.append(
+            Entry(
+                index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, start: bytes.count,
+                count: data.count, text: text, repeats: repeats))
         bytes.append(contentsOf: data)
     }
 
@@ -69,7 +72,8 @@ public struct RecordedEvents: Sendable, RandomAccessCollection {
         cut: (bytes: [UInt8], repeats: [RepeatedSpan])?
     ) {
         append(
-            index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, data: cut?.bytes ?? data, text: text,
+            index: index, offset: offset, type: type, sequenceNumber: sequenceNumber, data: cut?.bytes ?? data,
+            text: text,
             repeats: cut?.repeats ?? [])
     }
 

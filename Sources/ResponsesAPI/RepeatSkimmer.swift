@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a final event's JSON line in pieces as it arrives and cuts out the long strings that repeat a text
@@ -219,9 +219,12 @@ struct RepeatSkimmer {
         guard let matched else { return }
         let candidate = candidates[matched.candidate]
         let whole = matched.whole && matched.count == stringLength
-        repeats.append(Repeat(
-            span: RepeatedSpan(start: stringStart, count: matched.count, source: candidate.source, fingerprint: matched.fingerprint),
-            whole: whole, extended: matched.whole && !whole, restEnd: out.count))
+        repeats.append(
+            Repeat(
+                span: RepeatedSpan(
+                    start: stringStart, count: matched.count, source: candidate.source, fingerprint: matched.fingerprint
+                ),
+                whole: whole, extended: matched.whole && !whole, restEnd: out.count))
         self.matched = nil
     }
 }

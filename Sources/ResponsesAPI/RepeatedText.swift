@@ -42,7 +42,8 @@ public struct RepeatedTextSource: Sendable, Hashable {
     static func of(_ kind: ResponseStreamEvent.Kind) -> RepeatedTextSource? {
         guard let (tag, delta) = DeltaTexts.textDelta(kind) else { return nil }
         let (deltaType, partField) = DeltaTexts.kinds[Int(tag)]
-        return RepeatedTextSource(deltaType: deltaType, outputIndex: delta.outputIndex, partField: partField, partIndex: delta.partIndex)
+        return RepeatedTextSource(
+            deltaType: deltaType, outputIndex: delta.outputIndex, partField: partField, partIndex: delta.partIndex)
     }
 
     /// Where the raw bytes of this source's `delta` string are in a delta event's JSON (quotes excluded),
@@ -125,7 +126,8 @@ struct DeltaTexts {
     func skimCandidates(threshold: Int) -> [RepeatSkimmer.Candidate] {
         texts.compactMap { text in
             guard text.hasher.count >= threshold, !withSecrets.contains(text.source) else { return nil }
-            return RepeatSkimmer.Candidate(source: text.source, fingerprint: text.hasher.finalize(), checkpoints: text.checkpoints)
+            return RepeatSkimmer.Candidate(
+                source: text.source, fingerprint: text.hasher.finalize(), checkpoints: text.checkpoints)
         }
     }
 
@@ -139,7 +141,8 @@ struct DeltaTexts {
             longStrings.candidates = []
             return sse.consumerView
         }
-        longStrings.candidates = sse.data.count > longStrings.threshold && !texts.isEmpty
+        longStrings.candidates =
+            sse.data.count > longStrings.threshold && !texts.isEmpty
             ? texts.map { ($0.source, $0.hasher.finalize()) } : []
         return nil
     }
@@ -149,7 +152,8 @@ struct DeltaTexts {
     /// in one of the texts' deltas, which the inspector redacts), and its own delta added to its text. A
     /// final event read in pieces is recorded as it was cut (`ServerSentEvent.recordedCut`).
     mutating func settle(
-        _ kind: ResponseStreamEvent.Kind?, event sse: ServerSentEvent, longStrings: LongStrings, secrets: ByteSearch.Needles
+        _ kind: ResponseStreamEvent.Kind?, event sse: ServerSentEvent, longStrings: LongStrings,
+        secrets: ByteSearch.Needles
     ) -> (cut: Cut?, recordable: Cut?) {
         guard sse.repeats.isEmpty else { return (nil, sse.recordedCut(secrets: secrets)) }
         let data = sse.data
@@ -158,18 +162,24 @@ struct DeltaTexts {
         longStrings.spans = []
         let cut = spans.isEmpty ? nil : Self.cut(spans, from: data)
         // A key cut in two by the deltas shows whole in the final event, so the event is looked through too.
-        let recordable = cut != nil && spans.allSatisfy({ !withSecrets.contains($0.source) })
-            && !data.withUnsafeBytes({ secrets.occur(in: $0) }) ? cut : nil
-        if let kind { data.withUnsafeBufferPointer { observe(kind, data: $0, rawDelta: longStrings.fastDelta, secrets: secrets) } }
+        let recordable =
+            cut != nil && spans.allSatisfy({ !withSecrets.contains($0.source) })
+                && !data.withUnsafeBytes({ secrets.occur(in: $0) }) ? cut : nil
+        if let kind {
+            data.withUnsafeBufferPointer { observe(kind, data: $0, rawDelta: longStrings.fastDelta, secrets: secrets) }
+        }
         return (cut, recordable)
     }
 
     /// Adds a delta event's raw `delta` bytes to its text's fingerprint (where they are: `rawDelta`, when the
     /// delta fast path found it, else found here).
     private mutating func observe(
-        _ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, rawDelta: Range<Int>??, secrets: ByteSearch.Needles
+        _ kind: ResponseStreamEvent.Kind, data: UnsafeBufferPointer<UInt8>, rawDelta: Range<Int>??,
+        secrets: ByteSearch.Needles
     ) {
-        guard let (tag, delta) = Self.textDelta(kind), let range = rawDelta ?? JSONParser.deltaRange(data) else { return }
+        guard let (tag, delta) = Self.textDelta(kind), let range = rawDelta ?? JSONParser.deltaRange(data) else {
+            return
+        }
         let key = Key(tag: tag, output: delta.outputIndex, part: delta.partIndex)
         if last >= texts.count || texts[last].key != key {
             if let found = texts.firstIndex(where: { $0.key == key }) {

@@ -38,7 +38,8 @@ public struct ResponseAccumulator: Sendable {
         case .refusalDelta(let delta): append(delta, .refusal)
         case .reasoningSummaryTextDelta(let delta): append(delta, .summary)
         case .reasoningTextDelta(let delta): append(delta, .reasoning)
-        case .functionCallArgumentsDelta(let delta), .mcpCallArgumentsDelta(let delta): append(delta, .arguments, index: 0)
+        case .functionCallArgumentsDelta(let delta), .mcpCallArgumentsDelta(let delta):
+            append(delta, .arguments, index: 0)
         case .customToolCallInputDelta(let delta): append(delta, .input, index: 0)
         case .codeInterpreterCallCodeDelta(let delta): append(delta, .code, index: 0)
         case .outputTextDone(let done): set(done, .content)
@@ -54,7 +55,8 @@ public struct ResponseAccumulator: Sendable {
     }
 
     private mutating func append(_ delta: ResponseStreamEvent.TextDelta, _ field: Field, index: Int? = nil) {
-        texts[PartKey(outputIndex: delta.outputIndex, field: field, index: index ?? delta.partIndex), default: ""] += delta.delta
+        texts[PartKey(outputIndex: delta.outputIndex, field: field, index: index ?? delta.partIndex), default: ""] +=
+            delta.delta
     }
 
     private mutating func set(_ done: ResponseStreamEvent.TextDone, _ field: Field, index: Int? = nil) {
@@ -77,9 +79,10 @@ public struct ResponseAccumulator: Sendable {
     /// The response rebuilt from the snapshot, items and deltas, ignoring the terminal event's body.
     public var rebuilt: Response {
         var object = snapshot
-        object["output"] = .array(items.keys.sorted().map { index in
-            finished.contains(index) ? items[index]! : inProgress(items[index]!, at: index)
-        })
+        object["output"] = .array(
+            items.keys.sorted().map { index in
+                finished.contains(index) ? items[index]! : inProgress(items[index]!, at: index)
+            })
         return Response(json: .object(object))
     }
 
@@ -95,18 +98,30 @@ public struct ResponseAccumulator: Sendable {
             var content = object["content"]?.arrayValue ?? []
             for (partIndex, text) in parts(.content) {
                 let part: JSONValue = ["type": "output_text", "text": .string(text), "annotations": []]
-                if partIndex < content.count { content[partIndex] = Self.replacing(content[partIndex], "text", text) } else { content.append(part) }
+                if partIndex < content.count {
+                    content[partIndex] = Self.replacing(content[partIndex], "text", text)
+                } else {
+                    content.append(part)
+                }
             }
             for (partIndex, text) in parts(.refusal) {
                 let part: JSONValue = ["type": "refusal", "refusal": .string(text)]
-                if partIndex < content.count { content[partIndex] = Self.replacing(content[partIndex], "refusal", text) } else { content.append(part) }
+                if partIndex < content.count {
+                    content[partIndex] = Self.replacing(content[partIndex], "refusal", text)
+                } else {
+                    content.append(part)
+                }
             }
             object["content"] = .array(content)
         case "reasoning":
             let summary = parts(.summary)
-            if !summary.isEmpty { object["summary"] = .array(summary.map { ["type": "summary_text", "text": .string($0.1)] }) }
+            if !summary.isEmpty {
+                object["summary"] = .array(summary.map { ["type": "summary_text", "text": .string($0.1)] })
+            }
             let reasoning = parts(.reasoning)
-            if !reasoning.isEmpty { object["content"] = .array(reasoning.map { ["type": "reasoning_text", "text": .string($0.1)] }) }
+            if !reasoning.isEmpty {
+                object["content"] = .array(reasoning.map { ["type": "reasoning_text", "text": .string($0.1)] })
+            }
         case "function_call", "mcp_call":
             if let text = parts(.arguments).first?.1 { object["arguments"] = .string(text) }
         case "custom_tool_call":

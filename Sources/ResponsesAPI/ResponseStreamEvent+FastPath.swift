@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ResponseStreamEvent {
@@ -12,7 +12,9 @@ extension ResponseStreamEvent {
     /// another key, an escape, non-empty log probabilities, odd spacing — returns nil and the general path
     /// decodes the event, so the two always agree (the tests hold them to it).
     /// `rawDelta`: where the delta string's bytes are in `data` (quotes excluded), nil when it has none.
-    static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (sequenceNumber: Int?, delta: TextDelta, rawDelta: Range<Int>?)? {
+    static func fastOutputTextDelta(_ data: UnsafeBufferPointer<UInt8>) -> (
+        sequenceNumber: Int?, delta: TextDelta, rawDelta: Range<Int>?
+    )? {
         fastOutputTextDelta(data, previousItemID: "")
     }
 
@@ -68,7 +70,11 @@ extension ResponseStreamEvent {
             guard index < end else { return nil }
             if base[index] == UInt8(ascii: "}") {
                 return index + 1 == end
-                    ? (sequenceNumber, TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta), rawDelta)
+                    ? (
+                        sequenceNumber,
+                        TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: contentIndex, delta: delta),
+                        rawDelta
+                    )
                     : nil
             }
             let found: FastDeltaKey?
@@ -105,7 +111,9 @@ extension ResponseStreamEvent {
             case .obfuscation?:
                 guard rawString() != nil else { return nil }
             case .logprobs?:
-                guard index + 1 < end, base[index] == UInt8(ascii: "["), base[index + 1] == UInt8(ascii: "]") else { return nil }
+                guard index + 1 < end, base[index] == UInt8(ascii: "["), base[index + 1] == UInt8(ascii: "]") else {
+                    return nil
+                }
                 index += 2
             case nil:
                 return nil
@@ -152,12 +160,16 @@ private enum FastDeltaKey {
     @inline(__always)
     static func matches(_ base: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
-        let bytes = UnsafeRawPointer(base), expected = UnsafeRawPointer(literal.utf8Start)
+        let bytes = UnsafeRawPointer(base)
+        let expected = UnsafeRawPointer(literal.utf8Start)
         guard count >= 8 else { return memcmp(bytes, expected, count) == 0 }
         var offset = 0
         while offset + 8 <= count {
             if bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                != expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
             offset += 8
         }
         // The last word, overlapping the one before: the bytes left over.

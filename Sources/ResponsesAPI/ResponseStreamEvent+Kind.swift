@@ -156,7 +156,9 @@ extension ResponseStreamEvent {
         let outputIndex = fields[.outputIndex]?.intValue ?? 0
         let partIndex = fields[.contentIndex]?.intValue ?? fields[.summaryIndex]?.intValue ?? 0
         func delta() -> TextDelta {
-            TextDelta(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, delta: fields[.delta]?.stringValue ?? "")
+            TextDelta(
+                itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, delta: fields[.delta]?.stringValue ?? ""
+            )
         }
         func done(_ field: EventFields.Key) -> TextDone {
             TextDone(
@@ -166,7 +168,9 @@ extension ResponseStreamEvent {
         func response() -> Response { Response(json: fields[.response] ?? .null) }
         func item() -> ItemEvent { ItemEvent(outputIndex: outputIndex, item: OutputItem(json: fields[.item] ?? .null)) }
         func part() -> PartEvent {
-            PartEvent(itemID: itemID, outputIndex: outputIndex, partIndex: partIndex, part: ContentPart(json: fields[.part] ?? .null))
+            PartEvent(
+                itemID: itemID, outputIndex: outputIndex, partIndex: partIndex,
+                part: ContentPart(json: fields[.part] ?? .null))
         }
         func shellCommand(_ field: EventFields.Key) -> ShellCommand {
             ShellCommand(
@@ -193,10 +197,11 @@ extension ResponseStreamEvent {
         case "response.content_part.done": return .contentPartDone(part())
         case "response.output_text.done": return .outputTextDone(done(.text))
         case "response.output_text.annotation.added":
-            return .outputTextAnnotationAdded(AnnotationAdded(
-                itemID: itemID, outputIndex: outputIndex, contentIndex: fields[.contentIndex]?.intValue ?? 0,
-                annotationIndex: fields[.annotationIndex]?.intValue ?? 0,
-                annotation: Annotation(json: fields[.annotation] ?? .null)))
+            return .outputTextAnnotationAdded(
+                AnnotationAdded(
+                    itemID: itemID, outputIndex: outputIndex, contentIndex: fields[.contentIndex]?.intValue ?? 0,
+                    annotationIndex: fields[.annotationIndex]?.intValue ?? 0,
+                    annotation: Annotation(json: fields[.annotation] ?? .null)))
         case "response.refusal.delta": return .refusalDelta(delta())
         case "response.refusal.done": return .refusalDone(done(.refusal))
         case "response.reasoning_summary_part.added": return .reasoningSummaryPartAdded(part())
@@ -214,9 +219,11 @@ extension ResponseStreamEvent {
         case "response.code_interpreter_call_code.delta": return .codeInterpreterCallCodeDelta(delta())
         case "response.code_interpreter_call_code.done": return .codeInterpreterCallCodeDone(done(.code))
         case "response.image_generation_call.partial_image":
-            return .imageGenerationPartialImage(PartialImage(
-                itemID: itemID, outputIndex: outputIndex, index: fields[.partialImageIndex]?.intValue ?? 0,
-                base64: fields[.partialImageBase64]?.stringValue ?? "", outputFormat: fields[.outputFormat]?.stringValue))
+            return .imageGenerationPartialImage(
+                PartialImage(
+                    itemID: itemID, outputIndex: outputIndex, index: fields[.partialImageIndex]?.intValue ?? 0,
+                    base64: fields[.partialImageBase64]?.stringValue ?? "",
+                    outputFormat: fields[.outputFormat]?.stringValue))
         case "response.shell_call_command.added": return .shellCallCommandAdded(shellCommand(.command))
         case "response.shell_call_command.delta": return .shellCallCommandDelta(shellCommand(.delta))
         case "response.shell_call_command.done": return .shellCallCommandDone(shellCommand(.command))
@@ -229,16 +236,21 @@ extension ResponseStreamEvent {
         case "error": return .error(StreamErrorPayload(fields: fields))
         default:
             // response.<tool>.<phase>
-            if type.hasPrefix("response."), let dot = type.lastIndex(of: "."), dot > type.index(type.startIndex, offsetBy: 9) {
+            if type.hasPrefix("response."), let dot = type.lastIndex(of: "."),
+                dot > type.index(type.startIndex, offsetBy: 9)
+            {
                 let toolName = type[type.index(type.startIndex, offsetBy: 9)..<dot]
                 let phase = String(type[type.index(after: dot)...])
                 if let tool = ToolCallStatus.Tool(rawValue: String(toolName)), Self.toolPhases.contains(phase) {
-                    return .toolCallStatus(ToolCallStatus(tool: tool, phase: phase, itemID: itemID, outputIndex: outputIndex))
+                    return .toolCallStatus(
+                        ToolCallStatus(tool: tool, phase: phase, itemID: itemID, outputIndex: outputIndex))
                 }
             }
             return .unknown
         }
     }
 
-    static let toolPhases: Set<String> = ["in_progress", "searching", "interpreting", "generating", "completed", "failed"]
+    static let toolPhases: Set<String> = [
+        "in_progress", "searching", "interpreting", "generating", "completed", "failed",
+    ]
 }

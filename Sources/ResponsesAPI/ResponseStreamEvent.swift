@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One event of a streamed response, decoded from the JSON `data` of a server-sent event.
@@ -71,7 +71,8 @@ public struct ResponseStreamEvent: Sendable, Hashable {
         do {
             try event.data.withUnsafeBufferPointer { buffer throws(JSONParseError) in
                 try JSONParser.parseFields(
-                    buffer, wanted: EventFields.key(named:), interned: EventFields.internedType, longStrings: longStrings
+                    buffer, wanted: EventFields.key(named:), interned: EventFields.internedType,
+                    longStrings: longStrings
                 ) { key, value in
                     fields[key] = value
                 }
@@ -102,7 +103,6 @@ public struct ResponseStreamEvent: Sendable, Hashable {
             kind: Self.kind(of: type, fields: EventFields(json: json)), data: json.serialized())
     }
 
-
     /// The types of the three events that end a response.
     public static let terminalTypes: Set<String> = ["response.completed", "response.incomplete", "response.failed"]
 
@@ -129,7 +129,8 @@ public struct ResponseStreamEvent: Sendable, Hashable {
     public var carriedText: String? {
         switch kind {
         case .outputTextDelta(let delta), .refusalDelta(let delta), .reasoningSummaryTextDelta(let delta),
-            .reasoningTextDelta(let delta), .functionCallArgumentsDelta(let delta), .customToolCallInputDelta(let delta),
+            .reasoningTextDelta(let delta), .functionCallArgumentsDelta(let delta),
+            .customToolCallInputDelta(let delta),
             .mcpCallArgumentsDelta(let delta), .codeInterpreterCallCodeDelta(let delta):
             delta.delta
         case .error(let error): error.message

@@ -6,7 +6,8 @@ public struct ResponsesAPIError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a closed set of kinds that can grow without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case configuration, http, network, timeout, cancelled, truncatedStream, streamError, decoding, protocolViolation
+            case configuration, http, network, timeout, cancelled, truncatedStream, streamError, decoding,
+                protocolViolation
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }

@@ -6,7 +6,9 @@ extension ResponsesClient {
     public func listContainerFiles(
         containerID: String, page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Page<JSONValue> {
-        Page(json: try await json("GET", Self.path("/containers", containerID, "files", query: page.query), context: context))
+        Page(
+            json: try await json(
+                "GET", Self.path("/containers", containerID, "files", query: page.query), context: context))
     }
 
     /// Every file of the container, following pagination.
@@ -30,6 +32,7 @@ extension ResponsesClient {
         context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Int {
         try await download(
-            Self.path("/containers", containerID, "files", fileID, "content"), to: destination, progress: progress, context: context)
+            Self.path("/containers", containerID, "files", fileID, "content"), to: destination, progress: progress,
+            context: context)
     }
 }

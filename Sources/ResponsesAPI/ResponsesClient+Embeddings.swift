@@ -6,7 +6,9 @@ extension ResponsesClient {
     public func embeddings(
         model: String, input: [String], dimensions: Int? = nil, context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> [[Float]] {
-        var body: JSONObject = ["model": .string(model), "input": .array(input.map(JSONValue.string)), "encoding_format": "float"]
+        var body: JSONObject = [
+            "model": .string(model), "input": .array(input.map(JSONValue.string)), "encoding_format": "float",
+        ]
         if let dimensions { body["dimensions"] = .integer(dimensions) }
         let answer = try await json("POST", "/embeddings", body, context: context)
         guard let data = answer["data"]?.arrayValue else {
@@ -16,20 +18,24 @@ extension ResponsesClient {
         for (position, item) in data.enumerated() {
             let index = item["index"]?.intValue ?? position
             guard vectors.indices.contains(index), let values = item["embedding"]?.arrayValue else {
-                throw ResponsesAPIError(code: .decoding, message: "POST /embeddings: data[\(position)] has no embedding for an input")
+                throw ResponsesAPIError(
+                    code: .decoding, message: "POST /embeddings: data[\(position)] has no embedding for an input")
             }
             var vector: [Float] = []
             vector.reserveCapacity(values.count)
             for (place, value) in values.enumerated() {
                 guard let number = value.doubleValue else {
-                    throw ResponsesAPIError(code: .decoding, message: "POST /embeddings: data[\(position)].embedding[\(place)] is not a number")
+                    throw ResponsesAPIError(
+                        code: .decoding,
+                        message: "POST /embeddings: data[\(position)].embedding[\(place)] is not a number")
                 }
                 vector.append(Float(number))
             }
             vectors[index] = vector
         }
         guard vectors.allSatisfy({ $0 != nil }) else {
-            throw ResponsesAPIError(code: .decoding, message: "POST /embeddings answered \(data.count) vectors for \(input.count) inputs")
+            throw ResponsesAPIError(
+                code: .decoding, message: "POST /embeddings answered \(data.count) vectors for \(input.count) inputs")
         }
         return vectors.map { $0! }
     }

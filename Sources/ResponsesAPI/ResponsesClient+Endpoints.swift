@@ -18,14 +18,19 @@ extension ResponsesClient {
         id: String, startingAfter: Int? = nil, context: ExchangeContext = ExchangeContext(),
         onHead: (@Sendable (ResponseMetadata) -> Void)? = nil
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
-        eventStream(method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context, onHead: onHead)
+        eventStream(
+            method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context,
+            onHead: onHead)
     }
 
     /// `resume` as the batches of each network read (`streamBatches`), for a turn that goes on rendering.
     public func resumeBatches(
-        id: String, startingAfter: Int?, context: ExchangeContext = ExchangeContext(), repeatedText: RepeatedText = .decoded
+        id: String, startingAfter: Int?, context: ExchangeContext = ExchangeContext(),
+        repeatedText: RepeatedText = .decoded
     ) -> AsyncThrowingStream<[ResponseStreamEvent], any Error> {
-        eventBatches(method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context, repeatedText: repeatedText)
+        eventBatches(
+            method: "GET", path: Self.resumePath(id: id, startingAfter: startingAfter), body: nil, context: context,
+            repeatedText: repeatedText)
     }
 
     static func resumePath(id: String, startingAfter: Int?) -> String {
@@ -35,13 +40,17 @@ extension ResponsesClient {
     }
 
     /// `DELETE /responses/{id}`.
-    public func delete(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Deletion {
+    public func delete(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> Deletion
+    {
         let (json, _) = try await send(method: "DELETE", path: Self.path("/responses", id), context: context)
         return Deletion(json: json)
     }
 
     /// `POST /responses/{id}/cancel`: cancels a background response; returns it (status `cancelled`).
-    public func cancel(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Response {
+    public func cancel(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> Response
+    {
         let (json, _) = try await send(method: "POST", path: Self.path("/responses", id, "cancel"), context: context)
         return Response(json: json)
     }
@@ -51,7 +60,8 @@ extension ResponsesClient {
         responseID: String, page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Page<JSONValue> {
         let (json, _) = try await send(
-            method: "GET", path: Self.path("/responses", responseID, "input_items", query: page.query), context: context)
+            method: "GET", path: Self.path("/responses", responseID, "input_items", query: page.query), context: context
+        )
         return Page(json: json)
     }
 
@@ -79,7 +89,8 @@ extension ResponsesClient {
     ) async throws(ResponsesAPIError) -> Int {
         let body = JSONObject(request.body.filter { Self.tokenCountFields.contains($0.key) }.map { ($0.key, $0.value) })
         let (json, _) = try await send(
-            method: "POST", path: "/responses/input_tokens", body: JSONValue.object(body).serialized(), context: context)
+            method: "POST", path: "/responses/input_tokens", body: JSONValue.object(body).serialized(), context: context
+        )
         guard let count = json["input_tokens"]?.intValue else {
             throw ResponsesAPIError(code: .decoding, message: "the input token count has no 'input_tokens' number")
         }
@@ -111,7 +122,9 @@ extension ResponsesClient {
     }
 
     /// `GET /conversations/{id}`.
-    public func conversation(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> ConversationObject {
+    public func conversation(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> ConversationObject
+    {
         let (json, _) = try await send(method: "GET", path: Self.path("/conversations", id), context: context)
         return ConversationObject(json: json)
     }
@@ -127,7 +140,9 @@ extension ResponsesClient {
     }
 
     /// `DELETE /conversations/{id}`.
-    public func deleteConversation(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Deletion {
+    public func deleteConversation(id: String, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> Deletion
+    {
         let (json, _) = try await send(method: "DELETE", path: Self.path("/conversations", id), context: context)
         return Deletion(json: json)
     }
@@ -137,7 +152,8 @@ extension ResponsesClient {
         conversationID: String, page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Page<JSONValue> {
         let (json, _) = try await send(
-            method: "GET", path: Self.path("/conversations", conversationID, "items", query: page.query), context: context)
+            method: "GET", path: Self.path("/conversations", conversationID, "items", query: page.query),
+            context: context)
         return Page(json: json)
     }
 
@@ -156,7 +172,9 @@ extension ResponsesClient {
     public func conversationItem(
         conversationID: String, itemID: String, context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> JSONValue {
-        try await send(method: "GET", path: Self.path("/conversations", conversationID, "items", itemID), context: context).0
+        try await send(
+            method: "GET", path: Self.path("/conversations", conversationID, "items", itemID), context: context
+        ).0
     }
 
     /// `DELETE /conversations/{id}/items/{item_id}`: returns the conversation.

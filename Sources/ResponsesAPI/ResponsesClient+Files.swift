@@ -20,19 +20,26 @@ extension ResponsesClient {
         let size = try LocalFile.size(of: url)
         if size > singleLimit {
             return try await uploadInParts(
-                url, size: size, partSize: partSize, purpose: purpose, mediaType: mediaType, progress: progress, context: context)
+                url, size: size, partSize: partSize, purpose: purpose, mediaType: mediaType, progress: progress,
+                context: context)
         }
-        let body = try MultipartUpload(fields: [("purpose", purpose)], fileURL: url, mediaType: mediaType, progress: progress).body()
+        let body = try MultipartUpload(
+            fields: [("purpose", purpose)], fileURL: url, mediaType: mediaType, progress: progress
+        ).body()
         return try await send(method: "POST", path: "/files", requestBody: .streamed(body), context: context).0
     }
 
     /// The Uploads API: create, add the parts in order, complete.
     func uploadInParts(
-        _ url: URL, size: Int, partSize: Int, purpose: String, mediaType: String, progress: (@Sendable (Int) -> Void)?, context: ExchangeContext
+        _ url: URL, size: Int, partSize: Int, purpose: String, mediaType: String, progress: (@Sendable (Int) -> Void)?,
+        context: ExchangeContext
     ) async throws(ResponsesAPIError) -> JSONValue {
         let upload = try await json(
             "POST", "/uploads",
-            ["filename": .string(url.lastPathComponent), "purpose": .string(purpose), "bytes": .integer(size), "mime_type": .string(mediaType)],
+            [
+                "filename": .string(url.lastPathComponent), "purpose": .string(purpose), "bytes": .integer(size),
+                "mime_type": .string(mediaType),
+            ],
             context: context)
         guard let uploadID = upload["id"]?.stringValue else {
             throw ResponsesAPIError(code: .decoding, message: "the upload was created without an id")
@@ -44,40 +51,57 @@ extension ResponsesClient {
             let base = offset
             var partProgress: (@Sendable (Int) -> Void)?
             if let progress { partProgress = { sent in progress(base + sent) } }
-            let upload = MultipartUpload(fields: [], fileField: "data", fileURL: url, range: offset..<end, progress: partProgress)
+            let upload = MultipartUpload(
+                fields: [], fileField: "data", fileURL: url, range: offset..<end, progress: partProgress)
             let body = try upload.body()
-            let part = try await send(method: "POST", path: Self.path("/uploads", uploadID, "parts"), requestBody: .streamed(body), context: context).0
-            guard let id = part["id"]?.stringValue else { throw ResponsesAPIError(code: .decoding, message: "an upload part came back without an id") }
+            let part = try await send(
+                method: "POST", path: Self.path("/uploads", uploadID, "parts"), requestBody: .streamed(body),
+                context: context
+            ).0
+            guard let id = part["id"]?.stringValue else {
+                throw ResponsesAPIError(code: .decoding, message: "an upload part came back without an id")
+            }
             partIDs.append(.string(id))
             offset = end
         }
-        let completed = try await json("POST", Self.path("/uploads", uploadID, "complete"), ["part_ids": .array(partIDs)], context: context)
+        let completed = try await json(
+            "POST", Self.path("/uploads", uploadID, "complete"), ["part_ids": .array(partIDs)], context: context)
         return completed["file"] ?? completed
     }
 
     public func listFiles(
         purpose: String? = nil, page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Page<JSONValue> {
-        Page(json: try await json("GET", Self.path("/files", query: (purpose.map { [("purpose", $0)] } ?? []) + page.query), context: context))
+        Page(
+            json: try await json(
+                "GET", Self.path("/files", query: (purpose.map { [("purpose", $0)] } ?? []) + page.query),
+                context: context))
     }
 
-    public func allFiles(purpose: String? = nil, pageSize: Int = 100, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> [JSONValue] {
+    public func allFiles(purpose: String? = nil, pageSize: Int = 100, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> [JSONValue]
+    {
         try await collectPages(pageSize: pageSize) { page throws(ResponsesAPIError) in
             try await listFiles(purpose: purpose, page: page, context: context)
         }
     }
 
-    public func file(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func file(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> JSONValue
+    {
         try await json("GET", Self.path("/files", id), context: context)
     }
 
-    public func deleteFile(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Deletion {
+    public func deleteFile(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> Deletion
+    {
         Deletion(json: try await json("DELETE", Self.path("/files", id), context: context))
     }
 
     /// Writes the file's content to `destination` as it arrives; returns the number of bytes.
     public func downloadFile(
-        id: String, to destination: URL, progress: (@Sendable (Int) -> Void)? = nil, context: ExchangeContext = ExchangeContext()
+        id: String, to destination: URL, progress: (@Sendable (Int) -> Void)? = nil,
+        context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Int {
         try await download(Self.path("/files", id, "content"), to: destination, progress: progress, context: context)
     }
@@ -106,8 +130,10 @@ extension ResponsesClient {
             return written
         } catch {
             let failure = exchange.attach(error as? ResponsesAPIError ?? AsyncHTTPClientTransport.classify(error))
-            await exchange.finish(ExchangeOutcome(
-                state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed))
+            await exchange.finish(
+                ExchangeOutcome(
+                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
+                ))
             throw failure
         }
     }
@@ -116,6 +142,8 @@ extension ResponsesClient {
     func json(
         _ method: String, _ path: String, _ body: JSONObject? = nil, context: ExchangeContext
     ) async throws(ResponsesAPIError) -> JSONValue {
-        try await send(method: method, path: path, body: body.map { JSONValue.object($0).serialized() }, context: context).0
+        try await send(
+            method: method, path: path, body: body.map { JSONValue.object($0).serialized() }, context: context
+        ).0
     }
 }

@@ -2,37 +2,51 @@ import Foundation
 
 /// Vector stores: the stores, their files, file batches and search.
 extension ResponsesClient {
-    public func createVectorStore(_ body: JSONObject, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func createVectorStore(_ body: JSONObject, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> JSONValue
+    {
         try await json("POST", "/vector_stores", body, context: context)
     }
 
-    public func listVectorStores(page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Page<JSONValue> {
+    public func listVectorStores(page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> Page<JSONValue>
+    {
         Page(json: try await json("GET", Self.path("/vector_stores", query: page.query), context: context))
     }
 
-    public func allVectorStores(pageSize: Int = 100, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> [JSONValue] {
+    public func allVectorStores(pageSize: Int = 100, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> [JSONValue]
+    {
         try await collectPages(pageSize: pageSize) { page throws(ResponsesAPIError) in
             try await listVectorStores(page: page, context: context)
         }
     }
 
-    public func vectorStore(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func vectorStore(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError)
+        -> JSONValue
+    {
         try await json("GET", Self.path("/vector_stores", id), context: context)
     }
 
-    public func updateVectorStore(id: String, _ body: JSONObject, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func updateVectorStore(id: String, _ body: JSONObject, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> JSONValue
+    {
         try await json("POST", Self.path("/vector_stores", id), body, context: context)
     }
 
-    public func deleteVectorStore(id: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Deletion {
+    public func deleteVectorStore(id: String, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> Deletion
+    {
         Deletion(json: try await json("DELETE", Self.path("/vector_stores", id), context: context))
     }
 
     public func vectorStoreFiles(
-        storeID: String, status: String? = nil, page: PageRequest = PageRequest(), context: ExchangeContext = ExchangeContext()
+        storeID: String, status: String? = nil, page: PageRequest = PageRequest(),
+        context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Page<JSONValue> {
         let query = (status.map { [("filter", $0)] } ?? []) + page.query
-        return Page(json: try await json("GET", Self.path("/vector_stores", storeID, "files", query: query), context: context))
+        return Page(
+            json: try await json("GET", Self.path("/vector_stores", storeID, "files", query: query), context: context))
     }
 
     public func allVectorStoreFiles(
@@ -53,12 +67,17 @@ extension ResponsesClient {
         return try await json("POST", Self.path("/vector_stores", storeID, "files"), body, context: context)
     }
 
-    public func vectorStoreFile(storeID: String, fileID: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func vectorStoreFile(storeID: String, fileID: String, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> JSONValue
+    {
         try await json("GET", Self.path("/vector_stores", storeID, "files", fileID), context: context)
     }
 
-    public func removeVectorStoreFile(storeID: String, fileID: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> Deletion {
-        Deletion(json: try await json("DELETE", Self.path("/vector_stores", storeID, "files", fileID), context: context))
+    public func removeVectorStoreFile(storeID: String, fileID: String, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> Deletion
+    {
+        Deletion(
+            json: try await json("DELETE", Self.path("/vector_stores", storeID, "files", fileID), context: context))
     }
 
     public func createFileBatch(
@@ -69,7 +88,9 @@ extension ResponsesClient {
         return try await json("POST", Self.path("/vector_stores", storeID, "file_batches"), body, context: context)
     }
 
-    public func fileBatch(storeID: String, batchID: String, context: ExchangeContext = ExchangeContext()) async throws(ResponsesAPIError) -> JSONValue {
+    public func fileBatch(storeID: String, batchID: String, context: ExchangeContext = ExchangeContext())
+        async throws(ResponsesAPIError) -> JSONValue
+    {
         try await json("GET", Self.path("/vector_stores", storeID, "file_batches", batchID), context: context)
     }
 
@@ -78,7 +99,10 @@ extension ResponsesClient {
     ) async throws(ResponsesAPIError) -> [JSONValue] {
         try await collectPages(pageSize: 100) { page throws(ResponsesAPIError) in
             let query = (status.map { [("filter", $0)] } ?? []) + page.query
-            return Page(json: try await json("GET", Self.path("/vector_stores", storeID, "file_batches", batchID, "files", query: query), context: context))
+            return Page(
+                json: try await json(
+                    "GET", Self.path("/vector_stores", storeID, "file_batches", batchID, "files", query: query),
+                    context: context))
         }
     }
 

@@ -51,7 +51,8 @@ public struct ResponsesClient: Sendable {
     ) -> AsyncThrowingStream<ResponseStreamEvent, any Error> {
         var request = request
         request.stream = true
-        return eventStream(method: "POST", path: "/responses", body: request.json.serialized(), context: context, onHead: onHead)
+        return eventStream(
+            method: "POST", path: "/responses", body: request.json.serialized(), context: context, onHead: onHead)
     }
 
     /// Creates a response with `stream: false` and returns it.
@@ -119,7 +120,8 @@ public struct ResponsesClient: Sendable {
         let task = Task {
             do {
                 try await self.runStream(
-                    method: method, path: path, body: body, context: context, onHead: onHead, repeatedText: repeatedText,
+                    method: method, path: path, body: body, context: context, onHead: onHead,
+                    repeatedText: repeatedText,
                     sink: eventSink)
                 continuation.finish()
             } catch {
@@ -206,15 +208,18 @@ public struct ResponsesClient: Sendable {
                 case .incomplete?: .incomplete
                 default: .completed
                 }
-            await exchange.finish(ExchangeOutcome(
-                state: state, responseID: isResponse ? json["id"]?.stringValue : nil,
-                model: isResponse ? answer.model : nil, responseStatus: isResponse ? answer.status?.rawValue : nil,
-                usage: isResponse ? answer.usage : nil, duration: exchange.elapsed))
+            await exchange.finish(
+                ExchangeOutcome(
+                    state: state, responseID: isResponse ? json["id"]?.stringValue : nil,
+                    model: isResponse ? answer.model : nil, responseStatus: isResponse ? answer.status?.rawValue : nil,
+                    usage: isResponse ? answer.usage : nil, duration: exchange.elapsed))
             return (json, ResponseMetadata(status: response.status, headers: response.headers))
         } catch {
             let failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
-            await exchange.finish(ExchangeOutcome(
-                state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed))
+            await exchange.finish(
+                ExchangeOutcome(
+                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
+                ))
             throw failure
         }
     }
@@ -245,7 +250,8 @@ public struct ResponsesClient: Sendable {
                 let response = try await exchange.send()
                 if (200..<300).contains(response.status) { return (exchange, response) }
                 let errorBody = try await exchange.collect(response.body)
-                failure = ResponsesAPIError.http(status: response.status, body: errorBody, requestID: exchange.requestID)
+                failure = ResponsesAPIError.http(
+                    status: response.status, body: errorBody, requestID: exchange.requestID)
                 decision = policy.decision(
                     status: response.status, headers: response.headers, retry: retry, now: now(), random: random())
             } catch {
@@ -260,20 +266,26 @@ public struct ResponsesClient: Sendable {
             }
             if case .giveUp(let reason?) = decision { failure.message += " (\(reason))" }
             if case .retry(let delay) = decision { failure.retryDelay = delay }
-            await exchange.finish(ExchangeOutcome(
-                state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed))
+            await exchange.finish(
+                ExchangeOutcome(
+                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
+                ))
             guard case .retry(let delay) = decision else { throw failure }
             logger.info(
-                "retrying", metadata: [
+                "retrying",
+                metadata: [
                     "method": "\(method)", "path": "\(path)", "after_ms": "\(Int(delay.milliseconds))",
                     "error": "\(failure)",
                 ])
             do {
                 try await sleep(delay)
             } catch {
-                throw ResponsesAPIError(code: .cancelled, message: "cancelled while waiting to retry", underlying: error)
+                throw ResponsesAPIError(
+                    code: .cancelled, message: "cancelled while waiting to retry", underlying: error)
             }
-            if Task.isCancelled { throw ResponsesAPIError(code: .cancelled, message: "cancelled while waiting to retry") }
+            if Task.isCancelled {
+                throw ResponsesAPIError(code: .cancelled, message: "cancelled while waiting to retry")
+            }
             retry += 1
         }
     }

@@ -71,7 +71,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// `retry-after-ms` (milliseconds), else `retry-after` (seconds, fractions allowed, or an HTTP date).
     static func serverDelay(headers: [(String, String)], now: Date) -> Duration? {
-        if let text = header("retry-after-ms", in: headers), let milliseconds = Double(text.trimmingCharacters(in: .whitespaces)),
+        if let text = header("retry-after-ms", in: headers),
+            let milliseconds = Double(text.trimmingCharacters(in: .whitespaces)),
             milliseconds.isFinite, milliseconds >= 0
         {
             return .milliseconds(milliseconds)

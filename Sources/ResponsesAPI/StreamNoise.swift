@@ -5,7 +5,9 @@ public enum StreamNoise {
     /// An event's data without its top-level `obfuscation` string (and the comma that went with it), every
     /// other byte as it was; the data unchanged when it has none (or is not a JSON object).
     public static func withoutObfuscation(_ data: [UInt8]) -> [UInt8] {
-        guard data.count > 16, let cut = data.withUnsafeBufferPointer({ JSONParser.memberRange(of: "obfuscation", in: $0) }) else {
+        guard data.count > 16,
+            let cut = data.withUnsafeBufferPointer({ JSONParser.memberRange(of: "obfuscation", in: $0) })
+        else {
             return data
         }
         var out = data

@@ -48,7 +48,9 @@ struct StreamPipeline {
             records ? ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []) : [])
     }
 
-    var cancelled: ResponsesAPIError { ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID) }
+    var cancelled: ResponsesAPIError {
+        ResponsesAPIError(code: .cancelled, message: "cancelled", requestID: exchange.requestID)
+    }
 
     private mutating func takeDecoder() -> SSEDecoder {
         defer { decoder = SSEDecoder() }
@@ -87,17 +89,22 @@ struct StreamPipeline {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if records {
                 recorded.append(
-                    index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
+                    index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
+                    data: sse.data,
                     text: nil, cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
             }
             tracker.eventCount += 1
-            exchange.client.logger.debug("skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
+            exchange.client.logger.debug(
+                "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
             return
         }
         event.omitsRepeatedText = skimmed || longStrings.omitted > omittedBefore
         // A final event's texts that repeat the deltas', cut out: what an event that omits them holds (so
         // nothing keeps its 50 MB), and what the recording gets unless the API key is about.
-        let settled = tracksRepeats ? deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets) : (cut: nil, recordable: nil)
+        let settled =
+            tracksRepeats
+            ? deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets)
+            : (cut: nil, recordable: nil)
         if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
         if records {
             recorded.append(

@@ -32,7 +32,9 @@ public struct StreamTap {
         var decoder = self.decoder
         decoder.longLineHint = longStrings.finalLineHint
         // A final event's line is read in pieces as it passes, never held whole (the tap keeps no text).
-        if longStrings.deltaTextBytes >= longStrings.threshold { decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold) }
+        if longStrings.deltaTextBytes >= longStrings.threshold {
+            decoder.skimCandidates = deltaTexts.skimCandidates(threshold: longStrings.threshold)
+        }
         self.decoder = SSEDecoder()
         decoder.push(bytes) { observe($0, at: offset) }
         self.decoder = decoder
@@ -50,7 +52,9 @@ public struct StreamTap {
     /// How the stream ended: `error` when forwarding failed (cancelled when the client left), else what the
     /// events said: a Responses stream that stopped before its terminal event is a failure, as the client
     /// sees it.
-    public func outcome(duration: Duration, error: ResponsesAPIError? = nil, requestID: String? = nil) -> ExchangeOutcome {
+    public func outcome(duration: Duration, error: ResponsesAPIError? = nil, requestID: String? = nil)
+        -> ExchangeOutcome
+    {
         if error == nil, tracker.final == nil, sawResponseEvent {
             let failure: ResponsesAPIError
             if let streamError = tracker.streamError {
@@ -78,7 +82,8 @@ public struct StreamTap {
         guard let event = try? ResponseStreamEvent(view ?? sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came (a skimmed one, as it was cut).
             recorded.append(
-                index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data, text: nil,
+                index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
+                text: nil,
                 cut: sse.repeats.isEmpty ? nil : sse.recordedCut(secrets: secrets))
             tracker.eventCount += 1
             return

@@ -70,7 +70,8 @@ public struct FileChunks: AsyncSequence, Sendable {
                 }
                 let wanted = Swift.min(chunks.chunkSize, chunks.range.count - sent)
                 guard let data = try handle?.read(upToCount: wanted), !data.isEmpty else {
-                    throw ResponsesAPIError(code: .configuration, message: "\(chunks.url.path) got shorter while it was sent")
+                    throw ResponsesAPIError(
+                        code: .configuration, message: "\(chunks.url.path) got shorter while it was sent")
                 }
                 sent += data.count
                 chunks.progress?(sent)

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CTerminal
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Starting the child: its pipes, /dev/null where nothing is to be read or kept, and `or_spawn`.
 extension ChildProcess {
@@ -56,8 +57,12 @@ extension ChildProcess {
         }
 
         // The child's descriptors (-1: the parent's own) and the parent's ends.
-        var childInput: Int32 = -1, childOutput: Int32 = -1, childErrors: Int32 = -1
-        var parentInput: Int32 = -1, parentOutput: Int32 = -1, parentErrors: Int32 = -1
+        var childInput: Int32 = -1
+        var childOutput: Int32 = -1
+        var childErrors: Int32 = -1
+        var parentInput: Int32 = -1
+        var parentOutput: Int32 = -1
+        var parentErrors: Int32 = -1
         switch input {
         case .nothing:
             childInput = try openNullDevice()

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ResponsesAPI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one way a program is started: a function tool's handler (Workbench), poppler and tesseract (Library), the
 /// editor of `/edit` (Console) and the tests' programs (TestSupport) all run through it.
@@ -89,7 +90,8 @@ public struct ChildProcess: Sendable {
     /// `executable` (a path; `PATH` is not searched) with `arguments` after its name.
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String], input: Input = .nothing,
-        output: Output = .captured, ownGroup: Bool = true, timeout: Duration? = nil, cancellation: ToolCancellation? = nil
+        output: Output = .captured, ownGroup: Bool = true, timeout: Duration? = nil,
+        cancellation: ToolCancellation? = nil
     ) {
         self.executable = executable
         self.arguments = arguments

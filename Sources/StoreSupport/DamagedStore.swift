@@ -29,7 +29,9 @@ public struct DamagedStore: Sendable, Hashable, CustomStringConvertible {
         }
         func failure(_ what: String) -> StoreOpenError {
             StoreOpenError(
-                path: path, reason: "it is damaged (\(reason)) and cannot be moved aside: \(what): \(String(cString: strerror(errno)))")
+                path: path,
+                reason:
+                    "it is damaged (\(reason)) and cannot be moved aside: \(what): \(String(cString: strerror(errno)))")
         }
         for extra in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + extra) {
             guard rename(path + extra, target + extra) == 0 else { throw failure("renaming its \(extra)") }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Serialises the migration of a store across processes. GRDB's migrator reads which migrations are
 /// applied before it runs them, each in a transaction of its own, so two processes opening a new store at
@@ -22,7 +23,8 @@ enum MigrationLock {
     ) throws -> T {
         let descriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard descriptor >= 0 else {
-            throw StoreOpenError(path: store, reason: "cannot open the directory to lock it: \(String(cString: strerror(errno)))")
+            throw StoreOpenError(
+                path: store, reason: "cannot open the directory to lock it: \(String(cString: strerror(errno)))")
         }
         let deadline = clock.now.advanced(by: timeout)
         var pause = Duration.milliseconds(5)
@@ -30,12 +32,14 @@ enum MigrationLock {
             let failure = errno
             guard failure == EWOULDBLOCK || failure == EINTR else {
                 close(descriptor)
-                throw StoreOpenError(path: store, reason: "cannot lock the directory: \(String(cString: strerror(failure)))")
+                throw StoreOpenError(
+                    path: store, reason: "cannot lock the directory: \(String(cString: strerror(failure)))")
             }
             guard clock.now < deadline else {
                 close(descriptor)
                 throw StoreOpenError(
-                    path: store, reason: "another process has been migrating the store for over \(timeout)", isPassing: true)
+                    path: store, reason: "another process has been migrating the store for over \(timeout)",
+                    isPassing: true)
             }
             Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
             pause = min(pause * 2, .milliseconds(100))

@@ -55,7 +55,9 @@ public struct StoreOpener: Sendable {
                 }
             } catch let error as DatabaseError where Self.isBusy(error) {
                 guard clock.now < deadline else {
-                    throw StoreOpenError(path: path, reason: "it stayed busy for \(patience): \(error.message ?? "\(error)")", isPassing: true)
+                    throw StoreOpenError(
+                        path: path, reason: "it stayed busy for \(patience): \(error.message ?? "\(error)")",
+                        isPassing: true)
                 }
                 Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
                 pause = min(pause * 2, .milliseconds(500))
@@ -82,7 +84,9 @@ public struct StoreOpener: Sendable {
             if lockHeld {
                 try migrator.migrate(pool)
             } else {
-                try MigrationLock.holding(directory: directory, for: path, timeout: patience) { try migrator.migrate(pool) }
+                try MigrationLock.holding(directory: directory, for: path, timeout: patience) {
+                    try migrator.migrate(pool)
+                }
             }
         }
         return Opened(pool: pool, repaired: repaired)

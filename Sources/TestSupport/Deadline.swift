@@ -86,7 +86,12 @@ private struct Budget {
 /// Which of the operation and the timer came first: the first to claim it.
 private final class Settled: Sendable {
     private let done = Mutex(false)
-    func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+    func claim() -> Bool {
+        done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
     var isClaimed: Bool { done.withLock { $0 } }
 }
 

@@ -16,8 +16,10 @@ extension Fixtures {
     }
 
     private static func apiTextBlock(bytes: Int) -> String {
-        let words = ["stream", "delta", "héllo", "wörld", "naïve", "café", "日本語", "テキスト", "中文", "ελληνικά",
-                     "кириллица", "emoji 🙂", "🚀", "tokens", "the", "wire", "quickly", "over", "answer", "done"]
+        let words = [
+            "stream", "delta", "héllo", "wörld", "naïve", "café", "日本語", "テキスト", "中文", "ελληνικά",
+            "кириллица", "emoji 🙂", "🚀", "tokens", "the", "wire", "quickly", "over", "answer", "done",
+        ]
         var text = ""
         text.reserveCapacity(bytes + 64)
         var index = 0
@@ -42,7 +44,8 @@ extension Fixtures {
     public static func apiTextStream(
         megabytes: Double, deltaBytes: Int = 32 * 1024, repeatingPast: Int? = 256 << 10
     ) -> (frames: [String], text: String) {
-        apiTextStream(text: apiText(bytes: Int(megabytes * 1_048_576), repeatingPast: repeatingPast), deltaBytes: deltaBytes)
+        apiTextStream(
+            text: apiText(bytes: Int(megabytes * 1_048_576), repeatingPast: repeatingPast), deltaBytes: deltaBytes)
     }
 
     /// The frames of `text` in deltas of about `deltaBytes` bytes, ended as the API ends a message.
@@ -58,7 +61,9 @@ extension Fixtures {
                 let end = buffer.baseAddress! + (buffer.count - 1)
                 while cursor < end {
                     let run = strcspn(cursor, "\\\"\n")
-                    cursor.withMemoryRebound(to: UInt8.self, capacity: run) { out.append(contentsOf: UnsafeBufferPointer(start: $0, count: run)) }
+                    cursor.withMemoryRebound(to: UInt8.self, capacity: run) {
+                        out.append(contentsOf: UnsafeBufferPointer(start: $0, count: run))
+                    }
                     cursor += run
                     guard cursor < end else { break }
                     switch cursor.pointee {
@@ -79,27 +84,43 @@ extension Fixtures {
             frames.append("event: \(type)\ndata: {\"type\":\"\(type)\",\"sequence_number\":\(sequence),\(body)}\n\n")
             sequence += 1
         }
-        let created = #"{"id":"resp_api","object":"response","created_at":1795270000,"status":"in_progress","model":"bench-model","output":[],"usage":null}"#
+        let created =
+            #"{"id":"resp_api","object":"response","created_at":1795270000,"status":"in_progress","model":"bench-model","output":[],"usage":null}"#
         frame("response.created", #""response":\#(created)"#)
         frame("response.in_progress", #""response":\#(created)"#)
-        frame("response.output_item.added", #""output_index":0,"item":{"id":"msg_api","type":"message","status":"in_progress","role":"assistant","content":[]}"#)
-        frame("response.content_part.added", #""item_id":"msg_api","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#)
+        frame(
+            "response.output_item.added",
+            #""output_index":0,"item":{"id":"msg_api","type":"message","status":"in_progress","role":"assistant","content":[]}"#
+        )
+        frame(
+            "response.content_part.added",
+            #""item_id":"msg_api","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#
+        )
         var start = text.startIndex
         while start < text.endIndex {
             var end = text.utf8.index(start, offsetBy: deltaBytes, limitedBy: text.endIndex) ?? text.endIndex
             while end < text.endIndex, text.utf8[end] & 0xC0 == 0x80 { end = text.utf8.index(after: end) }
             let delta = String(decoding: text.utf8[start..<end], as: UTF8.self)
-            frame("response.output_text.delta", #""item_id":"msg_api","output_index":0,"content_index":0,"delta":\#(quote(delta)),"logprobs":[],"obfuscation":"a1b2""#)
+            frame(
+                "response.output_text.delta",
+                #""item_id":"msg_api","output_index":0,"content_index":0,"delta":\#(quote(delta)),"logprobs":[],"obfuscation":"a1b2""#
+            )
             start = end
         }
         let whole = quote(text)
         let part = #"{"type":"output_text","text":\#(whole),"annotations":[],"logprobs":[]}"#
         let item = #"{"id":"msg_api","type":"message","status":"completed","role":"assistant","content":[\#(part)]}"#
-        frame("response.output_text.done", #""item_id":"msg_api","output_index":0,"content_index":0,"text":\#(whole),"logprobs":[]"#)
+        frame(
+            "response.output_text.done",
+            #""item_id":"msg_api","output_index":0,"content_index":0,"text":\#(whole),"logprobs":[]"#)
         frame("response.content_part.done", #""item_id":"msg_api","output_index":0,"content_index":0,"part":\#(part)"#)
         frame("response.output_item.done", #""output_index":0,"item":\#(item)"#)
-        let usage = #"{"input_tokens":12,"input_tokens_details":{"cached_tokens":0},"output_tokens":1000,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":1012}"#
-        frame("response.completed", #""response":{"id":"resp_api","object":"response","created_at":1795270000,"status":"completed","model":"bench-model","output":[\#(item)],"usage":\#(usage)}"#)
+        let usage =
+            #"{"input_tokens":12,"input_tokens_details":{"cached_tokens":0},"output_tokens":1000,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":1012}"#
+        frame(
+            "response.completed",
+            #""response":{"id":"resp_api","object":"response","created_at":1795270000,"status":"completed","model":"bench-model","output":[\#(item)],"usage":\#(usage)}"#
+        )
         return (frames, text)
     }
 

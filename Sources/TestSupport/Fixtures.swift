@@ -25,8 +25,10 @@ public enum Fixtures {
 
     /// The frames of an SSE fixture: each event with its terminating blank line.
     public static func frames(_ name: String) -> [String] {
-        text(name).components(separatedBy: "\n\n").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-            .map { $0 + "\n\n" }
+        text(name).components(separatedBy: "\n\n").filter {
+            !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }
+        .map { $0 + "\n\n" }
     }
 
     /// A streamed text answer built on the fly: `response.created` ... one delta per word ... `response.completed`.
@@ -51,18 +53,33 @@ public enum Fixtures {
         }
         frame("response.created", #""response":\#(response("in_progress", output: "[]", usage: "null"))"#)
         frame("response.in_progress", #""response":\#(response("in_progress", output: "[]", usage: "null"))"#)
-        frame("response.output_item.added", #""output_index":0,"item":{"id":"\#(item)","type":"message","status":"in_progress","role":"assistant","content":[]}"#)
-        frame("response.content_part.added", #""item_id":"\#(item)","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#)
+        frame(
+            "response.output_item.added",
+            #""output_index":0,"item":{"id":"\#(item)","type":"message","status":"in_progress","role":"assistant","content":[]}"#
+        )
+        frame(
+            "response.content_part.added",
+            #""item_id":"\#(item)","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}"#
+        )
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         for (index, word) in words.enumerated() {
             let delta = index == words.count - 1 ? String(word) : word + " "
-            frame("response.output_text.delta", #""item_id":"\#(item)","output_index":0,"content_index":0,"delta":\#(quote(delta)),"logprobs":[]"#)
+            frame(
+                "response.output_text.delta",
+                #""item_id":"\#(item)","output_index":0,"content_index":0,"delta":\#(quote(delta)),"logprobs":[]"#)
         }
-        let final = #"[{"id":"\#(item)","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":\#(quote(text)),"annotations":[]}]}]"#
-        frame("response.output_text.done", #""item_id":"\#(item)","output_index":0,"content_index":0,"text":\#(quote(text)),"logprobs":[]"#)
-        frame("response.content_part.done", #""item_id":"\#(item)","output_index":0,"content_index":0,"part":{"type":"output_text","text":\#(quote(text)),"annotations":[]}"#)
+        let final =
+            #"[{"id":"\#(item)","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":\#(quote(text)),"annotations":[]}]}]"#
+        frame(
+            "response.output_text.done",
+            #""item_id":"\#(item)","output_index":0,"content_index":0,"text":\#(quote(text)),"logprobs":[]"#)
+        frame(
+            "response.content_part.done",
+            #""item_id":"\#(item)","output_index":0,"content_index":0,"part":{"type":"output_text","text":\#(quote(text)),"annotations":[]}"#
+        )
         frame("response.output_item.done", #""output_index":0,"item":\#(String(final.dropFirst().dropLast()))"#)
-        let usage = #"{"input_tokens":12,"input_tokens_details":{"cached_tokens":2},"output_tokens":\#(words.count),"output_tokens_details":{"reasoning_tokens":0},"total_tokens":\#(12 + words.count)}"#
+        let usage =
+            #"{"input_tokens":12,"input_tokens_details":{"cached_tokens":2},"output_tokens":\#(words.count),"output_tokens_details":{"reasoning_tokens":0},"total_tokens":\#(12 + words.count)}"#
         frame("response.\(status)", #""response":\#(response(status, output: final, usage: usage))"#)
         return frames
     }

@@ -26,15 +26,19 @@ public enum HostileServer {
     /// A model name that, escaped by `Character`, ends an attribute and adds an event handler.
     public static let htmlModel = "gpt\(graphemeQuote) open ontoggle=alert(1) x="
     /// Function arguments whose dangerous start the terminal would erase: what a lying prompt shows last.
-    public static let lyingArguments = #"{"cmd":"rm -rf ~/important","x":"#
+    public static let lyingArguments =
+        #"{"cmd":"rm -rf ~/important","x":"#
         + "\r\u{1B}[2K" + #"{"x":"harmless"}"#
     /// Valid JSON whose line feeds scroll its dangerous start off the screen, leaving a harmless-looking end.
-    public static let scrollingArguments = #"{"cmd":"rm -rf ~/important""# + String(repeating: "\n", count: 80)
+    public static let scrollingArguments =
+        #"{"cmd":"rm -rf ~/important""# + String(repeating: "\n", count: 80)
         + #","Run read_file": {"path":"notes.txt"}}"#
     /// The bytes a hostile download holds.
     public static let payload = "#!/bin/sh\necho pwned\n"
 
-    public static func route(fileNamed absolutePath: String = "/tmp/openresponses-hostile-abs.sh") -> LoopbackServer.Route {
+    public static func route(fileNamed absolutePath: String = "/tmp/openresponses-hostile-abs.sh")
+        -> LoopbackServer.Route
+    {
         { request in
             if request.method == "GET" { return files(request.path, absolutePath: absolutePath) }
             let input = (request.jsonBody?["input"] as? String) ?? String(decoding: request.body, as: UTF8.self)
@@ -44,8 +48,9 @@ public enum HostileServer {
                     status: 400)
             }
             if input.contains("htmlerror") {
-                return Reply(status: 502, headers: [("Content-Type", "text/html")],
-                             parts: [.bytes(Array("<html><body>Bad gateway \(terminalAttack)</body></html>".utf8))])
+                return Reply(
+                    status: 502, headers: [("Content-Type", "text/html")],
+                    parts: [.bytes(Array("<html><body>Bad gateway \(terminalAttack)</body></html>".utf8))])
             }
             if input.contains("failed") { return .sse(failedStream()) }
             if input.contains("image") { return .sse(imageStream()) }
@@ -74,7 +79,8 @@ public enum HostileServer {
 
     public static func imageStream() -> [String] {
         let base64 = Data(payload.utf8).base64EncodedString()
-        let item = #"{"id":"../../../../","type":"image_generation_call","status":"completed","output_format":"bashrc_pwned","result":"\#(base64)"}"#
+        let item =
+            #"{"id":"../../../../","type":"image_generation_call","status":"completed","output_format":"bashrc_pwned","result":"\#(base64)"}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
             ("response.output_item.done", #""output_index":0,"item":\#(item)"#),
@@ -84,7 +90,8 @@ public enum HostileServer {
 
     public static func functionCallStream(arguments text: String = lyingArguments) -> [String] {
         let arguments = json(text)
-        let item = #"{"id":"fc_h1","type":"function_call","status":"completed","name":"local_time","call_id":"call_h1","arguments":"\#(arguments)"}"#
+        let item =
+            #"{"id":"fc_h1","type":"function_call","status":"completed","name":"local_time","call_id":"call_h1","arguments":"\#(arguments)"}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
             ("response.output_item.done", #""output_index":0,"item":\#(item)"#),
@@ -94,7 +101,8 @@ public enum HostileServer {
 
     /// An MCP approval request whose server label sets the clipboard and whose arguments lie.
     public static func mcpApprovalStream() -> [String] {
-        let item = #"{"id":"mcpr_h1","type":"mcp_approval_request","server_label":"docs\#(json(terminalAttack))","name":"delete_all","arguments":"\#(json(lyingArguments))"}"#
+        let item =
+            #"{"id":"mcpr_h1","type":"mcp_approval_request","server_label":"docs\#(json(terminalAttack))","name":"delete_all","arguments":"\#(json(lyingArguments))"}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
             ("response.output_item.done", #""output_index":0,"item":\#(item)"#),
@@ -103,7 +111,8 @@ public enum HostileServer {
     }
 
     public static func failedStream() -> [String] {
-        let failed = #"{"id":"resp_h1","object":"response","created_at":1795270000,"status":"failed","model":"gpt-4.1-mini","output":[],"usage":null,"error":{"code":"server_error","message":"boom \#(json(terminalAttack))"}}"#
+        let failed =
+            #"{"id":"resp_h1","object":"response","created_at":1795270000,"status":"failed","model":"gpt-4.1-mini","output":[],"usage":null,"error":{"code":"server_error","message":"boom \#(json(terminalAttack))"}}"#
         return frames([
             ("response.created", #""response":\#(response("in_progress", output: "[]"))"#),
             ("response.failed", #""response":\#(failed)"#),
@@ -115,16 +124,21 @@ public enum HostileServer {
             #"{"id":"\#(id)","object":"file","bytes":\#(payload.utf8.count),"created_at":1795270000,"filename":"\#(json(name))","purpose":"user_data"}"#
         }
         let parts = path.split(separator: "/").map(String.init)
-        guard let index = parts.firstIndex(of: "files") else { return .json(#"{"error":{"message":"not here"}}"#, status: 404) }
+        guard let index = parts.firstIndex(of: "files") else {
+            return .json(#"{"error":{"message":"not here"}}"#, status: 404)
+        }
         let rest = Array(parts[(index + 1)...])
         switch rest.count {
         case 0:
-            let listed = [file("file-ctl", "report" + terminalAttack + ".pdf"), file("file-up", "../../x.sh")].joined(separator: ",")
+            let listed = [file("file-ctl", "report" + terminalAttack + ".pdf"), file("file-up", "../../x.sh")].joined(
+                separator: ",")
             return .json(#"{"object":"list","data":[\#(listed)],"has_more":false}"#)
         case 1:
             return .json(file(rest[0], rest[0] == "file-abs" ? absolutePath : "../../x.sh"))
         default:
-            return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")], parts: [.bytes(Array(payload.utf8))])
+            return Reply(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                parts: [.bytes(Array(payload.utf8))])
         }
     }
 }
@@ -135,7 +149,8 @@ public enum HostileServer {
 public struct HostileStrings: Sendable {
     static let pieces: [String] = [
         "\"", "'", "\\", "`", "$(", ")", ";", "&", "<", ">", "&amp;", "<script>", "\u{0301}", "\"\u{0301}", "'\u{0301}",
-        "\u{200D}", "👩\u{200D}💻", "\u{0600}\"", "\u{1B}", "\u{1B}[2J", "\u{1B}]52;c;eA==\u{07}", "\u{9B}", "\u{9D}", "\u{85}",
+        "\u{200D}", "👩\u{200D}💻", "\u{0600}\"", "\u{1B}", "\u{1B}[2J", "\u{1B}]52;c;eA==\u{07}", "\u{9B}", "\u{9D}",
+        "\u{85}",
         "\r", "\r\n", "\n", "\t", "\u{7F}", "\u{0}", "\u{202E}", "\u{2066}", "*", "-", ":", "(", "NEAR", "OR", "AND",
         "word", "é", "ß", " ", "  ", "\u{FEFF}", "x=", "onload=", "é\u{0301}", "\u{1F1E9}\u{1F1EA}",
     ]

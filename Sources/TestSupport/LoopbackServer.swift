@@ -120,8 +120,10 @@ public final class LoopbackServer: Sendable {
         } else {
             headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
         }
-        try await outbound.write(.head(HTTPResponseHead(
-            version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)))
+        try await outbound.write(
+            .head(
+                HTTPResponseHead(
+                    version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)))
         for part in reply.parts {
             switch part {
             case .bytes(let bytes):
@@ -135,7 +137,8 @@ public final class LoopbackServer: Sendable {
                 // later, so the client receives everything before it goes. (A sleep here waited for the
                 // concurrency pool, which a full test run keeps busy for a minute or more: the drop came so
                 // late that the client's stream ended by a timeout instead.)
-                try await channel.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }.futureResult.get()
+                try await channel.eventLoop.scheduleTask(in: .milliseconds(50)) { channel.close(promise: nil) }
+                    .futureResult.get()
                 return false
             }
         }

@@ -10,13 +10,16 @@ public enum PDFWriter {
         // 1: catalog, 2: pages, 3: font, then per page: page object, content stream.
         let pageIDs = pages.indices.map { 4 + $0 * 2 }
         objects.append("<< /Type /Catalog /Pages 2 0 R >>")
-        objects.append("<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
+        objects.append(
+            "<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
         objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
         for (index, lines) in pages.enumerated() {
             var stream = "BT /F1 14 Tf 72 740 Td 18 TL\n"
             for line in lines { stream += "(\(escape(line))) Tj T*\n" }
             stream += "ET"
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[index] + 1) 0 R >>")
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[index] + 1) 0 R >>"
+            )
             objects.append("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream")
         }
         var info: String?
@@ -46,12 +49,17 @@ public enum PDFWriter {
         var objects: [Data] = []
         objects.append(Data("<< /Type /Catalog /Pages 2 0 R >>".utf8))
         objects.append(Data("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".utf8))
-        var image = Data("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(pixels.count) >>\nstream\n".utf8)
+        var image = Data(
+            "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(pixels.count) >>\nstream\n"
+                .utf8)
         image.append(pixels)
         image.append(Data("\nendstream".utf8))
         objects.append(image)
         let content = "q 612 0 0 792 0 0 cm /Im1 Do Q"
-        objects.append(Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 3 0 R >> >> /Contents 5 0 R >>".utf8))
+        objects.append(
+            Data(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 3 0 R >> >> /Contents 5 0 R >>"
+                    .utf8))
         objects.append(Data("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
         return assemble(objects, info: nil)
     }
@@ -77,6 +85,7 @@ public enum PDFWriter {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(")
+            .replacingOccurrences(of: ")", with: "\\)")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the peer server is: llama-stack with a fake echo model (`scripts/peer.sh`, or
@@ -16,11 +17,13 @@ public enum PeerServer {
     public static let usualURL = "http://127.0.0.1:8321/v1"
 
     /// The model the peer answers with (an echo of the input).
-    public static let model = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    public static let model =
+        ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "openai/echo"
 
     /// The peer's embedding model (llama-stack names LiteLLM's `minilm` so).
-    public static let embeddingModel = ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_EMBEDDING_MODEL"]
+    public static let embeddingModel =
+        ProcessInfo.processInfo.environment["OPENRESPONSES_PEER_EMBEDDING_MODEL"]
         .flatMap { $0.isEmpty ? nil : $0 } ?? "openai/minilm"
 
     /// The peer's base URL, looked for once per test process.
@@ -32,10 +35,15 @@ public enum PeerServer {
     private static let found = discover(environment: ProcessInfo.processInfo.environment)
 
     static func discover(environment: [String: String]) -> (url: String?, reason: String) {
-        if environment["OPENRESPONSES_SKIP_PEER"] == "1" { return (nil, "OPENRESPONSES_SKIP_PEER=1 leaves the peer out") }
+        if environment["OPENRESPONSES_SKIP_PEER"] == "1" {
+            return (nil, "OPENRESPONSES_SKIP_PEER=1 leaves the peer out")
+        }
         if let url = environment["OPENRESPONSES_PEER_URL"], !url.isEmpty { return (url, "") }
         guard let body = models(at: usualURL, timeout: 3) else {
-            return (nil, "no peer server: OPENRESPONSES_PEER_URL is not set and nothing answers at \(usualURL) (scripts/peer.sh start)")
+            return (
+                nil,
+                "no peer server: OPENRESPONSES_PEER_URL is not set and nothing answers at \(usualURL) (scripts/peer.sh start)"
+            )
         }
         guard body.contains("\"\(model)\"") else {
             return (nil, "the server at \(usualURL) does not list the model \(model) (OPENRESPONSES_PEER_MODEL)")
@@ -55,9 +63,9 @@ public enum PeerServer {
     static func get(host: String, port: UInt16, path: String, timeout: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -67,7 +75,9 @@ public enum PeerServer {
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         if connected != 0 {
             guard errno == EINPROGRESS, wait(fd, for: Int16(POLLOUT), until: deadline) else { return nil }
@@ -75,7 +85,9 @@ public enum PeerServer {
             var length = socklen_t(MemoryLayout<Int32>.size)
             guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else { return nil }
         }
-        var request = Array("GET \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n".utf8)[...]
+        var request = Array(
+            "GET \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+                .utf8)[...]
         while !request.isEmpty {
             guard wait(fd, for: Int16(POLLOUT), until: deadline) else { return nil }
             let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -92,7 +104,8 @@ public enum PeerServer {
             if count < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return nil } }
             answer.append(contentsOf: buffer[..<count])
         }
-        guard let (head, body) = split(answer), head.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first == "200"
+        guard let (head, body) = split(answer),
+            head.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first == "200"
         else { return nil }
         return body
     }

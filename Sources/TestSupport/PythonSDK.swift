@@ -20,9 +20,15 @@ public enum PythonSDK {
     }
 
     /// Runs `script` with the SDK's python, with `OPENAI_BASE_URL` and `OPENAI_API_KEY` set.
-    public static func run(_ script: String, baseURL: String, key: String, extra: [String: String] = [:]) async throws -> Subprocess.Result {
-        guard let python else { throw SubprocessError("the OpenAI Python SDK is not installed: run scripts/python-sdk.sh") }
-        var environment = ["OPENAI_BASE_URL": baseURL, "OPENAI_API_KEY": key, "PATH": "/usr/bin:/bin", "HOME": NSHomeDirectory()]
+    public static func run(_ script: String, baseURL: String, key: String, extra: [String: String] = [:]) async throws
+        -> Subprocess.Result
+    {
+        guard let python else {
+            throw SubprocessError("the OpenAI Python SDK is not installed: run scripts/python-sdk.sh")
+        }
+        var environment = [
+            "OPENAI_BASE_URL": baseURL, "OPENAI_API_KEY": key, "PATH": "/usr/bin:/bin", "HOME": NSHomeDirectory(),
+        ]
         for (name, value) in extra { environment[name] = value }
         return try await Subprocess.run(python, ["-c", script], environment: environment)
     }

@@ -47,7 +47,9 @@ public enum Subprocess {
 
     /// Runs the built `openresponses` with `home` as its `OPENRESPONSES_HOME` and `HOME`, a minimal `PATH`,
     /// and `extra` on top: a command as a user with a fresh home runs it.
-    public static func openresponses(_ arguments: [String], home: URL, environment extra: [String: String] = [:]) async throws -> Result {
+    public static func openresponses(_ arguments: [String], home: URL, environment extra: [String: String] = [:])
+        async throws -> Result
+    {
         var environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
         for (key, value) in extra { environment[key] = value }
         return try await run(openresponsesBinary, arguments, environment: environment)
@@ -62,8 +64,9 @@ public enum Subprocess {
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             candidates.append(bundle.bundleURL.deletingLastPathComponent())
         }
-        candidates.append(Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug"))
+        candidates.append(
+            Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug"))
         for directory in candidates {
             let path = directory.appendingPathComponent("openresponses").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }

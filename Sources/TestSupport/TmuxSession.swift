@@ -22,14 +22,19 @@ public final class TmuxSession: Sendable {
     public init(width: Int = 110, height: Int = 40) throws {
         socket = "openresponses-test-\(UUID().uuidString.prefix(8))"
         name = "t"
-        _ = try tmux(captureOutput: false, ["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height),
-                      "env -i HOME=\(NSHomeDirectory()) PATH=/usr/bin:/bin TERM=xterm-256color PS1='$ ' bash --norc --noprofile"])
+        _ = try tmux(
+            captureOutput: false,
+            [
+                "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height),
+                "env -i HOME=\(NSHomeDirectory()) PATH=/usr/bin:/bin TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
+            ])
     }
 
     @discardableResult
     public func tmux(captureOutput: Bool = true, _ arguments: [String]) throws -> String {
         try Subprocess.runBlocking(
-            Self.tmuxPath, ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin"], captureOutput: captureOutput
+            Self.tmuxPath, ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin"],
+            captureOutput: captureOutput
         ).stdout
     }
 
@@ -77,7 +82,9 @@ public final class TmuxSession: Sendable {
     /// Waits until the screen contains `text` `count` times or more.
     @discardableResult
     public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(20)) async throws -> String {
-        try await waitFor(timeout: timeout, "'\(text)' ×\(count)") { $0.components(separatedBy: text).count - 1 >= count }
+        try await waitFor(timeout: timeout, "'\(text)' ×\(count)") {
+            $0.components(separatedBy: text).count - 1 >= count
+        }
     }
 
     public func kill() {

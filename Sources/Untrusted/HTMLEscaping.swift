@@ -6,8 +6,10 @@ public enum HTMLEscaping {
     /// return, and DEL, which HTML does not allow in text, as U+FFFD. Everything else as it is.
     public static func escape(_ text: String) -> String {
         var needed = false
-        for byte in text.utf8 where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D)
+        for byte in text.utf8
+        where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+            || (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D)
             || byte == 0x7F
         {
             needed = true

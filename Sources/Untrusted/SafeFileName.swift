@@ -24,7 +24,10 @@ public struct SafeFileName: Sendable, Hashable, CustomStringConvertible {
     /// that is not letters and digits alone is dropped.
     public init(stem: String, extension: String?, fallback: String = "file") {
         let base = SafeFileName(stem, fallback: fallback).name
-        let suffix = (`extension` ?? "").unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let suffix =
+            (`extension` ?? "").unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
             ? String((`extension` ?? "").prefix(10)) : ""
         if suffix.isEmpty {
             self.name = base
@@ -37,7 +40,8 @@ public struct SafeFileName: Sendable, Hashable, CustomStringConvertible {
         var bytes: [UInt8] = []
         for scalar in text.unicodeScalars {
             let value = scalar.value
-            let allowed = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+            let allowed =
+                (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
                 || value == 0x2E || value == 0x5F || value == 0x2D
             if allowed {
                 bytes.append(UInt8(value))
@@ -46,7 +50,9 @@ public struct SafeFileName: Sendable, Hashable, CustomStringConvertible {
             }
         }
         // No leading dots or separators made of the path's pieces: `../../x` → `x`.
-        while let first = bytes.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "_") || first == UInt8(ascii: "-") {
+        while let first = bytes.first,
+            first == UInt8(ascii: ".") || first == UInt8(ascii: "_") || first == UInt8(ascii: "-")
+        {
             bytes.removeFirst()
         }
         if bytes.count > maximumLength { bytes.removeLast(bytes.count - maximumLength) }

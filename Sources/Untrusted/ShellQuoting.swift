@@ -47,7 +47,9 @@ public enum ShellQuoting {
             } else if isControl(bytes, at: index) || byte == 0x09 || byte == 0x0A {
                 let count = byte == 0xC2 ? 2 : 1
                 for escaped in bytes[index..<(index + count)] {
-                    quoted.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(escaped >> 4)], hex[Int(escaped & 0xF)]])
+                    quoted.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(escaped >> 4)], hex[Int(escaped & 0xF)],
+                    ])
                 }
                 index += count
                 continue

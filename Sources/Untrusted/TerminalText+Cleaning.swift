@@ -43,7 +43,8 @@ extension TerminalText {
             return index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]) ? 2 : 0
         case 0xE2:
             guard index + 2 < bytes.count else { return 0 }
-            let second = bytes[index + 1], third = bytes[index + 2]
+            let second = bytes[index + 1]
+            let third = bytes[index + 2]
             if second == 0x80 && (0xAA...0xAE).contains(third) { return 3 }  // U+202A–U+202E
             if second == 0x81 && (0xA6...0xA9).contains(third) { return 3 }  // U+2066–U+2069
             return 0

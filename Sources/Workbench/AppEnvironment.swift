@@ -28,9 +28,9 @@ public struct AppEnvironment: Sendable {
     /// twice keeps its first value, as `getenv` reads it.
     public static var process: AppEnvironment {
         #if canImport(Glibc)
-        let variables = parse(environ)  // the program never calls clearenv(), which leaves it NULL
+            let variables = parse(environ)  // the program never calls clearenv(), which leaves it NULL
         #else
-        let variables = ProcessInfo.processInfo.environment
+            let variables = ProcessInfo.processInfo.environment
         #endif
         return resolved(variables: variables, terminal: .process)
     }
@@ -70,7 +70,8 @@ public struct AppEnvironment: Sendable {
             let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
             if variables[name] == nil {
                 let value = equals + 1
-                variables[name] = String(decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
+                variables[name] = String(
+                    decoding: UnsafeRawBufferPointer(start: value, count: strlen(value)), as: UTF8.self)
             }
         }
         return variables

@@ -13,10 +13,14 @@ public struct Attachment: Sendable, Hashable {
     /// Files up to this size go inline unless `console.inline_attachments_kb` says otherwise.
     public static let defaultInlineLimit = 8 * 1024 * 1024
 
-    static let imageTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"]
+    static let imageTypes = [
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+    ]
     static let fileTypes = [
-        "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "csv": "text/csv", "json": "application/json",
-        "html": "text/html", "xml": "application/xml", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "csv": "text/csv",
+        "json": "application/json",
+        "html": "text/html", "xml": "application/xml",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     ]
 
     public var isImage: Bool { mediaType.hasPrefix("image/") }
@@ -46,7 +50,9 @@ public struct Attachment: Sendable, Hashable {
             if isImage { return ["type": "input_image", "file_id": .string(fileID), "detail": "auto"] }
             return ["type": "input_file", "file_id": .string(fileID)]
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw SettingError("\(url.path): cannot read it") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SettingError("\(url.path): cannot read it")
+        }
         let dataURL = "data:\(mediaType);base64," + data.base64EncodedString()
         if isImage { return ["type": "input_image", "image_url": .string(dataURL), "detail": "auto"] }
         return ["type": "input_file", "filename": .string(url.lastPathComponent), "file_data": .string(dataURL)]
@@ -54,7 +60,9 @@ public struct Attachment: Sendable, Hashable {
 
     /// The user's message: plain text, or a message whose content is the text and the attachments.
     /// `uploaded` maps attachments sent by file id to their ids.
-    public static func message(text: String, attachments: [Attachment], uploaded: [URL: String] = [:]) throws(SettingError) -> JSONValue {
+    public static func message(text: String, attachments: [Attachment], uploaded: [URL: String] = [:])
+        throws(SettingError) -> JSONValue
+    {
         guard !attachments.isEmpty else { return .string(text) }
         var content: [JSONValue] = [["type": "input_text", "text": .string(text)]]
         for attachment in attachments { content.append(try attachment.contentPart(fileID: uploaded[attachment.url])) }

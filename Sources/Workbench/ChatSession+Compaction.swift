@@ -11,7 +11,8 @@ extension ChatSession {
 
     public mutating func compact() async throws(SettingError) -> Compaction {
         let settings = self.settings
-        guard let body = try conversation.compactionBody(model: settings.model, instructions: settings.instructions) else {
+        guard let body = try conversation.compactionBody(model: settings.model, instructions: settings.instructions)
+        else {
             throw SettingError("nothing to compact yet: the conversation has no turn")
         }
         var labels = ["session": conversation.sessionID]
@@ -23,7 +24,9 @@ extension ChatSession {
             throw SettingError("the server did not compact the conversation: \(error.message)")
         }
         let items = response.output.map(\.json)
-        guard !items.isEmpty else { throw SettingError("the server's compaction returned no items; the conversation is unchanged") }
+        guard !items.isEmpty else {
+            throw SettingError("the server's compaction returned no items; the conversation is unchanged")
+        }
         conversation.continueFrom(compacted: items)
         return Compaction(items: items.count, usage: response.usage)
     }

@@ -11,16 +11,22 @@ extension ChatSession {
             switch item {
             case .functionCall(let call):
                 let outcome = await runFunction(call, tools: tools, delegate: delegate)
-                results.append(["type": "function_call_output", "call_id": .string(call.callID), "output": .string(outcome.resultText)])
-            case .mcpApprovalRequest(let request):
-                let approve = await delegate.approve(.mcp(server: request.serverLabel, name: request.name, arguments: request.arguments))
                 results.append([
-                    "type": "mcp_approval_response", "approval_request_id": .string(request.json["id"]?.stringValue ?? ""),
+                    "type": "function_call_output", "call_id": .string(call.callID),
+                    "output": .string(outcome.resultText),
+                ])
+            case .mcpApprovalRequest(let request):
+                let approve = await delegate.approve(
+                    .mcp(server: request.serverLabel, name: request.name, arguments: request.arguments))
+                results.append([
+                    "type": "mcp_approval_response",
+                    "approval_request_id": .string(request.json["id"]?.stringValue ?? ""),
                     "approve": .bool(approve),
                 ])
-                delegate.report(approve
-                    ? .mcpApproved(server: request.serverLabel, name: request.name)
-                    : .mcpDenied(server: request.serverLabel, name: request.name))
+                delegate.report(
+                    approve
+                        ? .mcpApproved(server: request.serverLabel, name: request.name)
+                        : .mcpDenied(server: request.serverLabel, name: request.name))
             default:
                 break
             }

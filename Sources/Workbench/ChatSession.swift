@@ -25,7 +25,9 @@ public struct ChatSession: Sendable {
     /// Rounds of tool calls a single turn may go through before the session stops it.
     public static let maximumToolRounds = 10
 
-    public init(client: ResponsesClient, environment: AppEnvironment, stack: SettingsStack, conversation: Conversation? = nil) {
+    public init(
+        client: ResponsesClient, environment: AppEnvironment, stack: SettingsStack, conversation: Conversation? = nil
+    ) {
         self.client = client
         self.environment = environment
         self.stack = stack
@@ -65,7 +67,9 @@ public struct ChatSession: Sendable {
         var round = 0
         while true {
             let outcome = await sendOnce(input, renderer: &renderer, delegate: delegate)
-            guard let response = outcome.response, outcome.error == nil, Self.continues(response) else { return outcome }
+            guard let response = outcome.response, outcome.error == nil, Self.continues(response) else {
+                return outcome
+            }
             let followUp = await toolResults(for: response, delegate: delegate)
             if followUp.isEmpty || Task.isCancelled { return outcome }
             if round == Self.maximumToolRounds {
@@ -89,7 +93,8 @@ public struct ChatSession: Sendable {
         let settings = self.settings
         let composed: ComposedRequest
         do {
-            composed = try PayloadBuilder().compose(settings: settings, conversation: conversation, input: input, for: .send(environment))
+            composed = try PayloadBuilder().compose(
+                settings: settings, conversation: conversation, input: input, for: .send(environment))
         } catch {
             return .refused(error.message, text: renderer.text)
         }

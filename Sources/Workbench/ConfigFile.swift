@@ -31,11 +31,13 @@ public struct ConfigFile: Sendable, Hashable {
 
     public static func load(from url: URL) throws(PresetError) -> ConfigFile {
         let text = try PresetDocument.read(url)
-        let document = try PresetDocument.check(text, path: url.path, spec: PresetSchema.config, directory: url.deletingLastPathComponent())
+        let document = try PresetDocument.check(
+            text, path: url.path, spec: PresetSchema.config, directory: url.deletingLastPathComponent())
         try document.finish()
         var config = ConfigFile(
             url: url, preset: document.object["preset"]?.stringValue, template: document.template,
-            console: document.object["console"]?.objectValue ?? [:], extraBody: document.object["extra_body"]?.objectValue ?? [:])
+            console: document.object["console"]?.objectValue ?? [:],
+            extraBody: document.object["extra_body"]?.objectValue ?? [:])
         config.library = document.object["library"]?.objectValue ?? [:]
         config.providers = document.object["providers"]?.objectValue ?? [:]
         config.provider = document.object["provider"]?.stringValue

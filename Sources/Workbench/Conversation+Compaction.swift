@@ -22,7 +22,9 @@ extension Conversation {
             guard !history.isEmpty else { return nil }
             body["input"] = .array(history)
         case .conversation:
-            throw SettingError("/compact works in the stored and stateless modes: a Conversations API conversation keeps its items on the server (its context_management compacts it there)")
+            throw SettingError(
+                "/compact works in the stored and stateless modes: a Conversations API conversation keeps its items on the server (its context_management compacts it there)"
+            )
         }
         return body
     }

@@ -14,17 +14,20 @@ extension Conversation {
                     + "previous_response_id); if answers forget earlier turns, /mode stateless sends the history with every request"
             }
             guard echoed != sent else { return nil }
-            return "the server did not continue from \(Self.short(sent)) (its response names \(Self.short(echoed)) instead), so this answer may not know "
+            return
+                "the server did not continue from \(Self.short(sent)) (its response names \(Self.short(echoed)) instead), so this answer may not know "
                 + "the earlier turns; /mode stateless sends the history with every request"
         }
         if let sent = request.body["conversation"].flatMap({ $0.stringValue ?? $0["id"]?.stringValue }) {
             let field = response.json["conversation"]
             guard let echoed = field.flatMap({ $0.stringValue ?? $0["id"]?.stringValue }) else {
-                return "the server's response does not confirm that it answered in conversation \(Self.short(sent)) (it names none); "
+                return
+                    "the server's response does not confirm that it answered in conversation \(Self.short(sent)) (it names none); "
                     + "if answers forget earlier turns, /mode stateless sends the history with every request"
             }
             guard echoed != sent else { return nil }
-            return "the server did not answer in conversation \(Self.short(sent)) (its response names \(Self.short(echoed))), so this answer may not "
+            return
+                "the server did not answer in conversation \(Self.short(sent)) (its response names \(Self.short(echoed))), so this answer may not "
                 + "know the earlier turns; /mode stateless sends the history with every request"
         }
         return nil

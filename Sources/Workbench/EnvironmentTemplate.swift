@@ -35,7 +35,9 @@ public enum EnvironmentTemplate {
     }
 
     /// `template` with every `${NAME}` replaced by its value; throws naming the first unset variable.
-    public static func expand(_ template: String, environment: AppEnvironment, keyPath: String) throws(SettingError) -> String {
+    public static func expand(_ template: String, environment: AppEnvironment, keyPath: String) throws(SettingError)
+        -> String
+    {
         var result = ""
         var rest = template[...]
         while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {

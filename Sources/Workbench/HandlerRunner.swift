@@ -52,7 +52,9 @@ public struct HandlerRunner: Sendable {
     /// Runs `handler` with `arguments` on stdin, on a thread of its own (`OwnThread`): until it ends, times
     /// out, or the awaiting task is cancelled (Ctrl-C), which kills its whole process group at once.
     public func run(_ handler: Handler, arguments: String) async -> Outcome {
-        await OwnThread.run(cancellable: { cancellation in Self.runBlocking(handler, arguments: arguments, cancellation: cancellation) })
+        await OwnThread.run(cancellable: { cancellation in
+            Self.runBlocking(handler, arguments: arguments, cancellation: cancellation)
+        })
     }
 
     /// The handler run to its end on the calling thread, looking at `cancellation` at least every tenth of a
@@ -61,7 +63,8 @@ public struct HandlerRunner: Sendable {
     /// them) is still timed out or stopped.
     static func runBlocking(_ handler: Handler, arguments: String, cancellation: ToolCancellation) -> Outcome {
         guard !cancellation.isCancelled else { return .failed(Self.interrupted) }
-        let script = handler.usesShell
+        let script =
+            handler.usesShell
             ? ["-c", "cd \"$1\" && eval \"$2\"", "sh", handler.workingDirectory, handler.command[0]]
             : ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", handler.workingDirectory] + handler.command
         let child = ChildProcess(

@@ -10,10 +10,14 @@ public enum ModelCapabilities {
 
     public static func family(of model: String) -> Family {
         let name = model.lowercased().split(separator: "/").last.map(String.init) ?? model.lowercased()
-        if ["o1", "o3", "o4", "gpt-5", "codex"].contains(where: { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix($0 + ".") }) {
+        if ["o1", "o3", "o4", "gpt-5", "codex"].contains(where: {
+            name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix($0 + ".")
+        }) {
             return .reasoning
         }
-        if ["gpt-4", "gpt-3.5"].contains(where: { name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix($0 + ".") || name.hasPrefix($0 + "o") }) {
+        if ["gpt-4", "gpt-3.5"].contains(where: {
+            name == $0 || name.hasPrefix($0 + "-") || name.hasPrefix($0 + ".") || name.hasPrefix($0 + "o")
+        }) {
             return .nonReasoning
         }
         return .unknown

@@ -27,7 +27,9 @@ extension PayloadBuilder {
         }
         if case .display = purpose {
             notes += problems
-            if request.json.compactString.contains("${") { notes.append("${...} references are filled from the environment when sent") }
+            if request.json.compactString.contains("${") {
+                notes.append("${...} references are filled from the environment when sent")
+            }
         }
         return ComposedRequest(request: request, notes: notes)
     }

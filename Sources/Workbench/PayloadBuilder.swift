@@ -17,7 +17,8 @@ public struct PayloadBuilder: Sendable {
 
     /// The body for display; never fails.
     public func build(settings: TurnSettings, conversation: Conversation?, input: JSONValue) -> CreateResponseRequest {
-        (try? build(settings: settings, conversation: conversation, input: input, for: .display)) ?? CreateResponseRequest()
+        (try? build(settings: settings, conversation: conversation, input: input, for: .display))
+            ?? CreateResponseRequest()
     }
 
     public func build(settings: TurnSettings, conversation: Conversation?, input: String) -> CreateResponseRequest {
@@ -72,14 +73,17 @@ public struct PayloadBuilder: Sendable {
                     if case .object(let headers)? = object["headers"] {
                         var filled = JSONObject()
                         for (name, template) in headers {
-                            filled[name] = .string(try EnvironmentTemplate.expand(
-                                template.stringValue ?? "", environment: environment, keyPath: "tools[\(index)].headers.\(name)"))
+                            filled[name] = .string(
+                                try EnvironmentTemplate.expand(
+                                    template.stringValue ?? "", environment: environment,
+                                    keyPath: "tools[\(index)].headers.\(name)"))
                         }
                         object["headers"] = .object(filled)
                     }
                     if let template = object["authorization"]?.stringValue {
-                        object["authorization"] = .string(try EnvironmentTemplate.expand(
-                            template, environment: environment, keyPath: "tools[\(index)].authorization"))
+                        object["authorization"] = .string(
+                            try EnvironmentTemplate.expand(
+                                template, environment: environment, keyPath: "tools[\(index)].authorization"))
                     }
                 }
             default:

@@ -39,16 +39,20 @@ public struct Preset: Sendable, Hashable {
     /// Reads and checks the preset at `url`.
     public static func load(from url: URL) throws(PresetError) -> Preset {
         let text = try PresetDocument.read(url)
-        return try parse(text, path: url.path, directory: url.deletingLastPathComponent(),
-                         fileName: url.deletingPathExtension().lastPathComponent, url: url)
+        return try parse(
+            text, path: url.path, directory: url.deletingLastPathComponent(),
+            fileName: url.deletingPathExtension().lastPathComponent, url: url)
     }
 
     /// Checks `text`, a preset document; relative paths in it are taken from `directory`.
-    public static func parse(_ text: String, path: String, directory: URL, fileName: String, url: URL? = nil) throws(PresetError) -> Preset {
+    public static func parse(_ text: String, path: String, directory: URL, fileName: String, url: URL? = nil)
+        throws(PresetError) -> Preset
+    {
         var document = try PresetDocument.check(text, path: path, spec: PresetSchema.preset, directory: directory)
         let name = document.object["name"]?.stringValue ?? fileName
         if let written = document.object["name"]?.stringValue, written != fileName {
-            document.report("name", "'\(written)' does not match the file name '\(fileName)' (presets are found by file name)")
+            document.report(
+                "name", "'\(written)' does not match the file name '\(fileName)' (presets are found by file name)")
         }
         if name.isEmpty || name.contains("/") || name.hasPrefix(".") {
             document.report("name", "'\(name)' is not a usable preset name")
@@ -58,7 +62,8 @@ public struct Preset: Sendable, Hashable {
             name: name, description: document.object["description"]?.stringValue,
             version: document.object["version"]?.intValue ?? supportedVersion, url: url,
             template: document.template, console: document.object["console"]?.objectValue ?? [:],
-            extraBody: document.object["extra_body"]?.objectValue ?? [:], provider: document.object["provider"]?.stringValue)
+            extraBody: document.object["extra_body"]?.objectValue ?? [:],
+            provider: document.object["provider"]?.stringValue)
         if preset.provider != nil { preset.providerLocation = document.validator.location(forKeyPath: "provider") }
         return preset
     }
@@ -77,6 +82,7 @@ public struct Preset: Sendable, Hashable {
 
     /// The document as YAML (what `/preset save` writes and `presets show` prints).
     public var yaml: String {
-        (try? Yams.serialize(node: PresetDocument.node(.object(document)), width: 100, sortKeys: false)) ?? JSONValue.object(document).prettyPrinted()
+        (try? Yams.serialize(node: PresetDocument.node(.object(document)), width: 100, sortKeys: false))
+            ?? JSONValue.object(document).prettyPrinted()
     }
 }

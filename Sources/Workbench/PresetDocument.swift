@@ -14,30 +14,39 @@ struct PresetDocument {
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot read it (not UTF-8 text?)" : "no such file"
+            let reason =
+                FileManager.default.fileExists(atPath: url.path) ? "cannot read it (not UTF-8 text?)" : "no such file"
             throw PresetError(message: "\(url.path): \(reason)")
         }
     }
 
-    static func check(_ text: String, path: String, spec: ObjectSpec, directory: URL) throws(PresetError) -> PresetDocument {
+    static func check(_ text: String, path: String, spec: ObjectSpec, directory: URL) throws(PresetError)
+        -> PresetDocument
+    {
         var validator = PresetValidator(path: path, knownPaths: PresetSchema.knownPaths(spec))
         guard let root = try PresetValidator.compose(text, path: path) else {
-            throw PresetError(diagnostics: [PresetDiagnostic(
-                location: SourceLocation(path: path, line: 1, column: 1), keyPath: "",
-                message: "the file is empty; a preset starts with version: 1")])
+            throw PresetError(diagnostics: [
+                PresetDiagnostic(
+                    location: SourceLocation(path: path, line: 1, column: 1), keyPath: "",
+                    message: "the file is empty; a preset starts with version: 1")
+            ])
         }
         guard case .mapping = root else {
-            throw PresetError(diagnostics: [PresetDiagnostic(
-                location: validator.location(of: root), keyPath: "",
-                message: "expected a mapping of keys (version, name, model, ...) at the top")])
+            throw PresetError(diagnostics: [
+                PresetDiagnostic(
+                    location: validator.location(of: root), keyPath: "",
+                    message: "expected a mapping of keys (version, name, model, ...) at the top")
+            ])
         }
         let value = validator.object(root, spec, at: "", implicit: [], what: nil)
         var document = PresetDocument(object: value?.objectValue ?? JSONObject(), validator: validator, path: path)
         if case .mapping(let mapping) = root, mapping["version"] == nil {
-            document.validator.report("", at: validator.location(of: root), "'version' is missing; start the file with version: 1")
+            document.validator.report(
+                "", at: validator.location(of: root), "'version' is missing; start the file with version: 1")
         }
         if let version = document.object["version"]?.intValue, version != Preset.supportedVersion {
-            document.report("version", "version \(version) is not supported (this build reads version \(Preset.supportedVersion))")
+            document.report(
+                "version", "version \(version) is not supported (this build reads version \(Preset.supportedVersion))")
         }
         document.readReferencedFiles(relativeTo: directory)
         return document
@@ -86,7 +95,8 @@ struct PresetDocument {
             }
             if case .object(var handler)? = tool["handler"] {
                 let written = handler["working_directory"]?.stringValue ?? "."
-                handler["working_directory"] = .string(URL(fileURLWithPath: written, relativeTo: directory).standardizedFileURL.path)
+                handler["working_directory"] = .string(
+                    URL(fileURLWithPath: written, relativeTo: directory).standardizedFileURL.path)
                 tool["handler"] = .object(handler)
             }
             tools[index] = .object(tool)
@@ -108,8 +118,9 @@ struct PresetDocument {
             }
             return value
         } catch {
-            validator.report("", at: SourceLocation(path: url.path, line: error.line, column: error.column),
-                             "invalid JSON (\(error.message)), read for \(keyPath) of \(path)")
+            validator.report(
+                "", at: SourceLocation(path: url.path, line: error.line, column: error.column),
+                "invalid JSON (\(error.message)), read for \(keyPath) of \(path)")
             return nil
         }
     }
@@ -124,7 +135,8 @@ struct PresetDocument {
         case .string(let text):
             // Plain unless it would read back as something else (true, 12, null, an empty string).
             let plain = Node(text, Tag(.implicit), .plain)
-            let readsBack = !text.isEmpty && PresetValidator.resolver.resolveTag(of: plain) == .str
+            let readsBack =
+                !text.isEmpty && PresetValidator.resolver.resolveTag(of: plain) == .str
                 && text.trimmingCharacters(in: .whitespaces) == text && !text.hasPrefix("${")
             let style: Node.Scalar.Style = text.contains("\n") ? .literal : readsBack ? .any : .doubleQuoted
             return Node(text, Tag(.str), style)

@@ -44,7 +44,8 @@ public struct PresetLibrary: Sendable {
         var seen: Set<String> = []
         for directory in directories {
             let isUser = directory == userDirectory
-            let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+            let files =
+                (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
             var names: Set<String> = []
             for url in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
             where Self.extensions.contains(url.pathExtension.lowercased()) {
@@ -100,7 +101,10 @@ public struct PresetLibrary: Sendable {
                 try data.write(to: url)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             } else {
-                guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+                else {
                     throw CocoaError(.fileWriteUnknown)
                 }
             }

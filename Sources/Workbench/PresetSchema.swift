@@ -8,9 +8,10 @@ public enum PresetSchema {
     /// A preset: `version`, `name`, `description`, `provider` (the server it is meant for), then the request
     /// template and `console`.
     public static let preset = ObjectSpec(
-        [("version", .integer(minimum: 1, maximum: nil)), ("name", .text), ("description", .text), ("provider", .text)] + requestFields + [
-            ("console", .object(console)), ("extra_body", .map(.json)),
-        ])
+        [("version", .integer(minimum: 1, maximum: nil)), ("name", .text), ("description", .text), ("provider", .text)]
+            + requestFields + [
+                ("console", .object(console)), ("extra_body", .map(.json)),
+            ])
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
     /// starts from when no `--preset` is given), `provider` (the server when neither a flag nor the preset
@@ -29,8 +30,11 @@ public enum PresetSchema {
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,
     /// as MCP headers do: no secret is written in the file.
     static let provider = ObjectSpec(
-        [("base_url", .text), ("key_env", .text), ("organization", .text), ("project", .text), ("headers", .map(.text)),
-         ("model", .text), ("timeout", .number(0.1...86_400)), ("connect_timeout", .number(0.1...600))],
+        [
+            ("base_url", .text), ("key_env", .text), ("organization", .text), ("project", .text),
+            ("headers", .map(.text)),
+            ("model", .text), ("timeout", .number(0.1...86_400)), ("connect_timeout", .number(0.1...600)),
+        ],
         required: ["base_url"],
         check: { provider in
             var issues: [ObjectIssue] = []
@@ -41,20 +45,26 @@ public enum PresetSchema {
                 // A header's name is an HTTP token (RFC 9110); the key has its own place.
                 let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
                 if name.isEmpty || !name.unicodeScalars.allSatisfy({ $0.isASCII && token.contains($0) }) {
-                    issues.append(ObjectIssue("headers.\(name)", "not a header name: letters, digits and !#$%&'*+-.^_`|~ only"))
+                    issues.append(
+                        ObjectIssue("headers.\(name)", "not a header name: letters, digits and !#$%&'*+-.^_`|~ only"))
                 } else if name.lowercased() == "authorization" {
-                    issues.append(ObjectIssue("headers.\(name)", "the key is sent as Authorization already: name it with key_env or in credentials.yaml"))
+                    issues.append(
+                        ObjectIssue(
+                            "headers.\(name)",
+                            "the key is sent as Authorization already: name it with key_env or in credentials.yaml"))
                 }
             }
             if let url = provider["base_url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                issues.append(ObjectIssue("base_url", "'\(url)' is not an http(s) URL (example: http://127.0.0.1:11434/v1)"))
+                issues.append(
+                    ObjectIssue("base_url", "'\(url)' is not an http(s) URL (example: http://127.0.0.1:11434/v1)"))
             }
             return issues
         })
 
     static let console = ObjectSpec([
         ("stream", .setting("console.stream")), ("show_reasoning", .setting("console.show_reasoning")),
-        ("show_usage", .setting("console.show_usage")), ("inline_attachments_kb", .setting("console.inline_attachments_kb")),
+        ("show_usage", .setting("console.show_usage")),
+        ("inline_attachments_kb", .setting("console.inline_attachments_kb")),
         ("markdown", .setting("console.markdown")),
     ])
 
@@ -75,9 +85,21 @@ public enum PresetSchema {
         ("top_p", .setting("top_p")),
         ("max_output_tokens", .setting("max_output_tokens")),
         ("max_tool_calls", .setting("max_tool_calls")),
-        ("reasoning", .object(ObjectSpec([("effort", .setting("reasoning.effort")), ("summary", .setting("reasoning.summary"))]))),
-        ("text", .object(ObjectSpec([("format", .shapes(scalar: .choice(["text", "json_object"]), list: nil, mapping: .tagged(formats))),
-                                     ("verbosity", .setting("text.verbosity"))]))),
+        (
+            "reasoning",
+            .object(ObjectSpec([("effort", .setting("reasoning.effort")), ("summary", .setting("reasoning.summary"))]))
+        ),
+        (
+            "text",
+            .object(
+                ObjectSpec([
+                    (
+                        "format",
+                        .shapes(scalar: .choice(["text", "json_object"]), list: nil, mapping: .tagged(formats))
+                    ),
+                    ("verbosity", .setting("text.verbosity")),
+                ]))
+        ),
         ("tools", .list(.tagged(tools))),
         ("tool_choice", .shapes(scalar: .setting("tool_choice"), list: nil, mapping: .tagged(toolChoices))),
         ("parallel_tool_calls", .setting("parallel_tool_calls")),
@@ -89,46 +111,98 @@ public enum PresetSchema {
         ("service_tier", .setting("service_tier")),
         ("prompt_cache_key", .setting("prompt_cache_key")),
         ("prompt_cache_retention", .setting("prompt_cache_retention")),
-        ("prompt_cache_options", .object(ObjectSpec([
-            ("mode", .setting("prompt_cache_options.mode")), ("ttl", .setting("prompt_cache_options.ttl")),
-        ]))),
+        (
+            "prompt_cache_options",
+            .object(
+                ObjectSpec([
+                    ("mode", .setting("prompt_cache_options.mode")), ("ttl", .setting("prompt_cache_options.ttl")),
+                ]))
+        ),
         ("top_logprobs", .setting("top_logprobs")),
-        ("stream_options", .object(ObjectSpec([("include_obfuscation", .setting("stream_options.include_obfuscation"))]))),
-        ("moderation", .object(ObjectSpec([
-            ("model", .setting("moderation.model")),
-            ("policy", .object(ObjectSpec([
-                ("input", .object(ObjectSpec([("mode", .setting("moderation.policy.input"))], required: ["mode"]))),
-                ("output", .object(ObjectSpec([("mode", .setting("moderation.policy.output"))], required: ["mode"]))),
-            ]))),
-        ], required: ["model"]))),
-        ("context_management", .list(.tagged(TaggedSpec(noun: "context management entry", [
-            ("compaction", ObjectSpec([("compact_threshold", .setting("context_management.compact_threshold"))])),
-        ])))),
+        (
+            "stream_options",
+            .object(ObjectSpec([("include_obfuscation", .setting("stream_options.include_obfuscation"))]))
+        ),
+        (
+            "moderation",
+            .object(
+                ObjectSpec(
+                    [
+                        ("model", .setting("moderation.model")),
+                        (
+                            "policy",
+                            .object(
+                                ObjectSpec([
+                                    (
+                                        "input",
+                                        .object(
+                                            ObjectSpec(
+                                                [("mode", .setting("moderation.policy.input"))], required: ["mode"]))
+                                    ),
+                                    (
+                                        "output",
+                                        .object(
+                                            ObjectSpec(
+                                                [("mode", .setting("moderation.policy.output"))], required: ["mode"]))
+                                    ),
+                                ]))
+                        ),
+                    ], required: ["model"]))
+        ),
+        (
+            "context_management",
+            .list(
+                .tagged(
+                    TaggedSpec(
+                        noun: "context management entry",
+                        [
+                            (
+                                "compaction",
+                                ObjectSpec([("compact_threshold", .setting("context_management.compact_threshold"))])
+                            )
+                        ])))
+        ),
         ("safety_identifier", .setting("safety_identifier")),
-        ("prompt", .object(ObjectSpec([("id", .text), ("version", .text), ("variables", .map(.text))], required: ["id"]))),
+        (
+            "prompt",
+            .object(ObjectSpec([("id", .text), ("version", .text), ("variables", .map(.text))], required: ["id"]))
+        ),
         ("conversation", .setting("conversation")),
     ]
 
     // MARK: text.format
 
-    static let formats = TaggedSpec(noun: "format", [
-        ("text", ObjectSpec([])),
-        ("json_object", ObjectSpec([])),
-        ("json_schema", ObjectSpec(
-            [("name", .text), ("description", .text), ("schema", .json), ("schema_file", .text), ("strict", .boolean)],
-            required: ["name"],
-            check: { format in
-                var issues = nameIssues(format["name"]?.stringValue, key: "name")
-                switch (format["schema"], format["schema_file"]) {
-                case (nil, nil): issues.append(ObjectIssue(nil, "a json_schema format needs 'schema' (inline) or 'schema_file' (a path)"))
-                case (_?, _?): issues.append(ObjectIssue("schema_file", "give 'schema' or 'schema_file', not both"))
-                case (let schema?, nil) where schema.objectValue == nil:
-                    issues.append(ObjectIssue("schema", "a JSON Schema is a mapping, not \(schema.compactString)"))
-                default: break
-                }
-                return issues
-            })),
-    ])
+    static let formats = TaggedSpec(
+        noun: "format",
+        [
+            ("text", ObjectSpec([])),
+            ("json_object", ObjectSpec([])),
+            (
+                "json_schema",
+                ObjectSpec(
+                    [
+                        ("name", .text), ("description", .text), ("schema", .json), ("schema_file", .text),
+                        ("strict", .boolean),
+                    ],
+                    required: ["name"],
+                    check: { format in
+                        var issues = nameIssues(format["name"]?.stringValue, key: "name")
+                        switch (format["schema"], format["schema_file"]) {
+                        case (nil, nil):
+                            issues.append(
+                                ObjectIssue(
+                                    nil, "a json_schema format needs 'schema' (inline) or 'schema_file' (a path)"))
+                        case (_?, _?):
+                            issues.append(ObjectIssue("schema_file", "give 'schema' or 'schema_file', not both"))
+                        case (let schema?, nil) where schema.objectValue == nil:
+                            issues.append(
+                                ObjectIssue("schema", "a JSON Schema is a mapping, not \(schema.compactString)"))
+                        default: break
+                        }
+                        return issues
+                    })
+            ),
+        ])
 
     // MARK: tools
 
@@ -136,107 +210,176 @@ public enum PresetSchema {
 
     static let webSearchFields: [(name: String, spec: ValueSpec)] = [
         ("search_context_size", .choice(["low", "medium", "high"])),
-        ("user_location", .object(ObjectSpec([
-            ("type", .choice(["approximate"])), ("country", .text), ("region", .text), ("city", .text), ("timezone", .text),
-        ]))),
+        (
+            "user_location",
+            .object(
+                ObjectSpec([
+                    ("type", .choice(["approximate"])), ("country", .text), ("region", .text), ("city", .text),
+                    ("timezone", .text),
+                ]))
+        ),
     ]
 
-    static let webSearch = ObjectSpec(webSearchFields + [
-        ("filters", .object(ObjectSpec([("allowed_domains", .list(.text))]))), ("external_web_access", .boolean),
-    ])
+    static let webSearch = ObjectSpec(
+        webSearchFields + [
+            ("filters", .object(ObjectSpec([("allowed_domains", .list(.text))]))), ("external_web_access", .boolean),
+        ])
 
-    static let tools = TaggedSpec(noun: "tool", [
-        ("file_search", ObjectSpec(
-            [
-                ("vector_store_ids", .list(.text)), ("max_num_results", .integer(minimum: 1, maximum: 50)),
-                ("ranking_options", .object(ObjectSpec([
-                    ("ranker", .choice(["auto", "default-2024-11-15"])), ("score_threshold", .number(0...1)),
-                    ("hybrid_search", .json),
-                ]))),
-                ("filters", .json),
-            ],
-            required: ["vector_store_ids"])),
-        ("web_search", webSearch),
-        ("web_search_2025_08_26", webSearch),
-        ("web_search_preview", ObjectSpec(webSearchFields)),
-        ("web_search_preview_2025_03_11", ObjectSpec(webSearchFields)),
-        ("code_interpreter", ObjectSpec(
-            [("container", .shapes(scalar: .text, list: nil, mapping: .object(ObjectSpec(
-                [("type", .choice(["auto"])), ("file_ids", .list(.text, maxCount: 50)), ("memory_limit", .choice(["1g", "4g", "16g", "64g"]))],
-                required: ["type"]))))],
-            required: ["container"])),
-        ("image_generation", ObjectSpec([
-            ("model", .text), ("size", .text), ("quality", .choice(["low", "medium", "high", "auto"])),
-            ("output_format", .choice(["png", "webp", "jpeg"])), ("background", .choice(["transparent", "opaque", "auto"])),
-            ("partial_images", .integer(minimum: 0, maximum: 3)), ("output_compression", .integer(minimum: 0, maximum: 100)),
-            ("moderation", .choice(["auto", "low"])), ("input_fidelity", .choice(["high", "low"])), ("input_image_mask", .json),
-        ])),
-        ("mcp", ObjectSpec(
-            [
-                ("server_label", .text), ("server_url", .text), ("connector_id", .text), ("server_description", .text),
-                ("headers", .map(.text)), ("authorization", .text),
-                ("require_approval", .shapes(scalar: .choice(["always", "never"]), list: nil, mapping: .object(ObjectSpec([
-                    ("always", .object(toolFilter)), ("never", .object(toolFilter)),
-                ])))),
-                ("allowed_tools", .shapes(scalar: nil, list: .list(.text), mapping: .object(toolFilter))),
-            ],
-            required: ["server_label"],
-            check: { tool in
-                var issues: [ObjectIssue] = []
-                switch (tool["server_url"], tool["connector_id"]) {
-                case (nil, nil): issues.append(ObjectIssue(nil, "an mcp tool needs 'server_url' or 'connector_id'"))
-                case (_?, _?): issues.append(ObjectIssue("connector_id", "give 'server_url' or 'connector_id', not both"))
-                default: break
-                }
-                if let url = tool["server_url"]?.stringValue, URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true {
-                    issues.append(ObjectIssue("server_url", "'\(url)' is not an http(s) URL"))
-                }
-                for (name, value) in tool["headers"]?.objectValue ?? [:] {
-                    if let problem = EnvironmentTemplate.literalProblem(value.stringValue ?? "") {
-                        issues.append(ObjectIssue("headers.\(name)", problem))
-                    }
-                }
-                if let value = tool["authorization"]?.stringValue, let problem = EnvironmentTemplate.literalProblem(value) {
-                    issues.append(ObjectIssue("authorization", problem))
-                }
-                return issues
-            })),
-        ("function", ObjectSpec(
-            [
-                ("name", .text), ("description", .text), ("parameters", .json), ("parameters_file", .text),
-                ("strict", .boolean),
-                ("handler", .object(ObjectSpec(
+    static let tools = TaggedSpec(
+        noun: "tool",
+        [
+            (
+                "file_search",
+                ObjectSpec(
                     [
-                        ("command", .shapes(scalar: .text, list: .list(.text), mapping: nil)),
-                        ("timeout_seconds", .integer(minimum: 1, maximum: 3600)), ("trusted", .boolean),
-                        ("working_directory", .text),
+                        ("vector_store_ids", .list(.text)), ("max_num_results", .integer(minimum: 1, maximum: 50)),
+                        (
+                            "ranking_options",
+                            .object(
+                                ObjectSpec([
+                                    ("ranker", .choice(["auto", "default-2024-11-15"])),
+                                    ("score_threshold", .number(0...1)),
+                                    ("hybrid_search", .json),
+                                ]))
+                        ),
+                        ("filters", .json),
                     ],
-                    required: ["command"]))),
-            ],
-            required: ["name"],
-            check: { tool in
-                var issues = nameIssues(tool["name"]?.stringValue, key: "name")
-                if tool["parameters"] != nil, tool["parameters_file"] != nil {
-                    issues.append(ObjectIssue("parameters_file", "give 'parameters' or 'parameters_file', not both"))
-                }
-                if let parameters = tool["parameters"], parameters.objectValue == nil {
-                    issues.append(ObjectIssue("parameters", "a JSON Schema is a mapping, not \(parameters.compactString)"))
-                }
-                if case .array(let words)? = tool["handler"]?["command"], words.isEmpty {
-                    issues.append(ObjectIssue("handler.command", "the command is empty"))
-                }
-                return issues
-            })),
-    ])
+                    required: ["vector_store_ids"])
+            ),
+            ("web_search", webSearch),
+            ("web_search_2025_08_26", webSearch),
+            ("web_search_preview", ObjectSpec(webSearchFields)),
+            ("web_search_preview_2025_03_11", ObjectSpec(webSearchFields)),
+            (
+                "code_interpreter",
+                ObjectSpec(
+                    [
+                        (
+                            "container",
+                            .shapes(
+                                scalar: .text, list: nil,
+                                mapping: .object(
+                                    ObjectSpec(
+                                        [
+                                            ("type", .choice(["auto"])), ("file_ids", .list(.text, maxCount: 50)),
+                                            ("memory_limit", .choice(["1g", "4g", "16g", "64g"])),
+                                        ],
+                                        required: ["type"])))
+                        )
+                    ],
+                    required: ["container"])
+            ),
+            (
+                "image_generation",
+                ObjectSpec([
+                    ("model", .text), ("size", .text), ("quality", .choice(["low", "medium", "high", "auto"])),
+                    ("output_format", .choice(["png", "webp", "jpeg"])),
+                    ("background", .choice(["transparent", "opaque", "auto"])),
+                    ("partial_images", .integer(minimum: 0, maximum: 3)),
+                    ("output_compression", .integer(minimum: 0, maximum: 100)),
+                    ("moderation", .choice(["auto", "low"])), ("input_fidelity", .choice(["high", "low"])),
+                    ("input_image_mask", .json),
+                ])
+            ),
+            (
+                "mcp",
+                ObjectSpec(
+                    [
+                        ("server_label", .text), ("server_url", .text), ("connector_id", .text),
+                        ("server_description", .text),
+                        ("headers", .map(.text)), ("authorization", .text),
+                        (
+                            "require_approval",
+                            .shapes(
+                                scalar: .choice(["always", "never"]), list: nil,
+                                mapping: .object(
+                                    ObjectSpec([
+                                        ("always", .object(toolFilter)), ("never", .object(toolFilter)),
+                                    ])))
+                        ),
+                        ("allowed_tools", .shapes(scalar: nil, list: .list(.text), mapping: .object(toolFilter))),
+                    ],
+                    required: ["server_label"],
+                    check: { tool in
+                        var issues: [ObjectIssue] = []
+                        switch (tool["server_url"], tool["connector_id"]) {
+                        case (nil, nil):
+                            issues.append(ObjectIssue(nil, "an mcp tool needs 'server_url' or 'connector_id'"))
+                        case (_?, _?):
+                            issues.append(ObjectIssue("connector_id", "give 'server_url' or 'connector_id', not both"))
+                        default: break
+                        }
+                        if let url = tool["server_url"]?.stringValue,
+                            URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true
+                        {
+                            issues.append(ObjectIssue("server_url", "'\(url)' is not an http(s) URL"))
+                        }
+                        for (name, value) in tool["headers"]?.objectValue ?? [:] {
+                            if let problem = EnvironmentTemplate.literalProblem(value.stringValue ?? "") {
+                                issues.append(ObjectIssue("headers.\(name)", problem))
+                            }
+                        }
+                        if let value = tool["authorization"]?.stringValue,
+                            let problem = EnvironmentTemplate.literalProblem(value)
+                        {
+                            issues.append(ObjectIssue("authorization", problem))
+                        }
+                        return issues
+                    })
+            ),
+            (
+                "function",
+                ObjectSpec(
+                    [
+                        ("name", .text), ("description", .text), ("parameters", .json), ("parameters_file", .text),
+                        ("strict", .boolean),
+                        (
+                            "handler",
+                            .object(
+                                ObjectSpec(
+                                    [
+                                        ("command", .shapes(scalar: .text, list: .list(.text), mapping: nil)),
+                                        ("timeout_seconds", .integer(minimum: 1, maximum: 3600)), ("trusted", .boolean),
+                                        ("working_directory", .text),
+                                    ],
+                                    required: ["command"]))
+                        ),
+                    ],
+                    required: ["name"],
+                    check: { tool in
+                        var issues = nameIssues(tool["name"]?.stringValue, key: "name")
+                        if tool["parameters"] != nil, tool["parameters_file"] != nil {
+                            issues.append(
+                                ObjectIssue("parameters_file", "give 'parameters' or 'parameters_file', not both"))
+                        }
+                        if let parameters = tool["parameters"], parameters.objectValue == nil {
+                            issues.append(
+                                ObjectIssue("parameters", "a JSON Schema is a mapping, not \(parameters.compactString)")
+                            )
+                        }
+                        if case .array(let words)? = tool["handler"]?["command"], words.isEmpty {
+                            issues.append(ObjectIssue("handler.command", "the command is empty"))
+                        }
+                        return issues
+                    })
+            ),
+        ])
 
-    static let toolChoices = TaggedSpec(noun: "tool_choice", [
-        ("function", ObjectSpec([("name", .text)], required: ["name"])),
-        ("custom", ObjectSpec([("name", .text)], required: ["name"])),
-        ("mcp", ObjectSpec([("server_label", .text), ("name", .text)], required: ["server_label"])),
-        ("allowed_tools", ObjectSpec([("mode", .choice(["auto", "required"])), ("tools", .list(.json))], required: ["mode", "tools"])),
-        ("file_search", ObjectSpec([])), ("web_search_preview", ObjectSpec([])), ("web_search_preview_2025_03_11", ObjectSpec([])),
-        ("code_interpreter", ObjectSpec([])), ("image_generation", ObjectSpec([])),
-    ])
+    static let toolChoices = TaggedSpec(
+        noun: "tool_choice",
+        [
+            ("function", ObjectSpec([("name", .text)], required: ["name"])),
+            ("custom", ObjectSpec([("name", .text)], required: ["name"])),
+            ("mcp", ObjectSpec([("server_label", .text), ("name", .text)], required: ["server_label"])),
+            (
+                "allowed_tools",
+                ObjectSpec(
+                    [("mode", .choice(["auto", "required"])), ("tools", .list(.json))], required: ["mode", "tools"])
+            ),
+            ("file_search", ObjectSpec([])), ("web_search_preview", ObjectSpec([])),
+            ("web_search_preview_2025_03_11", ObjectSpec([])),
+            ("code_interpreter", ObjectSpec([])), ("image_generation", ObjectSpec([])),
+        ])
 
     /// Function and format names: letters, digits, `_` and `-`, at most 64.
     static func nameIssues(_ name: String?, key: String) -> [ObjectIssue] {

@@ -37,26 +37,32 @@ struct PresetValidator {
 
     static func diagnostic(for error: YamlError, path: String) -> PresetDiagnostic {
         func at(_ mark: Mark, _ message: String) -> PresetDiagnostic {
-            PresetDiagnostic(location: SourceLocation(path: path, line: mark.line, column: mark.column), keyPath: "", message: message)
+            PresetDiagnostic(
+                location: SourceLocation(path: path, line: mark.line, column: mark.column), keyPath: "",
+                message: message)
         }
         func described(_ problem: String, _ context: YamlError.Context?) -> String {
             guard let context else { return "YAML syntax: \(problem)" }
-            return "YAML syntax: \(problem) (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            return
+                "YAML syntax: \(problem) (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
         }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             return at(mark, described(problem, context))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return at(context.mark, "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
+            return at(
+                context.mark, "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
         case .reader(let problem, let offset, _, let yaml):
             let prefix = offset.map { String(yaml.prefix($0)) } ?? ""
             let lines = prefix.split(separator: "\n", omittingEmptySubsequences: false)
             return PresetDiagnostic(
-                location: SourceLocation(path: path, line: lines.count, column: (lines.last?.count ?? 0) + 1), keyPath: "",
+                location: SourceLocation(path: path, line: lines.count, column: (lines.last?.count ?? 0) + 1),
+                keyPath: "",
                 message: "cannot read: \(problem)")
         default:
-            return PresetDiagnostic(location: SourceLocation(path: path, line: 1, column: 1), keyPath: "", message: "\(error)")
+            return PresetDiagnostic(
+                location: SourceLocation(path: path, line: 1, column: 1), keyPath: "", message: "\(error)")
         }
     }
 
@@ -104,7 +110,9 @@ struct PresetValidator {
             guard case .scalar(let scalar) = node else { return mismatch(node, spec, keyPath) }
             return .string(scalar.string)
         case .integer(let minimum, let maximum):
-            guard case .scalar = node, tagName(node) == .int, let number = node.int else { return mismatch(node, spec, keyPath) }
+            guard case .scalar = node, tagName(node) == .int, let number = node.int else {
+                return mismatch(node, spec, keyPath)
+            }
             guard number >= minimum, maximum.map({ number <= $0 }) ?? true else {
                 report(keyPath, at: location(of: node), "\(number) is out of range (\(spec.allowed))")
                 return nil
@@ -115,17 +123,22 @@ struct PresetValidator {
                 number.isFinite
             else { return mismatch(node, spec, keyPath) }
             guard range.contains(number) else {
-                report(keyPath, at: location(of: node), "\(node.scalar?.string ?? "") is out of range (\(spec.allowed))")
+                report(
+                    keyPath, at: location(of: node), "\(node.scalar?.string ?? "") is out of range (\(spec.allowed))")
                 return nil
             }
             return tagName(node) == .int ? node.int.map(JSONValue.integer) : .number(number)
         case .boolean:
-            guard case .scalar = node, tagName(node) == .bool, let flag = node.bool else { return mismatch(node, spec, keyPath) }
+            guard case .scalar = node, tagName(node) == .bool, let flag = node.bool else {
+                return mismatch(node, spec, keyPath)
+            }
             return .bool(flag)
         case .choice(let values):
             guard case .scalar(let scalar) = node, values.contains(scalar.string) else {
                 if case .scalar(let scalar) = node, let near = SettingsRegistry.closest(to: scalar.string, in: values) {
-                    report(keyPath, at: location(of: node), "'\(scalar.string)' is not \(spec.allowed) (did you mean \(near)?)")
+                    report(
+                        keyPath, at: location(of: node),
+                        "'\(scalar.string)' is not \(spec.allowed) (did you mean \(near)?)")
                     return nil
                 }
                 return mismatch(node, spec, keyPath)
@@ -139,7 +152,11 @@ struct PresetValidator {
             var items: [JSONValue] = []
             var ok = true
             for (index, item) in sequence.enumerated() {
-                if let converted = value(item, element, at: "\(keyPath)[\(index)]") { items.append(converted) } else { ok = false }
+                if let converted = value(item, element, at: "\(keyPath)[\(index)]") {
+                    items.append(converted)
+                } else {
+                    ok = false
+                }
             }
             return ok ? .array(items) : nil
         case .object(let object):
@@ -152,10 +169,17 @@ struct PresetValidator {
             var result = JSONObject()
             var ok = true
             for (keyNode, valueNode) in mapping {
-                guard let key = scalarKey(keyNode, in: keyPath) else { ok = false; continue }
+                guard let key = scalarKey(keyNode, in: keyPath) else {
+                    ok = false
+                    continue
+                }
                 let childPath = join(keyPath, key)
                 locations[childPath] = location(of: keyNode)
-                if let converted = value(valueNode, element, at: childPath) { result[key] = converted } else { ok = false }
+                if let converted = value(valueNode, element, at: childPath) {
+                    result[key] = converted
+                } else {
+                    ok = false
+                }
             }
             return ok ? .object(result) : nil
         case .json:
@@ -176,12 +200,17 @@ struct PresetValidator {
     }
 
     /// `what` names the mapping in messages about missing keys ("a file_search tool").
-    mutating func object(_ node: Node, _ spec: ObjectSpec, at keyPath: String, implicit: [String], what: String?) -> JSONValue? {
+    mutating func object(_ node: Node, _ spec: ObjectSpec, at keyPath: String, implicit: [String], what: String?)
+        -> JSONValue?
+    {
         guard case .mapping(let mapping) = node else { return mismatch(node, .object(spec), keyPath) }
         var result = JSONObject()
         var ok = true
         for (keyNode, valueNode) in mapping {
-            guard let key = scalarKey(keyNode, in: keyPath) else { ok = false; continue }
+            guard let key = scalarKey(keyNode, in: keyPath) else {
+                ok = false
+                continue
+            }
             let childPath = join(keyPath, key)
             if implicit.contains(key) {
                 result[key] = .string(valueNode.scalar?.string ?? "")
@@ -189,16 +218,24 @@ struct PresetValidator {
                 continue
             }
             guard let fieldSpec = spec.spec(for: key) else {
-                report(childPath, at: location(of: keyNode), unknownKeyMessage(key, parent: keyPath, siblings: implicit + spec.fields.map(\.name)))
+                report(
+                    childPath, at: location(of: keyNode),
+                    unknownKeyMessage(key, parent: keyPath, siblings: implicit + spec.fields.map(\.name)))
                 ok = false
                 continue
             }
             locations[childPath] = location(of: valueNode)
-            if let converted = value(valueNode, fieldSpec, at: childPath) { result[key] = converted } else { ok = false }
+            if let converted = value(valueNode, fieldSpec, at: childPath) {
+                result[key] = converted
+            } else {
+                ok = false
+            }
         }
         for key in spec.required where result[key] == nil && mapping[key] == nil {
             let allowed = spec.spec(for: key)?.allowed ?? "a value"
-            report(keyPath, at: location(of: node), what.map { "\($0) needs '\(key)' (\(allowed))" } ?? "missing '\(key)' (\(allowed))")
+            report(
+                keyPath, at: location(of: node),
+                what.map { "\($0) needs '\(key)' (\(allowed))" } ?? "missing '\(key)' (\(allowed))")
             ok = false
         }
         guard ok else { return nil }
@@ -214,14 +251,17 @@ struct PresetValidator {
         let types = spec.variants.map(\.type)
         guard case .mapping(let mapping) = node else { return mismatch(node, .tagged(spec), keyPath) }
         guard let typeNode = mapping["type"] else {
-            report(keyPath, at: location(of: node), "a \(spec.noun) needs 'type' (one of \(types.joined(separator: ", ")))")
+            report(
+                keyPath, at: location(of: node), "a \(spec.noun) needs 'type' (one of \(types.joined(separator: ", ")))"
+            )
             return nil
         }
         let typeName = typeNode.scalar?.string ?? ""
         guard let variant = spec.variants.first(where: { $0.type == typeName }) else {
             let hint = SettingsRegistry.closest(to: typeName, in: types).map { " (did you mean \($0)?)" } ?? ""
-            report(join(keyPath, "type"), at: location(of: typeNode),
-                   "'\(typeName)' is not a known \(spec.noun) type\(hint); known: \(types.joined(separator: ", "))")
+            report(
+                join(keyPath, "type"), at: location(of: typeNode),
+                "'\(typeName)' is not a known \(spec.noun) type\(hint); known: \(types.joined(separator: ", "))")
             return nil
         }
         return object(node, variant.spec, at: keyPath, implicit: ["type"], what: "a \(typeName) \(spec.noun)")
@@ -247,7 +287,8 @@ struct PresetValidator {
         case .mapping(let mapping):
             var result = JSONObject()
             for (keyNode, valueNode) in mapping {
-                guard let key = scalarKey(keyNode, in: keyPath), let converted = json(valueNode, at: join(keyPath, key)) else { return nil }
+                guard let key = scalarKey(keyNode, in: keyPath), let converted = json(valueNode, at: join(keyPath, key))
+                else { return nil }
                 result[key] = converted
             }
             return .object(result)
@@ -287,7 +328,9 @@ struct PresetValidator {
         if let near = SettingsRegistry.closest(to: key, in: siblings) {
             return "unknown key (did you mean \(join(parent, near))?)"
         }
-        let elsewhere = knownPaths.filter { $0.split(separator: ".").last.map(String.init) == key && $0 != join(parent, key) }
+        let elsewhere = knownPaths.filter {
+            $0.split(separator: ".").last.map(String.init) == key && $0 != join(parent, key)
+        }
         if let path = elsewhere.first {
             return "unknown key (did you mean \(path)?)"
         }

@@ -31,20 +31,28 @@ public struct ProviderCatalog: Sendable {
     public static func load(environment: AppEnvironment) throws(SettingError) -> ProviderCatalog {
         let config: ConfigFile?
         do { config = try ConfigFile.load(environment: environment) } catch { throw SettingError("\(error)") }
-        var providers = [Provider(
-            name: defaultName, baseURL: environment["OPENAI_BASE_URL"] ?? Configuration.defaultBaseURL, keyEnv: "OPENAI_API_KEY",
-            organization: environment["OPENAI_ORG_ID"], project: environment["OPENAI_PROJECT_ID"], headers: [:], model: nil)]
+        var providers = [
+            Provider(
+                name: defaultName, baseURL: environment["OPENAI_BASE_URL"] ?? Configuration.defaultBaseURL,
+                keyEnv: "OPENAI_API_KEY",
+                organization: environment["OPENAI_ORG_ID"], project: environment["OPENAI_PROJECT_ID"], headers: [:],
+                model: nil)
+        ]
         let source = config.map { $0.url.path } ?? "the environment"
         for (name, value) in (config?.providers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            if let problem = Self.nameProblem(name) { throw SettingError("\(source): providers.\(name.debugDescription.dropFirst().dropLast()): \(problem)") }
+            if let problem = Self.nameProblem(name) {
+                throw SettingError("\(source): providers.\(name.debugDescription.dropFirst().dropLast()): \(problem)")
+            }
             let fields = value.objectValue ?? [:]
             var headers: [String: String] = [:]
             for (header, template) in fields["headers"]?.objectValue ?? [:] { headers[header] = template.stringValue }
-            providers.append(Provider(
-                name: name, baseURL: fields["base_url"]?.stringValue ?? "", keyEnv: fields["key_env"]?.stringValue,
-                organization: fields["organization"]?.stringValue, project: fields["project"]?.stringValue, headers: headers,
-                model: fields["model"]?.stringValue, timeout: fields["timeout"]?.doubleValue,
-                connectTimeout: fields["connect_timeout"]?.doubleValue))
+            providers.append(
+                Provider(
+                    name: name, baseURL: fields["base_url"]?.stringValue ?? "", keyEnv: fields["key_env"]?.stringValue,
+                    organization: fields["organization"]?.stringValue, project: fields["project"]?.stringValue,
+                    headers: headers,
+                    model: fields["model"]?.stringValue, timeout: fields["timeout"]?.doubleValue,
+                    connectTimeout: fields["connect_timeout"]?.doubleValue))
         }
         return ProviderCatalog(providers: providers, source: source)
     }
@@ -53,20 +61,28 @@ public struct ProviderCatalog: Sendable {
     /// `--provider` and written in key paths, so it is letters, digits, `-` and `_`.
     static func nameProblem(_ name: String) -> String? {
         if name == defaultName {
-            return "default is the environment's provider (OPENAI_BASE_URL and OPENAI_API_KEY) and cannot be redefined here: give this one another name"
+            return
+                "default is the environment's provider (OPENAI_BASE_URL and OPENAI_API_KEY) and cannot be redefined here: give this one another name"
         }
-        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
-        return !name.isEmpty && allowed ? nil : "a provider's name is letters, digits, - and _ (it is typed after --provider)"
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+        }
+        return !name.isEmpty && allowed
+            ? nil : "a provider's name is letters, digits, - and _ (it is typed after --provider)"
     }
 
     /// The client configuration for provider `name`: its URL, key, organization, project, timeouts and
     /// headers (their variables put in now).
     public func configuration(for name: String, environment: AppEnvironment) throws(SettingError) -> Configuration {
         guard let provider = provider(named: name) else {
-            throw SettingError("no provider \(name) (known: \(providers.map(\.name).joined(separator: ", ")); providers: in \(source))")
+            throw SettingError(
+                "no provider \(name) (known: \(providers.map(\.name).joined(separator: ", ")); providers: in \(source))"
+            )
         }
         if name == Self.defaultName {
-            do { return try Configuration(environment: environment.variables) } catch { throw SettingError(error.message) }
+            do { return try Configuration(environment: environment.variables) } catch {
+                throw SettingError(error.message)
+            }
         }
         var variables = environment.variables
         variables["OPENAI_BASE_URL"] = provider.baseURL
@@ -81,7 +97,11 @@ public struct ProviderCatalog: Sendable {
         }
         for (header, template) in provider.headers.sorted(by: { $0.key < $1.key }) {
             configuration.extraHeaders.append(
-                (header, try EnvironmentTemplate.expand(template, environment: environment, keyPath: "providers.\(name).headers.\(header)")))
+                (
+                    header,
+                    try EnvironmentTemplate.expand(
+                        template, environment: environment, keyPath: "providers.\(name).headers.\(header)")
+                ))
         }
         return configuration
     }
@@ -90,7 +110,8 @@ public struct ProviderCatalog: Sendable {
     func key(for provider: Provider, environment: AppEnvironment) throws(SettingError) -> String? {
         if let variable = provider.keyEnv {
             guard let key = environment[variable] else {
-                throw SettingError("providers.\(provider.name).key_env: the environment variable \(variable) is not set")
+                throw SettingError(
+                    "providers.\(provider.name).key_env: the environment variable \(variable) is not set")
             }
             return key
         }
@@ -107,13 +128,17 @@ public struct ProviderCatalog: Sendable {
             if errno == ENOENT { return [:] }
             throw SettingError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw SettingError("\(path) is not a file (a directory?): it should hold NAME: KEY lines") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SettingError("\(path) is not a file (a directory?): it should hold NAME: KEY lines")
+        }
         guard info.st_uid == geteuid() else {
             throw SettingError("\(path) holds keys but is owned by user \(info.st_uid), not by you: it is not read")
         }
         let mode = Int(info.st_mode & 0o777)
         guard mode & 0o077 == 0 else {
-            throw SettingError("\(path) has mode \(String(mode, radix: 8)) and holds keys: chmod 600 \(path) (it is not read until then)")
+            throw SettingError(
+                "\(path) has mode \(String(mode, radix: 8)) and holds keys: chmod 600 \(path) (it is not read until then)"
+            )
         }
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
@@ -122,10 +147,12 @@ public struct ProviderCatalog: Sendable {
         let document: Any?
         do { document = try Yams.load(yaml: text) } catch {
             // Where, and what is wrong, but never the text: the line quoted would be a key.
-            guard let error = error as? YamlError, case let diagnostic = PresetValidator.diagnostic(for: error, path: path),
+            guard let error = error as? YamlError,
+                case let diagnostic = PresetValidator.diagnostic(for: error, path: path),
                 !diagnostic.message.hasPrefix("cannot read"), diagnostic.message != "\(error)"
             else { throw SettingError("\(path): not valid YAML (its text is not shown: it holds keys)") }
-            throw SettingError("\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.message)")
+            throw SettingError(
+                "\(path):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.message)")
         }
         guard let entries = document as? [String: Any] else {
             if document == nil { return [:] }

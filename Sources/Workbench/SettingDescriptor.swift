@@ -36,7 +36,8 @@ public struct SettingDescriptor: Sendable, Hashable {
         case .string: "text"
         case .integer(let minimum, let maximum?): "a whole number from \(minimum) to \(maximum)"
         case .integer(let minimum, nil): "a whole number, \(minimum) or more"
-        case .number(let range): "a number from \(JSONValue.number(range.lowerBound).compactString) to \(JSONValue.number(range.upperBound).compactString)"
+        case .number(let range):
+            "a number from \(JSONValue.number(range.lowerBound).compactString) to \(JSONValue.number(range.upperBound).compactString)"
         case .boolean: "true or false"
         case .choice(let values): "one of " + values.joined(separator: ", ")
         case .stringList: "a comma-separated list"

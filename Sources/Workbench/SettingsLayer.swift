@@ -17,7 +17,8 @@ public struct SettingsLayer: Sendable, Hashable {
     }
 
     public init(
-        label: String, template: JSONObject = [:], console: JSONObject = [:], extraBody: JSONObject = [:], library: JSONObject = [:]
+        label: String, template: JSONObject = [:], console: JSONObject = [:], extraBody: JSONObject = [:],
+        library: JSONObject = [:]
     ) {
         self.label = label
         self.template = template

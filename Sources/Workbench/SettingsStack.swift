@@ -14,7 +14,9 @@ public struct SettingsStack: Sendable {
     public var session: SettingsLayer
     public var flags: SettingsLayer
 
-    public init(defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil) {
+    public init(
+        defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil
+    ) {
         self.defaults = defaults
         self.config = config
         self.session = SettingsLayer(label: "/set")
@@ -30,13 +32,18 @@ public struct SettingsStack: Sendable {
             try? ProviderCatalog.load(environment: environment).provider(named: name)?.model
         }
         return SettingsLayer(
-            label: "default", template: ["model": .string(environment["OPENRESPONSES_MODEL"] ?? providerModel ?? TurnSettings.defaultModel)],
+            label: "default",
+            template: [
+                "model": .string(environment["OPENRESPONSES_MODEL"] ?? providerModel ?? TurnSettings.defaultModel)
+            ],
             console: ["stream": true, "show_reasoning": true, "show_usage": true])
     }
 
     /// A session's stack: defaults, the config file if there is one, the preset named (else the config
     /// file's), and the command-line flags. Throws what is wrong with the config file or the preset.
-    public static func load(environment: AppEnvironment, preset name: String?, flags: SettingsLayer) throws(PresetError) -> SettingsStack {
+    public static func load(environment: AppEnvironment, preset name: String?, flags: SettingsLayer) throws(PresetError)
+        -> SettingsStack
+    {
         let config = try ConfigFile.load(environment: environment)
         var preset: Preset?
         if let name = name ?? config?.preset {
@@ -47,13 +54,15 @@ public struct SettingsStack: Sendable {
                 label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody,
                 library: $0.library)
         }
-        return SettingsStack(defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
+        return SettingsStack(
+            defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
     }
 
     public mutating func use(_ preset: Preset?) {
         self.preset = preset
         presetLayer = preset.map {
-            SettingsLayer(label: "preset \($0.name)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
+            SettingsLayer(
+                label: "preset \($0.name)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
         }
     }
 

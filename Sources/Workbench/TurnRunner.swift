@@ -24,14 +24,16 @@ public struct TurnRunner: Sendable {
                 return TurnOutcome(response: nil, text: renderer.text, error: error, request: request)
             }
         }
-        var outcome = await consume(client.streamBatches(request, context: context, repeatedText: repeatedText), renderer: &renderer)
+        var outcome = await consume(
+            client.streamBatches(request, context: context, repeatedText: repeatedText), renderer: &renderer)
         // A stored background response's stream that broke off is resumed from its last event, a few times:
         // the response goes on on the server, and each attempt is an exchange of its own with its id.
         var attempts = 0
         while attempts < Self.resumeAttempts, let (id, last) = Self.resumePoint(outcome, request: request) {
             attempts += 1
             var resumed = await consume(
-                client.resumeBatches(id: id, startingAfter: last, context: context, repeatedText: repeatedText), renderer: &renderer)
+                client.resumeBatches(id: id, startingAfter: last, context: context, repeatedText: repeatedText),
+                renderer: &renderer)
             resumed.partialResponse = resumed.partialResponse ?? outcome.partialResponse ?? outcome.response
             resumed.lastSequenceNumber = resumed.lastSequenceNumber ?? last
             outcome = resumed
@@ -48,7 +50,8 @@ public struct TurnRunner: Sendable {
     static func resumePoint(_ outcome: TurnOutcome, request: CreateResponseRequest) -> (id: String, last: Int)? {
         guard let error = outcome.error, [.network, .truncatedStream].contains(error.code),
             request.body["background"]?.boolValue == true, request.body["store"]?.boolValue != false,
-            let id = (outcome.response ?? outcome.partialResponse)?.id, !id.isEmpty, let last = outcome.lastSequenceNumber
+            let id = (outcome.response ?? outcome.partialResponse)?.id, !id.isEmpty,
+            let last = outcome.lastSequenceNumber
         else { return nil }
         return (id, last)
     }
@@ -57,7 +60,8 @@ public struct TurnRunner: Sendable {
     public func replay<Renderer: TurnRendering>(
         method: String, path: String, body: [UInt8], context: ExchangeContext, renderer: inout Renderer
     ) async -> TurnOutcome {
-        await consume(client.eventBatches(method: method, path: path, body: body, context: context), renderer: &renderer)
+        await consume(
+            client.eventBatches(method: method, path: path, body: body, context: context), renderer: &renderer)
     }
 
     /// Renders the batches of an event stream and says how it ended.

@@ -16,7 +16,10 @@ public struct TurnSettings: Sendable, Hashable {
     /// The preset in use, recorded with each exchange.
     public var preset: String?
 
-    public init(model: String = TurnSettings.defaultModel, instructions: String? = nil, stream: Bool = true, preset: String? = nil) {
+    public init(
+        model: String = TurnSettings.defaultModel, instructions: String? = nil, stream: Bool = true,
+        preset: String? = nil
+    ) {
         self.template = ["model": .string(model)]
         if let instructions { template["instructions"] = .string(instructions) }
         self.console = ["stream": .bool(stream)]
@@ -63,17 +66,20 @@ public struct TurnSettings: Sendable, Hashable {
         }
         switch key {
         case "text.format":
-            template = PayloadBuilder.setting(["text", "format"], to: value.map { .object(["type": $0]) }, in: template)
+            template = PayloadBuilder.setting(
+                ["text", "format"], to: value.map { .object(["type": $0]) }, in: template)
         case "file_search.vector_store_ids":
             setVectorStores(value?.arrayValue?.compactMap(\.stringValue))
         case "context_management.compact_threshold":
             template["context_management"] = value.map { .array([["type": "compaction", "compact_threshold": $0]]) }
         case "moderation.policy.input", "moderation.policy.output":
             let side = String(key.dropFirst("moderation.policy.".count))
-            template = PayloadBuilder.setting(["moderation", "policy", side], to: value.map { .object(["mode": $0]) }, in: template)
+            template = PayloadBuilder.setting(
+                ["moderation", "policy", side], to: value.map { .object(["mode": $0]) }, in: template)
         default:
             guard let field = descriptor.apiField else { return }
-            let path = field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
+            let path =
+                field.hasSuffix(".*") ? String(field.dropLast(2)) + key.dropFirst(descriptor.key.count - 2) : field
             template = PayloadBuilder.setting(path.split(separator: ".").map(String.init)[...], to: value, in: template)
         }
     }
@@ -86,7 +92,8 @@ public struct TurnSettings: Sendable, Hashable {
         case "text.format": return template["text"]?["format"]?["type"]
         case "file_search.vector_store_ids": return fileSearchTool?["vector_store_ids"]
         case "context_management.compact_threshold":
-            return template["context_management"]?.arrayValue?.first { $0["type"]?.stringValue == "compaction" }?["compact_threshold"]
+            return template["context_management"]?.arrayValue?.first { $0["type"]?.stringValue == "compaction" }?[
+                "compact_threshold"]
         case "moderation.policy.input", "moderation.policy.output":
             return template["moderation"]?["policy"]?[String(key.dropFirst("moderation.policy.".count))]?["mode"]
         default:
@@ -119,7 +126,9 @@ public struct TurnSettings: Sendable, Hashable {
 
     /// Merges a layer's template over this one: mappings merge key by key, except tagged ones (with a
     /// `type`, such as `text.format`) and lists, which are replaced whole.
-    public mutating func merge(template other: JSONObject, console: JSONObject, extraBody: JSONObject, library: JSONObject = [:]) {
+    public mutating func merge(
+        template other: JSONObject, console: JSONObject, extraBody: JSONObject, library: JSONObject = [:]
+    ) {
         template = Self.merged(template, other)
         for (key, value) in console { self.console[key] = value }
         for (key, value) in library { self.library[key] = value }
@@ -129,7 +138,9 @@ public struct TurnSettings: Sendable, Hashable {
     static func merged(_ base: JSONObject, _ over: JSONObject) -> JSONObject {
         var result = base
         for (key, value) in over {
-            if case .object(let new) = value, case .object(let old)? = result[key], new["type"] == nil, old["type"] == nil {
+            if case .object(let new) = value, case .object(let old)? = result[key], new["type"] == nil,
+                old["type"] == nil
+            {
                 result[key] = .object(merged(old, new))
             } else {
                 result[key] = value

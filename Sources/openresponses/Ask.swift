@@ -4,7 +4,8 @@ import Foundation
 import Workbench
 
 struct Ask: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ask", _superCommandName: "openresponses",
+    static let configuration = CommandConfiguration(
+        commandName: "ask", _superCommandName: "openresponses",
         abstract: "Send one prompt and print the answer as it arrives.",
         // One line per paragraph: the help wraps it to the terminal's width.
         discussion: """
@@ -22,16 +23,29 @@ struct Ask: ParsableCommand {
     @Flag(name: .long, help: "Print the exact request body that would be sent, and send nothing.")
     var dryRun = false
 
-    @Flag(name: .long, help: "Count the request's input tokens (POST /responses/input_tokens) and estimate their cost; create nothing.")
+    @Flag(
+        name: .long,
+        help: "Count the request's input tokens (POST /responses/input_tokens) and estimate their cost; create nothing."
+    )
     var estimate = false
 
-    @Flag(name: .shortAndLong, help: "Run function handlers and allow MCP calls without asking (needed when stdin is not a terminal).")
+    @Flag(
+        name: .shortAndLong,
+        help: "Run function handlers and allow MCP calls without asking (needed when stdin is not a terminal).")
     var yes = false
 
-    @Flag(name: .long, help: "Create the response in the background (as --set background=true): Ctrl-C then detaches, and `openresponses attach ID` follows it.")
+    @Flag(
+        name: .long,
+        help:
+            "Create the response in the background (as --set background=true): Ctrl-C then detaches, and `openresponses attach ID` follows it."
+    )
     var background = false
 
-    @Flag(name: .long, help: "Render the answer's Markdown (headings, lists, tables, highlighted code) even when stdout is not a terminal; NO_COLOR keeps the layout without colour.")
+    @Flag(
+        name: .long,
+        help:
+            "Render the answer's Markdown (headings, lists, tables, highlighted code) even when stdout is not a terminal; NO_COLOR keeps the layout without colour."
+    )
     var render = false
 
     @Argument(help: "The prompt.")

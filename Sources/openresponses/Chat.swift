@@ -3,7 +3,8 @@ import Console
 import Workbench
 
 struct Chat: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "chat", abstract: "Open the interactive console (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "chat", abstract: "Open the interactive console (the default).")
 
     @OptionGroup var session: SessionFlags
 
@@ -13,7 +14,9 @@ struct Chat: ParsableCommand {
         do {
             stack = try session.options.stack(environment: environment)
         } catch {
-            for line in error.message.split(separator: "\n") { FileDescriptorOutput.standardError.write("error: \(line)\n") }
+            for line in error.message.split(separator: "\n") {
+                FileDescriptorOutput.standardError.write("error: \(line)\n")
+            }
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         let context = try makeContext(environment: environment)

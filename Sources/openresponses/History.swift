@@ -6,21 +6,28 @@ extension HistoryRunner.Format: ExpressibleByArgument {}
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Past conversations, from the inspector's records: list, show, search, export, delete.",
+        commandName: "history",
+        abstract: "Past conversations, from the inspector's records: list, show, search, export, delete.",
         subcommands: [List.self, Show.self, Search.self, Export.self, Delete.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Conversations, newest first.")
         @Option(name: .long, help: "How many.") var limit = 20
-        func validate() throws { guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") } }
+        func validate() throws {
+            guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") }
+        }
         @Flag(name: .long, help: "Print JSON.") var json = false
-        func run() throws { try withContext { [limit, json] in await HistoryRunner(context: $0).list(limit: limit, json: json) } }
+        func run() throws {
+            try withContext { [limit, json] in await HistoryRunner(context: $0).list(limit: limit, json: json) }
+        }
     }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "One conversation as Markdown (rendered on a terminal): turns, tool calls, citations, usage.")
-        @Argument(help: "The conversation's id (its first characters are enough; history list shows them).") var id: String
+            commandName: "show",
+            abstract: "One conversation as Markdown (rendered on a terminal): turns, tool calls, citations, usage.")
+        @Argument(help: "The conversation's id (its first characters are enough; history list shows them).") var id:
+            String
         func run() throws { try withContext { [id] in await HistoryRunner(context: $0).show(id) } }
     }
 
@@ -29,7 +36,9 @@ struct History: ParsableCommand {
             commandName: "search", abstract: "Conversations whose questions, answers or tool output hold every word.")
         @Argument(help: "The words.") var words: [String]
         @Option(name: .long, help: "How many.") var limit = 20
-        func validate() throws { guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") } }
+        func validate() throws {
+            guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") }
+        }
         @Flag(name: .long, help: "Print JSON.") var json = false
         func run() throws {
             let text = words.joined(separator: " ")
@@ -43,19 +52,30 @@ struct History: ParsableCommand {
         @Argument(help: "The conversation's id (or its first characters).") var id: String
         @Option(name: .long, help: "md or json.") var format = HistoryRunner.Format.md
         @Option(name: .shortAndLong, help: "Write to this file (default: stdout).") var output: String?
-        func run() throws { try withContext { [id, format, output] in await HistoryRunner(context: $0).export(id, format: format, to: output) } }
+        func run() throws {
+            try withContext { [id, format, output] in
+                await HistoryRunner(context: $0).export(id, format: format, to: output)
+            }
+        }
     }
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete a conversation's local records; with --server, first its stored responses and conversation on the server (asks first).")
+            abstract:
+                "Delete a conversation's local records; with --server, first its stored responses and conversation on the server (asks first)."
+        )
         @Argument(help: "The conversation's id (or its first characters).") var id: String
-        @Flag(name: .long, help: "Also delete its stored responses and its conversation on the server.") var server = false
+        @Flag(name: .long, help: "Also delete its stored responses and its conversation on the server.") var server =
+            false
         @Flag(name: .shortAndLong, help: "Do not ask.") var yes = false
-        @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).") var provider: String?
+        @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).") var provider:
+            String?
         func run() throws {
-            let ask = try confirmation(skipped: yes || !server, refusal: "history delete --server deletes on the server and stdin is not a terminal to ask on: pass --yes")
+            let ask = try confirmation(
+                skipped: yes || !server,
+                refusal:
+                    "history delete --server deletes on the server and stdin is not a terminal to ask on: pass --yes")
             try withContext(environment: processEnvironment.choosing(provider: provider)) { [id, server, provider] in
                 await HistoryRunner(context: $0).delete(id, server: server, pinned: provider != nil, ask: ask)
             }

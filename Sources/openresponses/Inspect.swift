@@ -5,30 +5,43 @@ import Inspector
 import Workbench
 
 struct Inspect: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "inspect",
-        abstract: "Look at the recorded HTTP exchanges: list, watch, show, dump, diff, replay, stats, prune, export, report.",
-        subcommands: [List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self, Report.self])
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract:
+            "Look at the recorded HTTP exchanges: list, watch, show, dump, diff, replay, stats, prune, export, report.",
+        subcommands: [
+            List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self,
+            Report.self,
+        ])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List exchanges, newest first.")
 
-        @Option(name: .long, help: "Only exchanges started at or after this time (2026-11-21, 2026-11-21T14:00:00Z, or 2h / 3d ago).")
+        @Option(
+            name: .long,
+            help: "Only exchanges started at or after this time (2026-11-21, 2026-11-21T14:00:00Z, or 2h / 3d ago).")
         var since: String?
         @Option(name: .long, help: "Only this model (a family name matches its dated snapshots).")
         var model: String?
-        @Option(name: .long, help: "Only this state (completed, failed, cancelled, incomplete, interrupted) or HTTP status.")
+        @Option(
+            name: .long, help: "Only this state (completed, failed, cancelled, incomplete, interrupted) or HTTP status."
+        )
         var status: String?
         @Option(name: .long, help: "Only exchanges made with this preset.")
         var preset: String?
         @Option(name: .long, help: "Only exchanges sent to this provider (default, or a name from config.yaml).")
         var provider: String?
-        @Option(name: .long, help: "Only the console's own exchanges (console) or those recorded by openresponses proxy (proxy).")
+        @Option(
+            name: .long,
+            help: "Only the console's own exchanges (console) or those recorded by openresponses proxy (proxy).")
         var source: Source?
         @Option(name: .long, help: "Only exchanges from a client whose User-Agent or SDK headers contain this (proxy).")
         var client: String?
         @Option(name: .long, help: "Only exchanges whose input, output or event texts contain all these words.")
         var search: String?
-        @Option(name: .long, help: "Only the exchanges of this response: the request that created it, its resumed streams, retrievals.")
+        @Option(
+            name: .long,
+            help: "Only the exchanges of this response: the request that created it, its resumed streams, retrievals.")
         var response: String?
         @Option(name: .long, help: "How many to list.")
         var limit = 50
@@ -44,13 +57,15 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let query = ExchangeQuery(
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
-                search: search, limit: limit, provider: provider, source: source?.rawValue, client: client, responseID: response)
+                search: search, limit: limit, provider: provider, source: source?.rawValue, client: client,
+                responseID: response)
             try inspect { await $0.list(query, json: json) }
         }
     }
 
     struct Watch: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "watch",
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print each exchange (the console's or the proxy's) as it starts and ends, until Ctrl-C.")
         @Option(name: .long, help: "How many recent exchanges to print first.")
         var last = 10
@@ -62,7 +77,8 @@ struct Inspect: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show",
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one exchange: summary, headers, bodies, events (all unless parts are named).")
 
         @Argument(help: "The exchange id (from inspect list).")
@@ -87,21 +103,27 @@ struct Inspect: ParsableCommand {
     }
 
     struct Dump: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "dump",
-            abstract: "Write one exchange as JSON, a curl command ($OPENAI_API_KEY stands for the key), its SSE stream, or HAR.")
+        static let configuration = CommandConfiguration(
+            commandName: "dump",
+            abstract:
+                "Write one exchange as JSON, a curl command ($OPENAI_API_KEY stands for the key), its SSE stream, or HAR."
+        )
 
         @Argument(help: "The exchange id.")
         var id: Int64
         @Option(name: .long, help: "The format.")
         var format: ExchangeExporter.Format = .json
-        @Flag(name: .long, help: "Keep the streams' random obfuscation padding in the events (left out by default, so dumps compare).")
+        @Flag(
+            name: .long,
+            help: "Keep the streams' random obfuscation padding in the events (left out by default, so dumps compare).")
         var keepObfuscation = false
 
         func run() throws { try inspect { await $0.dump(id: id, format: format, keepObfuscation: keepObfuscation) } }
     }
 
     struct Diff: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "diff", abstract: "JSON-aware differences of two exchanges' requests and responses.")
+        static let configuration = CommandConfiguration(
+            commandName: "diff", abstract: "JSON-aware differences of two exchanges' requests and responses.")
 
         @Argument(help: "The first exchange id.")
         var first: Int64
@@ -114,25 +136,35 @@ struct Inspect: ParsableCommand {
     }
 
     struct Replay: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "replay",
-            abstract: "Send a recorded request again (exactly, or with fields changed); the new exchange is linked to it.")
+        static let configuration = CommandConfiguration(
+            commandName: "replay",
+            abstract:
+                "Send a recorded request again (exactly, or with fields changed); the new exchange is linked to it.")
 
         @Argument(help: "The exchange id.")
         var id: Int64
-        @Option(name: .customLong("set"), help: "Change a body field: KEY=VALUE, KEY a dotted path, VALUE JSON or text; KEY= removes it.")
+        @Option(
+            name: .customLong("set"),
+            help: "Change a body field: KEY=VALUE, KEY a dotted path, VALUE JSON or text; KEY= removes it.")
         var changes: [String] = []
-        @Option(name: .long, help: "Send it to this provider instead (config.yaml's providers:), to diff the two answers.")
+        @Option(
+            name: .long, help: "Send it to this provider instead (config.yaml's providers:), to diff the two answers.")
         var provider: String?
 
         func run() throws {
             let provider = self.provider
-            try withContext(environment: processEnvironment.choosing(provider: provider)) { context in await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider) }
+            try withContext(environment: processEnvironment.choosing(provider: provider)) { context in
+                await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider)
+            }
         }
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats",
-            abstract: "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset or provider.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats",
+            abstract:
+                "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset or provider."
+        )
 
         @Option(name: .long, help: "What to group by.")
         var by: ExchangeStats.Grouping = .model
@@ -148,7 +180,8 @@ struct Inspect: ParsableCommand {
     }
 
     struct Prune: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete the exchanges (and their events) started before a time.")
+        static let configuration = CommandConfiguration(
+            commandName: "prune", abstract: "Delete the exchanges (and their events) started before a time.")
 
         @Option(name: .long, help: "Delete what started before this time (2026-11-01, an ISO 8601 time, or 30d ago).")
         var before: String
@@ -160,7 +193,9 @@ struct Inspect: ParsableCommand {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write exchanges as JSON Lines (one exchange, events included, per line), oldest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write exchanges as JSON Lines (one exchange, events included, per line), oldest first.")
 
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?
@@ -176,7 +211,9 @@ extension Inspect {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Write one self-contained HTML report: a timeline, tokens and cost by day and model, each exchange's request and events.")
+            abstract:
+                "Write one self-contained HTML report: a timeline, tokens and cost by day and model, each exchange's request and events."
+        )
 
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?
@@ -196,4 +233,3 @@ extension Inspect {
 
 extension ExchangeExporter.Format: ExpressibleByArgument {}
 extension ExchangeStats.Grouping: ExpressibleByArgument {}
-

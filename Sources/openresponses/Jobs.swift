@@ -1,12 +1,14 @@
 import ArgumentParser
-import Foundation
 import Console
+import Foundation
 import Workbench
 
 struct Jobs: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "jobs", abstract: "Background responses this console created, with their status asked of the server.")
-    @Flag(name: .long, help: "Every job in the ledger (by default: those still running, and those of the last 24 hours).")
+        commandName: "jobs",
+        abstract: "Background responses this console created, with their status asked of the server.")
+    @Flag(
+        name: .long, help: "Every job in the ledger (by default: those still running, and those of the last 24 hours).")
     var all = false
     @Flag(name: .long, help: "Print JSON.")
     var json = false
@@ -15,7 +17,8 @@ struct Jobs: ParsableCommand {
 }
 
 struct Cancel: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a background response on the server.")
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "Cancel a background response on the server.")
     @Argument(help: "The response id (resp_...).")
     var id: String
     @Flag(name: .long, help: "Print the cancelled response as JSON.")
@@ -25,7 +28,9 @@ struct Cancel: ParsableCommand {
 
     func run() throws {
         let pinned = server.provider != nil
-        try withContext(environment: server.environment) { await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned) }
+        try withContext(environment: server.environment) {
+            await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned)
+        }
     }
 }
 
@@ -40,7 +45,9 @@ struct Attach: ParsableCommand {
 
     func run() throws {
         let pinned = server.provider != nil
-        try withContext(environment: server.environment) { await JobsRunner(context: $0).attach(id: id, pinned: pinned) }
+        try withContext(environment: server.environment) {
+            await JobsRunner(context: $0).attach(id: id, pinned: pinned)
+        }
     }
 }
 

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Console
-import Workbench
 import Foundation
+import Workbench
 
 struct LedgerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ledger",
-        abstract: "What recorded exchanges left on servers (stored responses, files, vector stores, conversations, containers, uploads): list, verify, gc.",
+    static let configuration = CommandConfiguration(
+        commandName: "ledger",
+        abstract:
+            "What recorded exchanges left on servers (stored responses, files, vector stores, conversations, containers, uploads): list, verify, gc.",
         subcommands: [List.self, Verify.self, GC.self])
 
     struct Selection: ParsableArguments {
@@ -19,7 +21,8 @@ struct LedgerCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "The objects left on servers, oldest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "The objects left on servers, oldest first.")
         @OptionGroup var selection: Selection
         @Option(name: .long, help: "Only those created before this age (30d, 12h) or time.")
         var olderThan: String?
@@ -27,14 +30,18 @@ struct LedgerCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let filter = LedgerRunner.Filter(type: selection.type, createdBefore: try olderThan.map { try time($0, flag: "--older-than") })
+            let filter = LedgerRunner.Filter(
+                type: selection.type, createdBefore: try olderThan.map { try time($0, flag: "--older-than") })
             let json = json
-            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).list(filter, json: json) }
+            try withContext(environment: selection.environment) {
+                await LedgerRunner(context: $0).list(filter, json: json)
+            }
         }
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "verify",
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Ask the server whether each object still exists; those gone are marked deleted.")
         @OptionGroup var selection: Selection
 
@@ -45,7 +52,8 @@ struct LedgerCommand: ParsableCommand {
     }
 
     struct GC: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "gc",
+        static let configuration = CommandConfiguration(
+            commandName: "gc",
             abstract: "Delete on the server the objects created before an age; asks first unless --yes.")
         @OptionGroup var selection: Selection
         @Option(name: .long, help: "Delete those created before this age (30d, 12h) or time.")
@@ -56,10 +64,16 @@ struct LedgerCommand: ParsableCommand {
         var yes = false
 
         func run() throws {
-            let filter = LedgerRunner.Filter(type: selection.type, createdBefore: try time(olderThan, flag: "--older-than"))
-            let ask = try confirmation(skipped: yes || dryRun, refusal: "ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)")
+            let filter = LedgerRunner.Filter(
+                type: selection.type, createdBefore: try time(olderThan, flag: "--older-than"))
+            let ask = try confirmation(
+                skipped: yes || dryRun,
+                refusal:
+                    "ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)")
             let dryRun = dryRun
-            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask) }
+            try withContext(environment: selection.environment) {
+                await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask)
+            }
         }
     }
 }

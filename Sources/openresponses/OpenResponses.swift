@@ -15,8 +15,12 @@ struct OpenResponses: ParsableCommand {
             Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """,
         version: "0.1.0 (\(BuildRevision.git))",
-        subcommands: [Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self, Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, History.self, ProxyCommand.self, Presets.self, Settings.self,
-                      ProvidersCommand.self],
+        subcommands: [
+            Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self,
+            Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, History.self, ProxyCommand.self,
+            Presets.self, Settings.self,
+            ProvidersCommand.self,
+        ],
         defaultSubcommand: Chat.self
     )
 
@@ -28,7 +32,10 @@ struct OpenResponses: ParsableCommand {
         TerminalLogHandler.bootstrap()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == Ask.configuration.commandName,
-            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion") || $0 == "--version" })
+            !arguments.contains(where: {
+                $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--generate-completion")
+                    || $0 == "--version"
+            })
         {
             // The inspector's store opens on the other core while the arguments are parsed.
             ConsoleContext.prepare(environment: processEnvironment)

@@ -1,11 +1,13 @@
 import ArgumentParser
+import CTerminal
 import Console
 import Foundation
-import CTerminal
 
 struct ProxyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "proxy",
-        abstract: "Record any OpenAI client's traffic: forward /v1/... to the server and keep every exchange in the inspector.",
+    static let configuration = CommandConfiguration(
+        commandName: "proxy",
+        abstract:
+            "Record any OpenAI client's traffic: forward /v1/... to the server and keep every exchange in the inspector.",
         discussion: """
             Point a program (an official SDK, an agent, curl) at http://127.0.0.1:8787/v1 instead of the API; \
             requests and answers pass byte for byte, streams as they arrive, and each exchange is recorded as the \
@@ -22,21 +24,29 @@ struct ProxyCommand: ParsableCommand {
     var listen = "127.0.0.1:8787"
     @Option(name: .long, help: "The server to forward to, ending in /v1 (default: the configured base URL).")
     var upstream: String?
-    @Option(name: .long, help: "Clients must send this as their key; the proxy sends OPENAI_API_KEY upstream (needs --key-from-env).")
+    @Option(
+        name: .long,
+        help: "Clients must send this as their key; the proxy sends OPENAI_API_KEY upstream (needs --key-from-env).")
     var token: String?
-    @Option(name: .long, help: ArgumentHelp(
-        "Read the token from this file instead (mode 0600 or stricter; unlike --token, not in the process list).",
-        valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the token from this file instead (mode 0600 or stricter; unlike --token, not in the process list).",
+            valueName: "path"))
     var tokenFile: String?
-    @Flag(name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token or --token-file).")
+    @Flag(
+        name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token or --token-file).")
     var keyFromEnv = false
     @Option(name: .long, help: "Forward to this provider (a name from config.yaml's providers:, or default).")
     var provider: String?
 
     func run() throws {
         Self.keepMemoryFlat()
-        let options = ProxyRunner.Options(listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
-        try withContext(environment: processEnvironment.choosing(provider: provider)) { context in await ProxyRunner(context: context).run(options) }
+        let options = ProxyRunner.Options(
+            listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
+        try withContext(environment: processEnvironment.choosing(provider: provider)) { context in
+            await ProxyRunner(context: context).run(options)
+        }
     }
 }
 

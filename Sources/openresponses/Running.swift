@@ -48,11 +48,12 @@ func withContext(
     environment: AppEnvironment = processEnvironment, _ body: @escaping @Sendable (ConsoleContext) async -> ExitStatus
 ) throws {
     let context = try makeContext(environment: environment)
-    try finish(try blocking {
-        let status = await body(context)
-        await context.shutdown()
-        return status
-    })
+    try finish(
+        try blocking {
+            let status = await body(context)
+            await context.shutdown()
+            return status
+        })
 }
 
 /// Runs async work to completion from the (synchronous) main thread; Ctrl-C cancels it.

@@ -20,7 +20,9 @@ struct SessionFlags: ParsableArguments {
     @Option(name: .customLong("set"), help: "Set a setting: KEY=VALUE (repeatable; openresponses settings lists them).")
     var assignments: [String] = []
 
-    @Option(name: .long, help: "The server to talk to: a name from config.yaml's providers: (openresponses providers list), or default.")
+    @Option(
+        name: .long,
+        help: "The server to talk to: a name from config.yaml's providers: (openresponses providers list), or default.")
     var provider: String?
 
     /// This process's environment with the session's provider chosen: `--provider`, else
@@ -30,14 +32,19 @@ struct SessionFlags: ParsableArguments {
     func environment() throws -> AppEnvironment {
         if let provider { return processEnvironment.choosing(provider: provider) }
         do {
-            return processEnvironment.choosing(provider: try ProviderCatalog.selectedName(environment: processEnvironment, preset: preset))
+            return processEnvironment.choosing(
+                provider: try ProviderCatalog.selectedName(environment: processEnvironment, preset: preset))
         } catch {
-            for line in error.message.split(separator: "\n") { FileDescriptorOutput.standardError.write("error: \(line)\n") }
+            for line in error.message.split(separator: "\n") {
+                FileDescriptorOutput.standardError.write("error: \(line)\n")
+            }
             throw ExitCode(ExitStatus.usage.rawValue)
         }
     }
 
     var options: SessionOptions {
-        SessionOptions(model: model, preset: preset, instructions: instructions, stream: noStream ? false : nil, assignments: assignments)
+        SessionOptions(
+            model: model, preset: preset, instructions: instructions, stream: noStream ? false : nil,
+            assignments: assignments)
     }
 }

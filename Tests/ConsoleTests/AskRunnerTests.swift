@@ -1,9 +1,10 @@
-@testable import Console
 import Foundation
 import ResponsesAPI
 import TestSupport
 import Testing
 import Workbench
+
+@testable import Console
 
 @Suite("ask")
 struct AskRunnerTests {
@@ -17,7 +18,8 @@ struct AskRunnerTests {
         let diagnostics = RecordingOutput()
         var variables = harness.variables
         variables.merge(extra) { $1 }
-        let context = try ConsoleContext(environment: AppEnvironment(variables: variables), output: output, diagnostics: diagnostics)
+        let context = try ConsoleContext(
+            environment: AppEnvironment(variables: variables), output: output, diagnostics: diagnostics)
         let status = await AskRunner(context: context).run(options)
         await context.shutdown()
         await server.stop()
@@ -78,7 +80,8 @@ struct AskRunnerTests {
     @Test func httpErrorExitsOneWithTheMessageAndRequestID() async throws {
         let (status, out, err, _) = try await ask(
             AskOptions(prompt: "hi", stdinText: nil),
-            route: { _ in .jsonFixture("error-model-not-found.json", status: 404, headers: [("x-request-id", "req_e1")]) })
+            route: { _ in .jsonFixture("error-model-not-found.json", status: 404, headers: [("x-request-id", "req_e1")])
+            })
         #expect(status == .apiError)
         #expect(out.isEmpty)
         #expect(err.contains("HTTP 404"))
@@ -116,13 +119,13 @@ struct AskRunnerTests {
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: presets) }
         try """
-            version: 1
-            name: terse
-            description: Short answers
-            model: preset-model
-            instructions: Answer in five words.
-            max_output_tokens: 50
-            """.write(to: presets.appendingPathComponent("terse.yaml"), atomically: true, encoding: .utf8)
+        version: 1
+        name: terse
+        description: Short answers
+        model: preset-model
+        instructions: Answer in five words.
+        max_output_tokens: 50
+        """.write(to: presets.appendingPathComponent("terse.yaml"), atomically: true, encoding: .utf8)
         let (status, _, _, requests) = try await ask(
             AskOptions(prompt: "hi", stdinText: nil, preset: "terse"), route: echoRoute(counter: Counter()),
             extra: ["OPENRESPONSES_PRESETS_DIR": presets.path])
@@ -141,9 +144,10 @@ struct AskRunnerTests {
 
     @Test func dryRunPrintsTheExactBodyAndSendsNothing() async throws {
         let (status, out, err, requests) = try await ask(
-            AskOptions(prompt: "plan a trip", stdinText: nil, model: "gpt-5.1",
-                       assignments: ["reasoning.effort=high", "reasoning.summary=detailed", "max_output_tokens=400"],
-                       dryRun: true),
+            AskOptions(
+                prompt: "plan a trip", stdinText: nil, model: "gpt-5.1",
+                assignments: ["reasoning.effort=high", "reasoning.summary=detailed", "max_output_tokens=400"],
+                dryRun: true),
             route: echoRoute(counter: Counter()))
         #expect(status == .success)
         #expect(err.isEmpty)
@@ -163,9 +167,12 @@ struct AskRunnerTests {
         #expect(requests.first?.jsonBody?["temperature"] as? Double == 0.2)
         #expect(requests.first?.jsonBody?["store"] as? Bool == false)
         let (bad, _, err, none) = try await ask(
-            AskOptions(prompt: "hi", stdinText: nil, assignments: ["reasoning.efort=low"]), route: echoRoute(counter: Counter()))
+            AskOptions(prompt: "hi", stdinText: nil, assignments: ["reasoning.efort=low"]),
+            route: echoRoute(counter: Counter()))
         #expect(bad == .usage)
-        #expect(err.contains("--set reasoning.efort=low: unknown setting 'reasoning.efort' (did you mean reasoning.effort?)"))
+        #expect(
+            err.contains(
+                "--set reasoning.efort=low: unknown setting 'reasoning.efort' (did you mean reasoning.effort?)"))
         #expect(none.isEmpty)
     }
 }

@@ -12,9 +12,10 @@ struct AskToolTests {
         { request in
             let items = request.jsonBody?["input"] as? [[String: Any]] ?? []
             if let output = items.first(where: { $0["type"] as? String == "function_call_output" }) {
-                return .sse(Fixtures.textStream(
-                    id: "resp_2", text: "tool said: \(output["output"] as? String ?? "?")",
-                    previousResponseID: request.jsonBody?["previous_response_id"] as? String))
+                return .sse(
+                    Fixtures.textStream(
+                        id: "resp_2", text: "tool said: \(output["output"] as? String ?? "?")",
+                        previousResponseID: request.jsonBody?["previous_response_id"] as? String))
             }
             return .sseFixture("stream-function-call.sse")
         }
@@ -42,13 +43,16 @@ struct AskToolTests {
         let server = try await LoopbackServer.start(route: Self.route())
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        try harness.writeFunctionPreset("untrusted", handler: #"{command: [sh, -c, "echo ran > \#(harness.home.path)/ran"]}"#)
+        try harness.writeFunctionPreset(
+            "untrusted", handler: #"{command: [sh, -c, "echo ran > \#(harness.home.path)/ran"]}"#)
         let result = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask", "--preset", "untrusted", "what time is it?"],
             environment: harness.variables, stdin: "")
         await server.stop()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("error: a tool needs approval to run, and stdin is not a terminal to ask on: pass --yes"))
+        #expect(
+            result.stderr.contains(
+                "error: a tool needs approval to run, and stdin is not a terminal to ask on: pass --yes"))
         #expect(result.stderr.contains("[not run]"))
         #expect(result.stdout == #"tool said: {"error":"the user declined to run local_time"}"# + "\n")
         #expect(!FileManager.default.fileExists(atPath: harness.home.appendingPathComponent("ran").path))

@@ -17,16 +17,18 @@ struct BackgroundResumeTests {
         let resumes = Counter()
         return { request in
             let broken: (Int) -> Reply = { end in
-                Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
-                      parts: frames[..<end].map { .bytes(Array($0.utf8)) } + [.dropConnection])
+                Reply(
+                    status: 200, headers: [("Content-Type", "text/event-stream")],
+                    parts: frames[..<end].map { .bytes(Array($0.utf8)) } + [.dropConnection])
             }
             switch (request.method, request.path) {
             case ("POST", "/v1/responses"): return broken(7)
             case ("GET", "/v1/responses/resp_bg3"):
                 let after = Int(request.uri.components(separatedBy: "starting_after=").last ?? "") ?? -1
                 if resumes.next() <= breaksOnResume {
-                    return Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
-                                 parts: [.bytes(Array(frames[after + 1].utf8)), .dropConnection])
+                    return Reply(
+                        status: 200, headers: [("Content-Type", "text/event-stream")],
+                        parts: [.bytes(Array(frames[after + 1].utf8)), .dropConnection])
                 }
                 return .sse(Array(frames[(after + 1)...]))
             default: return .json(#"{"error":{"message":"no route"}}"#, status: 404)
@@ -42,12 +44,15 @@ struct BackgroundResumeTests {
         var variables = harness.variables
         variables["OPENRESPONSES_MAX_RETRIES"] = "0"  // every request counted below is a resume, not a transport retry
         let ask = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--model", "m", "--background", "count to five"], environment: variables)
+            Subprocess.openresponsesBinary, ["ask", "--model", "m", "--background", "count to five"],
+            environment: variables)
         #expect(ask.status == 0, "\(ask.stderr)")
         #expect(ask.stdout == "alpha beta gamma delta epsilon\n", "every word once")
         let resumes = server.requests.filter { $0.method == "GET" }.map(\.uri)
         #expect(resumes.count == 2)
-        #expect(resumes.first?.contains("starting_after=6") == true && resumes.last?.contains("starting_after=7") == true, "\(resumes)")
+        #expect(
+            resumes.first?.contains("starting_after=6") == true && resumes.last?.contains("starting_after=7") == true,
+            "\(resumes)")
 
         let store = try InspectorStore.open(at: harness.home.appendingPathComponent("inspector.sqlite").path)
         let rows = try await store.recentExchanges()
@@ -55,10 +60,14 @@ struct BackgroundResumeTests {
         #expect(rows.allSatisfy { $0.responseId == "resp_bg3" }, "linked by the response's id")
         // `inspect list --response` shows the attempts together.
         let listed = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "list", "--response", "resp_bg3", "--json"], environment: harness.variables)
+            Subprocess.openresponsesBinary, ["inspect", "list", "--response", "resp_bg3", "--json"],
+            environment: harness.variables)
         #expect(listed.status == 0, "\(listed.stderr)")
         let attempts = try #require(try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue)
-        #expect(attempts.compactMap { $0["url"]?.stringValue }.sorted { $0.count < $1.count }.map { $0.hasSuffix("/v1/responses") || $0.contains("starting_after=") } == [true, true, true], "\(attempts.compactMap { $0["url"]?.stringValue })")
+        #expect(
+            attempts.compactMap { $0["url"]?.stringValue }.sorted { $0.count < $1.count }.map {
+                $0.hasSuffix("/v1/responses") || $0.contains("starting_after=")
+            } == [true, true, true], "\(attempts.compactMap { $0["url"]?.stringValue })")
     }
 
     @Test func resumingStopsAfterItsAttemptsAndAForegroundStreamIsNotResumed() async throws {
@@ -77,7 +86,8 @@ struct BackgroundResumeTests {
         #expect(resumes.count == 3, "three attempts, then the turn fails: \(resumes.map(\.uri)); \(background.stderr)")
 
         let before = server.requests.count
-        let foreground = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--model", "m", "count"], environment: variables)
+        let foreground = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--model", "m", "count"], environment: variables)
         #expect(foreground.status != 0)
         #expect(server.requests.count == before + 1, "a stream that is not a background one is not resumed")
     }

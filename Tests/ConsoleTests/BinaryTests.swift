@@ -12,11 +12,13 @@ struct BinaryTests {
         defer { harness.remove() }
         let binary = Subprocess.openresponsesBinary
 
-        let ask = try await Subprocess.run(binary, ["ask", "--model", "openai/echo", "hello there"], environment: harness.variables)
+        let ask = try await Subprocess.run(
+            binary, ["ask", "--model", "openai/echo", "hello there"], environment: harness.variables)
         #expect(ask.status == 0, "\(ask.stderr)")
         #expect(ask.stdout == "echo: hello there\n")
 
-        let piped = try await Subprocess.run(binary, ["ask", "explain"], environment: harness.variables, stdin: "context text\n")
+        let piped = try await Subprocess.run(
+            binary, ["ask", "explain"], environment: harness.variables, stdin: "context text\n")
         #expect(piped.status == 0)
         #expect(piped.stdout == "echo: explain\n\ncontext text\n")
 
@@ -31,7 +33,8 @@ struct BinaryTests {
         #expect(first["status"] == 200)
 
         let id = try #require(first["id"]?.intValue)
-        let show = try await Subprocess.run(binary, ["inspect", "show", String(id), "--json"], environment: harness.variables)
+        let show = try await Subprocess.run(
+            binary, ["inspect", "show", String(id), "--json"], environment: harness.variables)
         #expect(show.status == 0, "\(show.stderr)")
         let detail = try JSONValue.parse(Array(show.stdout.utf8))
         #expect(detail["request"]?["body"]?["input"] == "hello there")
@@ -53,8 +56,11 @@ struct BinaryTests {
     @Test func missingKeyMessageAndExitCode() async throws {
         let result = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask", "hi"],
-            environment: ["PATH": "/usr/bin:/bin", "OPENRESPONSES_HOME": FileManager.default.temporaryDirectory
-                .appendingPathComponent("openresponses-nokey-\(UUID().uuidString)").path])
+            environment: [
+                "PATH": "/usr/bin:/bin",
+                "OPENRESPONSES_HOME": FileManager.default.temporaryDirectory
+                    .appendingPathComponent("openresponses-nokey-\(UUID().uuidString)").path,
+            ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("OPENAI_API_KEY is not set"))
         #expect(result.stdout.isEmpty)
@@ -63,14 +69,17 @@ struct BinaryTests {
     /// `ask` is parsed on its own for speed; help and usage errors still read as the full command's.
     @Test func askUsageAndHelpNameTheFullCommand() async throws {
         let environment = ["PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-x", "OPENRESPONSES_INSPECTOR": "off"]
-        let bogus = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--bogus", "hi"], environment: environment)
+        let bogus = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--bogus", "hi"], environment: environment)
         #expect(bogus.status == 64)
         #expect(bogus.stderr.contains("Unknown option '--bogus'"))
         #expect(bogus.stderr.contains("Usage: openresponses ask"))
-        let help = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--help"], environment: environment)
+        let help = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--help"], environment: environment)
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: openresponses ask"))
-        let missing = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--model"], environment: environment)
+        let missing = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--model"], environment: environment)
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("Missing value for '--model <model>'"))
         let dry = try await Subprocess.run(
@@ -84,7 +93,8 @@ struct BinaryTests {
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         _ = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "x"], environment: harness.variables)
-        let result = try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "show", "999"], environment: harness.variables)
+        let result = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["inspect", "show", "999"], environment: harness.variables)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no exchange 999"))
         await server.stop()

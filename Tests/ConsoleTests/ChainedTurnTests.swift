@@ -1,10 +1,11 @@
-@testable import Console
 import Foundation
 import Inspector
 import ResponsesAPI
 import TestSupport
 import Testing
 import Workbench
+
+@testable import Console
 
 @Suite("Conversation chaining")
 struct ChainedTurnTests {

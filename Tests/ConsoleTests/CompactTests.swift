@@ -14,9 +14,14 @@ struct CompactTests {
         let turns = Mutex(0)
         let server = try await LoopbackServer.start { request in
             if request.path == "/v1/responses/compact" {
-                return .json(#"{"id":"resp_cmp","object":"response.compaction","created_at":1,"output":[{"id":"cmp_1","type":"compaction","encrypted_content":"gAAAA-compacted"}],"usage":{"input_tokens":321,"output_tokens":20,"total_tokens":341}}"#)
+                return .json(
+                    #"{"id":"resp_cmp","object":"response.compaction","created_at":1,"output":[{"id":"cmp_1","type":"compaction","encrypted_content":"gAAAA-compacted"}],"usage":{"input_tokens":321,"output_tokens":20,"total_tokens":341}}"#
+                )
             }
-            let turn = turns.withLock { $0 += 1; return $0 }
+            let turn = turns.withLock {
+                $0 += 1
+                return $0
+            }
             return .sse(Fixtures.textStream(id: "resp_t\(turn)", text: "answer \(turn)", previousResponseID: nil))
         }
         defer { Task { await server.stop() } }
@@ -29,7 +34,8 @@ struct CompactTests {
         try tmux.type("hello")
         try await tmux.waitFor("answer 1")
         try tmux.type("/compact")
-        try await tmux.waitFor("Compacted the conversation into 1 item (321 tokens read); the next turn goes on from them.")
+        try await tmux.waitFor(
+            "Compacted the conversation into 1 item (321 tokens read); the next turn goes on from them.")
         let compact = try #require(server.requests.last?.jsonBody)
         #expect(compact["previous_response_id"] as? String == "resp_t1")
         #expect(compact["model"] != nil)

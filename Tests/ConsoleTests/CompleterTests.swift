@@ -1,30 +1,33 @@
-@testable import Console
 import Testing
+
+@testable import Console
 
 /// Tab completion's candidates, from the settings registry and the preset names.
 @Suite("Completion")
 struct CompleterTests {
     let completer = Completer(presetNames: { ["deep-reasoning", "default", "doc-qa"] }, storeIDs: { ["vs_1"] })
 
-    @Test("candidates", arguments: [
-        ("", "/pre", ["/preset"]),
-        ("", "/s", ["/save", "/set", "/settings", "/sources", "/stores", "/stream"]),
-        ("/stores ", "u", ["use", "update"]),
-        ("/stores use ", "vs", ["vs_1"]),
-        ("", "/re", ["/reset", "/resume", "/retry"]),
-        ("/mode ", "st", ["stored", "stateless"]),
-        ("", "hello", []),
-        ("/preset ", "u", ["use"]),
-        ("/preset use ", "de", ["deep-reasoning", "default"]),
-        ("/preset diff default ", "do", ["doc-qa"]),
-        ("/preset save ", "d", []),
-        ("/set ", "reasoning.", ["reasoning.effort", "reasoning.summary"]),
-        ("/unset ", "meta", ["metadata."]),
-        ("/set reasoning.effort ", "m", ["minimal", "medium", "max"]),
-        ("/set store ", "", ["true", "false"]),
-        ("/set temperature ", "", []),
-        ("/stream ", "o", ["on", "off"]),
-    ])
+    @Test(
+        "candidates",
+        arguments: [
+            ("", "/pre", ["/preset"]),
+            ("", "/s", ["/save", "/set", "/settings", "/sources", "/stores", "/stream"]),
+            ("/stores ", "u", ["use", "update"]),
+            ("/stores use ", "vs", ["vs_1"]),
+            ("", "/re", ["/reset", "/resume", "/retry"]),
+            ("/mode ", "st", ["stored", "stateless"]),
+            ("", "hello", []),
+            ("/preset ", "u", ["use"]),
+            ("/preset use ", "de", ["deep-reasoning", "default"]),
+            ("/preset diff default ", "do", ["doc-qa"]),
+            ("/preset save ", "d", []),
+            ("/set ", "reasoning.", ["reasoning.effort", "reasoning.summary"]),
+            ("/unset ", "meta", ["metadata."]),
+            ("/set reasoning.effort ", "m", ["minimal", "medium", "max"]),
+            ("/set store ", "", ["true", "false"]),
+            ("/set temperature ", "", []),
+            ("/stream ", "o", ["on", "off"]),
+        ])
     func candidates(_ before: String, _ word: String, _ expected: [String]) {
         #expect(completer.candidates(before: before, word: word) == expected)
     }
@@ -39,8 +42,11 @@ struct CompleterTests {
         let lines = REPL.help.split(separator: "\n").map(String.init)
         let usages = lines.filter { $0.hasPrefix("  /") }
         for command in Completer.commands {
-            #expect(usages.contains { $0.hasPrefix("  \(command) ") || $0 == "  \(command)" || $0.hasPrefix("  \(command)\t") },
-                    "\(command) is not in /help")
+            #expect(
+                usages.contains {
+                    $0.hasPrefix("  \(command) ") || $0 == "  \(command)" || $0.hasPrefix("  \(command)\t")
+                },
+                "\(command) is not in /help")
         }
         // A summary starts in the same column on every line: after a short usage, or alone under a long one.
         var columns = Set<Int>()
@@ -49,7 +55,8 @@ struct CompleterTests {
                 let start = line[gap.upperBound...].prefix { $0 == " " }.count
                 columns.insert(line.distance(from: line.startIndex, to: gap.upperBound) + start)
             } else {
-                try #require(lines.indices.contains(index + 1), "\(line) is the last line of /help: its summary is missing")
+                try #require(
+                    lines.indices.contains(index + 1), "\(line) is the last line of /help: its summary is missing")
                 let next = lines[index + 1]
                 columns.insert(next.prefix { $0 == " " }.count)
             }
@@ -70,10 +77,13 @@ struct CommandDeclarationTests {
         for command in Completer.commands {
             #expect(help.contains("\n  \(command)"), "\(command) is not in /help")
             let typed = String(command.prefix(3))
-            #expect(completer.candidates(before: "", word: typed).contains(command), "\(typed) does not complete to \(command)")
+            #expect(
+                completer.candidates(before: "", word: typed).contains(command),
+                "\(typed) does not complete to \(command)")
         }
-        let listed = Set(help.split(separator: "\n").filter { $0.hasPrefix("  /") }
-            .map { String($0.dropFirst(2).prefix { $0 != " " }) })
+        let listed = Set(
+            help.split(separator: "\n").filter { $0.hasPrefix("  /") }
+                .map { String($0.dropFirst(2).prefix { $0 != " " }) })
         #expect(listed == Set(Completer.commands))
     }
 }

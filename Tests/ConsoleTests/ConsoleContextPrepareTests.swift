@@ -1,10 +1,11 @@
-@testable import Console
 import Foundation
 import GRDB
-@testable import Inspector
 import TestSupport
 import Testing
 import Workbench
+
+@testable import Console
+@testable import Inspector
 
 /// `ConsoleContext.prepare`: the inspector's store begins opening before the command line is parsed, and the
 /// context made afterwards records into that opening. Serialized: `prepare` keeps one opening for the
@@ -31,7 +32,8 @@ struct ConsoleContextPrepareTests {
         let context = try harness.context(output: output, diagnostics: diagnostics)
         // Taken by the context: nothing is left for a second taker.
         #expect(ConsoleContext.takePreparedStore(path: environment.inspectorPath) == nil)
-        let status = await AskRunner(context: context).run(AskOptions(prompt: "prepared", stdinText: nil, model: "openai/echo"))
+        let status = await AskRunner(context: context).run(
+            AskOptions(prompt: "prepared", stdinText: nil, model: "openai/echo"))
         await context.shutdown()
         await server.stop()
         #expect(status == .success)
@@ -39,7 +41,9 @@ struct ConsoleContextPrepareTests {
         #expect(diagnostics.text.isEmpty, "\(diagnostics.text)")
         let store = try InspectorStore.open(at: environment.inspectorPath)
         let rows = try await store.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT state, input_text FROM exchange").map { [$0["state"] as String, $0["input_text"] as String] }
+            try Row.fetchAll(db, sql: "SELECT state, input_text FROM exchange").map {
+                [$0["state"] as String, $0["input_text"] as String]
+            }
         }
         #expect(rows == [["completed", "prepared"]])
     }

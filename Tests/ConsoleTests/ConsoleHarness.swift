@@ -1,8 +1,9 @@
-@testable import Console
 import Foundation
 import Synchronization
 import TestSupport
 import Workbench
+
+@testable import Console
 
 let consoleTestKey = "sk-console-test-KEY-1234567890"
 
@@ -41,7 +42,9 @@ struct ConsoleHarness {
         for name in names {
             let path = home.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             filesRead += 1
             if data.range(of: Data(needle.utf8)) != nil { return true }
@@ -69,13 +72,13 @@ struct ConsoleHarness {
         let presets = home.appendingPathComponent("presets", isDirectory: true)
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
         try """
-            version: 1
-            tools:
-              - type: function
-                name: local_time
-                parameters: {type: object}
-                handler: \(handler)
-            """.write(to: presets.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        version: 1
+        tools:
+          - type: function
+            name: local_time
+            parameters: {type: object}
+            handler: \(handler)
+        """.write(to: presets.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
     }
 
     func remove() {
@@ -103,7 +106,8 @@ func echoRoute(counter: Counter) -> LoopbackServer.Route {
         }
         if input.contains("slow") {
             let words = (1...40).map { "w\($0)" }.joined(separator: " ")
-            return .sse(Fixtures.textStream(id: id, text: words, previousResponseID: previous), pause: .milliseconds(250))
+            return .sse(
+                Fixtures.textStream(id: id, text: words, previousResponseID: previous), pause: .milliseconds(250))
         }
         return .sse(Fixtures.textStream(id: id, text: text, previousResponseID: previous))
     }
@@ -111,7 +115,12 @@ func echoRoute(counter: Counter) -> LoopbackServer.Route {
 
 final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

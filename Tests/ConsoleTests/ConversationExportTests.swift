@@ -8,7 +8,8 @@ import Testing
 /// on the command line; `/copy` through OSC 52 reaches tmux's clipboard; `/save code N` writes the block.
 @Suite("conversations taken away")
 struct ConversationExportTests {
-    static let second = "Here is the code:\n\n```swift\nprint(\"hello\")\n```\n\nAnd a shell line:\n\n```sh\necho done\n```"
+    static let second =
+        "Here is the code:\n\n```swift\nprint(\"hello\")\n```\n\nAnd a shell line:\n\n```sh\necho done\n```"
 
     static func route(_ counter: Counter) -> LoopbackServer.Route {
         { request in
@@ -93,7 +94,8 @@ struct ConversationExportTests {
         let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
         try await tmux.waitFor("─── swift")
-        try "version: 1\nconsole:\n  markdown: false\n".write(to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "version: 1\nconsole:\n  markdown: false\n".write(
+            to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
         try await tmux.waitFor("```swift")
 
@@ -101,8 +103,12 @@ struct ConversationExportTests {
         #expect(refused.status == 2 && refused.stderr.contains("pass --yes"), "no terminal to ask on")
         let deleted = try await run(["history", "delete", id, "--server", "--yes"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(deleted.stdout.contains("deleted response resp_r1") && deleted.stdout.contains("deleted response resp_two"))
-        #expect(server.requests.filter { $0.method == "DELETE" }.map(\.path).sorted() == ["/v1/responses/resp_r1", "/v1/responses/resp_two"])
+        #expect(
+            deleted.stdout.contains("deleted response resp_r1") && deleted.stdout.contains("deleted response resp_two"))
+        #expect(
+            server.requests.filter { $0.method == "DELETE" }.map(\.path).sorted() == [
+                "/v1/responses/resp_r1", "/v1/responses/resp_two",
+            ])
         let after = try await run(["history", "show", id])
         #expect(after.status != 0 && after.stderr.contains("no conversation \(id)"), "\(after.stderr)")
     }

@@ -12,7 +12,10 @@ struct CostTests {
         { request in
             switch request.path {
             case "/v1/responses/input_tokens": .json(#"{"object":"response.input_tokens","input_tokens":\#(counted)}"#)
-            case "/v1/responses": .sse(Fixtures.textStream(id: "resp_cost", model: "gpt-4.1-mini", text: "one two three", previousResponseID: nil))
+            case "/v1/responses":
+                .sse(
+                    Fixtures.textStream(
+                        id: "resp_cost", model: "gpt-4.1-mini", text: "one two three", previousResponseID: nil))
             default: .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
         }
@@ -25,19 +28,31 @@ struct CostTests {
         defer { harness.remove() }
         let result = try await Subprocess.run(
             Subprocess.openresponsesBinary,
-            ["ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set", "max_output_tokens=50", "How long is a piece of string?"],
+            [
+                "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
+                "max_output_tokens=50", "How long is a piece of string?",
+            ],
             environment: harness.variables)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "Input: 1,234 tokens for gpt-4.1-mini (counted by the server) · ~$0.000494 at $0.40 per 1M input tokens; output $1.60 per 1M, not counted before it is written.\n")
+        #expect(
+            result.stdout
+                == "Input: 1,234 tokens for gpt-4.1-mini (counted by the server) · ~$0.000494 at $0.40 per 1M input tokens; output $1.60 per 1M, not counted before it is written.\n"
+        )
         #expect(server.requests.map(\.path) == ["/v1/responses/input_tokens"], "nothing is created")
         let body = try #require(server.requests.first?.jsonBody)
-        #expect(Set(body.keys).isSubset(of: ResponsesClient.tokenCountFields), "only the fields input_tokens takes: \(body.keys.sorted())")
+        #expect(
+            Set(body.keys).isSubset(of: ResponsesClient.tokenCountFields),
+            "only the fields input_tokens takes: \(body.keys.sorted())")
         #expect(body["model"] as? String == "gpt-4.1-mini")
         #expect(body["input"] != nil)
 
         let unknown = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--estimate", "--model", "my-local-model", "hi"], environment: harness.variables)
-        #expect(unknown.stdout == "Input: 1,234 tokens for my-local-model (counted by the server) · no price for my-local-model in the price table.\n")
+            Subprocess.openresponsesBinary, ["ask", "--estimate", "--model", "my-local-model", "hi"],
+            environment: harness.variables)
+        #expect(
+            unknown.stdout
+                == "Input: 1,234 tokens for my-local-model (counted by the server) · no price for my-local-model in the price table.\n"
+        )
     }
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
@@ -50,7 +65,8 @@ struct CostTests {
         let tmux = try await harness.startConsole()
         defer { tmux.kill() }
         try tmux.type("/cost what is the capital of France?")
-        try await tmux.waitFor("Input: 77 tokens for gpt-4.1-mini (counted by the server) · ~$0.000031 at $0.40 per 1M input tokens")
+        try await tmux.waitFor(
+            "Input: 77 tokens for gpt-4.1-mini (counted by the server) · ~$0.000031 at $0.40 per 1M input tokens")
         #expect(server.requests.map(\.path) == ["/v1/responses/input_tokens"])
         // 10 uncached input tokens at $0.40, 2 cached at $0.10, 3 output at $1.60 per million: $0.000009.
         try tmux.type("hello")

@@ -8,13 +8,15 @@ import Testing
 /// layers it reads from there (defaults < config.yaml < preset < flags), run as a user runs it.
 @Suite("The data directory")
 struct DataDirectoryTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("or-data-\(UUID().uuidString)", isDirectory: true)
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-data-\(UUID().uuidString)", isDirectory: true)
 
     /// Runs the binary with exactly `environment` (plus PATH) and the usual umask, so a directory created
     /// 0755 shows as such whatever the test process's umask.
     func run(_ arguments: [String], environment: [String: String]) async throws -> Subprocess.Result {
         try await Subprocess.run(
-            "/bin/bash", ["-c", #"umask 022 && exec "$@""#, "openresponses", Subprocess.openresponsesBinary] + arguments,
+            "/bin/bash",
+            ["-c", #"umask 022 && exec "$@""#, "openresponses", Subprocess.openresponsesBinary] + arguments,
             environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
     }
 
@@ -57,10 +59,12 @@ struct DataDirectoryTests {
     @Test func userPresetsAndTheConfigFileAreReadFromTheXDGDirectory() async throws {
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("xdg/openresponses", isDirectory: true)
-        try FileManager.default.createDirectory(at: data.appendingPathComponent("presets"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent("presets"), withIntermediateDirectories: true)
         try "version: 1\ndescription: Mine, from XDG\nmodel: gpt-4.1\ntemperature: 0.5\n"
             .write(to: data.appendingPathComponent("presets/mine.yaml"), atomically: true, encoding: .utf8)
-        try "version: 1\npreset: mine\n".write(to: data.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "version: 1\npreset: mine\n".write(
+            to: data.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let environment = [
             "XDG_DATA_HOME": root.appendingPathComponent("xdg").path, "HOME": root.appendingPathComponent("home").path,
             "OPENAI_API_KEY": "sk-x", "OPENRESPONSES_INSPECTOR": "off",
@@ -71,19 +75,27 @@ struct DataDirectoryTests {
         #expect(body["model"] == "gpt-4.1")
         #expect(body["temperature"] == 0.5)
         let list = try await run(["presets", "list"], environment: environment)
-        #expect(list.stdout.split(separator: "\n").contains { $0.hasPrefix("  mine ") && $0.hasSuffix("Mine, from XDG  [yours]") }, "\(list.stdout)")
+        #expect(
+            list.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("  mine ") && $0.hasSuffix("Mine, from XDG  [yours]")
+            }, "\(list.stdout)")
     }
 
     /// defaults < config.yaml < preset < flags, each key set by two layers at once.
     @Test func thePresetWinsOverTheConfigFileAndFlagsOverBoth() async throws {
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("data", isDirectory: true)
-        try FileManager.default.createDirectory(at: data.appendingPathComponent("presets"), withIntermediateDirectories: true)
-        try "version: 1\nmodel: gpt-4.1\ntemperature: 0.1\ntop_p: 0.3\nmax_output_tokens: 100\nmetadata: {layer: config, owner: me}\n"
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent("presets"), withIntermediateDirectories: true)
+        try
+            "version: 1\nmodel: gpt-4.1\ntemperature: 0.1\ntop_p: 0.3\nmax_output_tokens: 100\nmetadata: {layer: config, owner: me}\n"
             .write(to: data.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         try "version: 1\ntemperature: 0.5\ntop_p: 0.6\nmetadata: {layer: preset}\n"
             .write(to: data.appendingPathComponent("presets/team.yaml"), atomically: true, encoding: .utf8)
-        let environment = ["OPENRESPONSES_HOME": data.path, "HOME": data.path, "OPENAI_API_KEY": "sk-x", "OPENRESPONSES_INSPECTOR": "off"]
+        let environment = [
+            "OPENRESPONSES_HOME": data.path, "HOME": data.path, "OPENAI_API_KEY": "sk-x",
+            "OPENRESPONSES_INSPECTOR": "off",
+        ]
         func body(_ arguments: [String]) async throws -> JSONValue {
             let dry = try await run(["ask", "--dry-run"] + arguments + ["hi"], environment: environment)
             try #require(dry.status == 0, "\(arguments): \(dry.stderr)")

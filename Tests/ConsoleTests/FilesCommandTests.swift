@@ -1,7 +1,7 @@
 import Foundation
 import Inspector
-import Synchronization
 import ResponsesAPI
+import Synchronization
 import TestSupport
 import Testing
 
@@ -21,7 +21,9 @@ struct FilesCommandTests {
             if request.uri.contains("after=file-2") {
                 return .json(#"{"object":"list","data":[\#(Self.file("file-3"))],"has_more":false}"#)
             }
-            return .json(#"{"object":"list","data":[\#(Self.file("file-1")),\#(Self.file("file-2"))],"has_more":true,"last_id":"file-2"}"#)
+            return .json(
+                #"{"object":"list","data":[\#(Self.file("file-1")),\#(Self.file("file-2"))],"has_more":true,"last_id":"file-2"}"#
+            )
         }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
@@ -41,11 +43,17 @@ struct FilesCommandTests {
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/vector_stores/vs_1/file_batches"):
-                return .json(#"{"id":"vsfb_1","object":"vector_store.files_batch","status":"in_progress","file_counts":{"in_progress":2,"completed":0,"failed":0,"cancelled":0,"total":2}}"#)
+                return .json(
+                    #"{"id":"vsfb_1","object":"vector_store.files_batch","status":"in_progress","file_counts":{"in_progress":2,"completed":0,"failed":0,"cancelled":0,"total":2}}"#
+                )
             case ("GET", "/v1/vector_stores/vs_1/file_batches/vsfb_1"):
-                return .json(#"{"id":"vsfb_1","object":"vector_store.files_batch","status":"completed","file_counts":{"in_progress":0,"completed":1,"failed":1,"cancelled":0,"total":2}}"#)
+                return .json(
+                    #"{"id":"vsfb_1","object":"vector_store.files_batch","status":"completed","file_counts":{"in_progress":0,"completed":1,"failed":1,"cancelled":0,"total":2}}"#
+                )
             case ("GET", "/v1/vector_stores/vs_1/file_batches/vsfb_1/files"):
-                return .json(#"{"object":"list","data":[{"id":"file-2","object":"vector_store.file","status":"failed","last_error":{"code":"unsupported_file","message":"File type not supported"}}],"has_more":false}"#)
+                return .json(
+                    #"{"object":"list","data":[{"id":"file-2","object":"vector_store.file","status":"failed","last_error":{"code":"unsupported_file","message":"File type not supported"}}],"has_more":false}"#
+                )
             default:
                 return .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
@@ -65,8 +73,9 @@ struct FilesCommandTests {
 
     @Test func a404ShowsOpenAIsMessageAndTheRequestID() async throws {
         let server = try await LoopbackServer.start { _ in
-            .json(#"{"error":{"message":"No such File object: file-404","type":"invalid_request_error","param":"id","code":null}}"#,
-                  status: 404, headers: [("x-request-id", "req_404abc")])
+            .json(
+                #"{"error":{"message":"No such File object: file-404","type":"invalid_request_error","param":"id","code":null}}"#,
+                status: 404, headers: [("x-request-id", "req_404abc")])
         }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
@@ -82,16 +91,20 @@ struct FilesCommandTests {
         let server = try await LoopbackServer.start { _ in
             count.next() == 1
                 ? .json(Self.file("file-up1"))
-                : Reply(status: 200, headers: [("Content-Type", "application/json")], parts: [.bytes(Array("{\"id\":".utf8)), .dropConnection])
+                : Reply(
+                    status: 200, headers: [("Content-Type", "application/json")],
+                    parts: [.bytes(Array("{\"id\":".utf8)), .dropConnection])
         }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
-        let first = harness.home.appendingPathComponent("one.txt"), second = harness.home.appendingPathComponent("two.txt")
+        let first = harness.home.appendingPathComponent("one.txt")
+        let second = harness.home.appendingPathComponent("two.txt")
         try "first file".write(to: first, atomically: true, encoding: .utf8)
         try "second file".write(to: second, atomically: true, encoding: .utf8)
 
-        let missing = try await run(harness, ["files", "upload", first.path, harness.home.appendingPathComponent("nope.txt").path])
+        let missing = try await run(
+            harness, ["files", "upload", first.path, harness.home.appendingPathComponent("nope.txt").path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("nope.txt: no such file; nothing was uploaded"))
         #expect(server.requests.isEmpty)
@@ -112,5 +125,10 @@ struct FilesCommandTests {
 
 final class SharedCount: Sendable {
     private let state = Mutex(0)
-    func next() -> Int { state.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        state.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

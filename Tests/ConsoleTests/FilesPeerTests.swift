@@ -6,18 +6,22 @@ import Testing
 /// Files and vector stores against the real peer (llama-stack keeps real files and stores and searches
 /// them): upload three files, make a store of them, search, ask with file_search, delete everything; and
 /// one file's whole life: download, a store filled one file at a time, shown, renamed, emptied.
-@Suite("files and stores against the peer", .enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
+@Suite(
+    "files and stores against the peer",
+    .enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
 struct FilesPeerTests {
     /// A data directory of its own, and the binary pointed at the peer.
     struct Workspace {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-files-peer-\(UUID().uuidString)", isDirectory: true)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-files-peer-\(UUID().uuidString)", isDirectory: true)
         let environment: [String: String]
 
         init() throws {
             let baseURL = try #require(PeerServer.baseURL)
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
             environment = [
-                "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": baseURL, "OPENAI_API_KEY": "sk-test-1234", "PATH": "/usr/bin:/bin",
+                "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": baseURL, "OPENAI_API_KEY": "sk-test-1234",
+                "PATH": "/usr/bin:/bin",
             ]
         }
 
@@ -54,11 +58,15 @@ struct FilesPeerTests {
         let fileIDs = files.compactMap { $0["id"]?.stringValue }
         try #require(fileIDs.count == 3)
 
-        let create = try await workspace.json(["stores", "create", "peer-test-store"] + fileIDs.flatMap { ["--file", $0] })
+        let create = try await workspace.json(
+            ["stores", "create", "peer-test-store"] + fileIDs.flatMap { ["--file", $0] })
         let storeID = try #require(create["id"]?.stringValue)
         #expect(try await workspace.json(["stores", "files", storeID]).arrayValue?.count == 3)
 
-        let hits = try await workspace.json(["stores", "search", storeID, "How", "do", "bees", "tell", "where", "flowers", "are?"]).arrayValue ?? []
+        let hits =
+            try await workspace.json([
+                "stores", "search", storeID, "How", "do", "bees", "tell", "where", "flowers", "are?",
+            ]).arrayValue ?? []
         #expect(hits.first?["file_id"]?.stringValue == fileIDs[0], "bees.txt (uploaded first) is the best match")
 
         let answer = try await workspace.json([

@@ -12,7 +12,9 @@ struct ForgetfulServerTests {
         let server = try await LoopbackServer.start { request in
             let input = request.jsonBody?["input"] as? String ?? ""
             // An unrelated id where the chained one should be, as LiteLLM answers.
-            return .sse(Fixtures.textStream(id: "resp_\(counter.next())", text: "echo: " + input, previousResponseID: "chatcmpl-9"))
+            return .sse(
+                Fixtures.textStream(
+                    id: "resp_\(counter.next())", text: "echo: " + input, previousResponseID: "chatcmpl-9"))
         }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }

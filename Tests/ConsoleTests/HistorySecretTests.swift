@@ -1,7 +1,8 @@
-@testable import Console
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Console
 
 /// The history file never gets the configured API key, whatever it looks like: a local gateway's key is
 /// rarely shaped like `sk-...`, so the key's value itself must be what is looked for.

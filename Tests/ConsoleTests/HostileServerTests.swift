@@ -10,13 +10,16 @@ struct HostileServerTests {
     static func files(under folder: URL) -> [String] {
         (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter {
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
     }
 
     /// Runs the binary with `arguments` in a real terminal (tmux) from `folder`, its raw output recorded;
     /// returns that output once it exited.
-    static func onTerminal(_ harness: ConsoleHarness, _ arguments: [String], in folder: URL? = nil) async throws -> String {
+    static func onTerminal(_ harness: ConsoleHarness, _ arguments: [String], in folder: URL? = nil) async throws
+        -> String
+    {
         let tmux = try TmuxSession()
         defer { tmux.kill() }
         let raw = harness.home.appendingPathComponent("terminal-\(UUID().uuidString).out")
@@ -25,10 +28,15 @@ struct HostileServerTests {
         try await tmux.waitFor("$ ", timeout: .seconds(60))
         try tmux.recordOutput(to: raw)
         let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        try tmux.type("cd '\((folder ?? harness.home).path)' && env \(env) \(Subprocess.openresponsesBinary) \(quoted); echo EXITED-$?")
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
+        try tmux.type(
+            "cd '\((folder ?? harness.home).path)' && env \(env) \(Subprocess.openresponsesBinary) \(quoted); echo EXITED-$?"
+        )
         // The typed line holds `EXITED-$?` too: the command has ended when a digit follows.
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
+            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
+        }
         defer { try? FileManager.default.removeItem(at: raw) }
         // The recording (tmux's pipe to cat) can lag the screen: wait until it holds the end marker too.
         let deadline = ContinuousClock.now + .seconds(20)
@@ -60,30 +68,37 @@ struct HostileServerTests {
         #expect(!written.contains { $0.contains("bashrc") }, "\(written)")
         for saved in images {
             #expect(saved.hasSuffix(".bin"), "an unknown format is saved as .bin: \(saved)")
-            #expect(try String(contentsOf: harness.home.appendingPathComponent(saved), encoding: .utf8) == HostileServer.payload)
+            #expect(
+                try String(contentsOf: harness.home.appendingPathComponent(saved), encoding: .utf8)
+                    == HostileServer.payload)
         }
-        #expect(images.contains { shown.contains("saved to \(harness.home.appendingPathComponent($0).path)") }, "\(shown)")
+        #expect(
+            images.contains { shown.contains("saved to \(harness.home.appendingPathComponent($0).path)") }, "\(shown)")
     }
 
     /// Finding 6: `files download ID` saved where the server's file name said (`../../x.sh`, an absolute
     /// path), replacing what was there. Now: the last component made safe, in the current folder, never
     /// over an existing file without --force; -o is the user's own choice.
     @Test func aDownloadsNameIsNeverAPathNorReplacesAFile() async throws {
-        let absolute = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-abs-\(UUID().uuidString).sh")
+        let absolute = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hostile-abs-\(UUID().uuidString).sh")
         let server = try await LoopbackServer.start(route: HostileServer.route(fileNamed: absolute.path))
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         let work = harness.home.appendingPathComponent("one/two/work", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         func download(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run("/bin/sh", ["-c", "cd '\(work.path)' && exec \"$0\" \"$@\"", Subprocess.openresponsesBinary] + arguments,
-                                     environment: harness.variables)
+            try await Subprocess.run(
+                "/bin/sh",
+                ["-c", "cd '\(work.path)' && exec \"$0\" \"$@\"", Subprocess.openresponsesBinary] + arguments,
+                environment: harness.variables)
         }
         let first = try await download(["files", "download", "file-up"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try String(contentsOf: work.appendingPathComponent("x.sh"), encoding: .utf8) == HostileServer.payload)
         #expect(!FileManager.default.fileExists(atPath: harness.home.appendingPathComponent("one/x.sh").path))
-        #expect(first.stdout.contains("Saved file-up to \(work.appendingPathComponent("x.sh").path)"), "\(first.stdout)")
+        #expect(
+            first.stdout.contains("Saved file-up to \(work.appendingPathComponent("x.sh").path)"), "\(first.stdout)")
 
         try "mine".write(to: work.appendingPathComponent("x.sh"), atomically: true, encoding: .utf8)
         let again = try await download(["files", "download", "file-up"])
@@ -97,8 +112,11 @@ struct HostileServerTests {
         let named = try await download(["files", "download", "file-abs"])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: absolute.path))
-        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(String(absolute.lastPathComponent.dropFirst(0))).path)
-            || Self.files(under: work).contains { $0.hasSuffix(absolute.lastPathComponent) }, "\(Self.files(under: work))")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: work.appendingPathComponent(String(absolute.lastPathComponent.dropFirst(0))).path)
+                || Self.files(under: work).contains { $0.hasSuffix(absolute.lastPathComponent) },
+            "\(Self.files(under: work))")
         await server.stop()
     }
 
@@ -114,15 +132,20 @@ struct HostileServerTests {
         let asked = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask", "hello '\u{0301}; touch PWNED #"], environment: harness.variables)
         #expect(asked.status == 0, "\(asked.stderr)")
-        let dump = try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "dump", "1", "--format", "curl"], environment: harness.variables)
+        let dump = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["inspect", "dump", "1", "--format", "curl"], environment: harness.variables
+        )
         #expect(dump.status == 0, "\(dump.stderr)")
         let pasted = try await Subprocess.run(
-            "/bin/bash", ["-c", "cd '\(work.path)' && " + dump.stdout], environment: harness.variables.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+            "/bin/bash", ["-c", "cd '\(work.path)' && " + dump.stdout],
+            environment: harness.variables.merging(["PATH": "/usr/bin:/bin"]) { $1 })
         await server.stop()
         #expect(pasted.status == 0, "\(pasted.stderr)")
         #expect(Self.files(under: work).isEmpty, "\(Self.files(under: work))")
         #expect(server.requests.count == 2, "the pasted curl sent the request again")
-        #expect(server.requests.last.map { String(decoding: $0.body, as: UTF8.self) } == server.requests.first.map { String(decoding: $0.body, as: UTF8.self) })
+        #expect(
+            server.requests.last.map { String(decoding: $0.body, as: UTF8.self) }
+                == server.requests.first.map { String(decoding: $0.body, as: UTF8.self) })
     }
 
     /// Finding 4: a model name holding `"` + U+0301 became an `ontoggle` attribute in the HTML report.
@@ -130,15 +153,20 @@ struct HostileServerTests {
         let server = try await LoopbackServer.start(route: HostileServer.route())
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let asked = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "hello"], environment: harness.variables)
+        let asked = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "hello"], environment: harness.variables)
         await server.stop()
         #expect(asked.status == 0, "\(asked.stderr)")
         let report = harness.home.appendingPathComponent("report.html")
-        let made = try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "report", "-o", report.path], environment: harness.variables)
+        let made = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["inspect", "report", "-o", report.path], environment: harness.variables)
         #expect(made.status == 0, "\(made.stderr)")
         let html = try String(contentsOf: report, encoding: .utf8)
         #expect(html.contains("gpt&quot;\u{0301} open ontoggle=alert(1) x="))
-        #expect(!html.unicodeScalars.split(separator: "<").contains { tag in String(String.UnicodeScalarView(tag)).contains("\"\u{0301} open") })
+        #expect(
+            !html.unicodeScalars.split(separator: "<").contains { tag in
+                String(String.UnicodeScalarView(tag)).contains("\"\u{0301} open")
+            })
     }
 
     /// Finding 9: a search of a quote and a combining mark failed with "unterminated string".
@@ -146,15 +174,23 @@ struct HostileServerTests {
         let server = try await LoopbackServer.start(route: HostileServer.route())
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let asked = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "hello \"\u{0301}"], environment: harness.variables)
+        let asked = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "hello \"\u{0301}"], environment: harness.variables)
         await server.stop()
         #expect(asked.status == 0, "\(asked.stderr)")
-        for arguments in [["inspect", "list", "--search", "\"\u{0301}"], ["history", "search", "\"\u{0301}"], ["library", "search", "\"\u{0301} x"]] {
-            let result = try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        for arguments in [
+            ["inspect", "list", "--search", "\"\u{0301}"], ["history", "search", "\"\u{0301}"],
+            ["library", "search", "\"\u{0301} x"],
+        ] {
+            let result = try await Subprocess.run(
+                Subprocess.openresponsesBinary, arguments, environment: harness.variables)
             // history search exits 1 when nothing matches (as grep does); an error is what must not happen.
-            #expect(result.status == 0 || (arguments[0] == "history" && result.stdout.hasPrefix("No conversation mentions")),
-                    "\(arguments): \(result.stdout) \(result.stderr)")
-            #expect(!result.stderr.contains("SQLite") && !result.stderr.contains("error"), "\(arguments): \(result.stderr)")
+            #expect(
+                result.status == 0
+                    || (arguments[0] == "history" && result.stdout.hasPrefix("No conversation mentions")),
+                "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(
+                !result.stderr.contains("SQLite") && !result.stderr.contains("error"), "\(arguments): \(result.stderr)")
         }
     }
 }

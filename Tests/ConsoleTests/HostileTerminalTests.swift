@@ -11,7 +11,9 @@ struct HostileTerminalTests {
     static let forbidden = ["\u{1B}]52", "\u{1B}[2J", "\u{9B}", "\u{1B}[2K", "\rX"]
 
     static func rawSequences(in output: String) -> [String] {
-        forbidden.filter { output.contains($0) }.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ") }
+        forbidden.filter { output.contains($0) }.map {
+            $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+        }
     }
 
     /// Finding 2: arguments holding a carriage return and ESC[2K erased the start of the approval line, so
@@ -31,16 +33,29 @@ struct HostileTerminalTests {
         try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'approve this'; echo EXITED-$?")
         let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
         let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
-        #expect(promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
+        #expect(
+            promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
+            "\(screen)")
         try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
+            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
+        }
         // Valid JSON whose 80 line feeds would scroll the command away: shown compact, on one line.
         try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'newlines'; echo SECOND-$?")
-        let second = try await tmux.waitFor(timeout: .seconds(60), "the second prompt") { $0.contains("read_file") && $0.contains("[y/N]") }
-        let secondLine = second.split(separator: "\n").first { $0.contains("read_file") && $0.contains("[y/N]") }.map(String.init) ?? ""
-        #expect(secondLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","Run read_file":{"path":"notes.txt"}})? [y/N]"#), "\(second)")
+        let second = try await tmux.waitFor(timeout: .seconds(60), "the second prompt") {
+            $0.contains("read_file") && $0.contains("[y/N]")
+        }
+        let secondLine =
+            second.split(separator: "\n").first { $0.contains("read_file") && $0.contains("[y/N]") }.map(String.init)
+            ?? ""
+        #expect(
+            secondLine.contains(
+                #"Run local_time({"cmd":"rm -rf ~/important","Run read_file":{"path":"notes.txt"}})? [y/N]"#),
+            "\(second)")
         try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the second command's end") { $0.range(of: "SECOND-[0-9]", options: .regularExpression) != nil }
+        try await tmux.waitFor(timeout: .seconds(60), "the second command's end") {
+            $0.range(of: "SECOND-[0-9]", options: .regularExpression) != nil
+        }
         await server.stop()
         let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
         #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
@@ -63,9 +78,13 @@ struct HostileTerminalTests {
         let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
         let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
         #expect(promptLine.hasPrefix("Allow docs␛]52;c;cHduZWQ=␇␛[2J"), "\(screen)")
-        #expect(promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#), "\(screen)")
+        #expect(
+            promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
+            "\(screen)")
         try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") { $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil }
+        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
+            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
+        }
         await server.stop()
         let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
         #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
@@ -81,7 +100,8 @@ struct HostileTerminalTests {
         let documents = harness.home.appendingPathComponent("docs", isDirectory: true)
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
         // A document whose text and whose very name hold the sequences (HTML's `&#27;` decodes to ESC).
-        try "<html><body><h1>Clipboard</h1><p>clipboard &#27;]52;c;cHduZWQ=&#7; &#27;[2J &#155;31m text</p></body></html>"
+        try
+            "<html><body><h1>Clipboard</h1><p>clipboard &#27;]52;c;cHduZWQ=&#7; &#27;[2J &#155;31m text</p></body></html>"
             .write(to: documents.appendingPathComponent("page\u{1B}[2J.html"), atomically: true, encoding: .utf8)
         let commands: [[String]] = [
             ["ask", "apierror"], ["ask", "failed"], ["ask", "htmlerror"], ["ask", "hello"],

@@ -54,7 +54,8 @@ struct InspectCommandTests {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let ask = try await run(harness, ["ask", "--model", "openai/echo", "--instructions", "it's \"quoted\"", "curl me"])
+        let ask = try await run(
+            harness, ["ask", "--model", "openai/echo", "--instructions", "it's \"quoted\"", "curl me"])
         #expect(ask.status == 0)
         let curl = try await run(harness, ["inspect", "dump", "1", "--format", "curl"])
         #expect(curl.status == 0, "\(curl.stderr)")
@@ -78,17 +79,28 @@ struct InspectCommandTests {
         #expect(entry["request"]?["postData"]?["text"] == .string(String(decoding: requests[0].body, as: UTF8.self)))
         #expect(entry["response"]?["status"] == 200)
         // The event listing: one line per event, offsets in one column past #9.
-        let long = try await run(harness, ["ask", "--model", "openai/echo", "one two three four five six seven eight nine ten"])
+        let long = try await run(
+            harness, ["ask", "--model", "openai/echo", "one two three four five six seven eight nine ten"])
         #expect(long.status == 0)
         let listing = try await run(harness, ["inspect", "show", "2", "--events"])
         #expect(listing.status == 0, "\(listing.stderr)")
         let eventLines = listing.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
-        #expect(eventLines.count == Fixtures.textStream(id: "resp_2", text: "echo: one two three four five six seven eight nine ten").count)
+        #expect(
+            eventLines.count
+                == Fixtures.textStream(id: "resp_2", text: "echo: one two three four five six seven eight nine ten")
+                .count)
         #expect(eventLines.count > 10)
-        let offsetColumns = Set(eventLines.map { line in line.range(of: " ms  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        let offsetColumns = Set(
+            eventLines.map { line in
+                line.range(of: " ms  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+            })
         #expect(offsetColumns.count == 1 && !offsetColumns.contains(nil), "\(listing.stdout)")
         let badFormat = try await run(harness, ["inspect", "dump", "1", "--format", "pdf"])
-        #expect(badFormat.status != 0 && badFormat.stderr.contains("The value 'pdf' is invalid for '--format <format>'. Please provide one of 'json', 'curl', 'sse' or 'har'."))
+        #expect(
+            badFormat.status != 0
+                && badFormat.stderr.contains(
+                    "The value 'pdf' is invalid for '--format <format>'. Please provide one of 'json', 'curl', 'sse' or 'har'."
+                ))
         await server.stop()
     }
 
@@ -97,7 +109,8 @@ struct InspectCommandTests {
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "--model", "openai/echo", "same words"])
-        let replay = try await run(harness, ["inspect", "replay", "1", "--set", "temperature=0.2", "--set", "model=openai/echo-2"])
+        let replay = try await run(
+            harness, ["inspect", "replay", "1", "--set", "temperature=0.2", "--set", "model=openai/echo-2"])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout == "echo: same words\n")
         #expect(replay.stderr.contains("recorded as exchange 2 (replay of 1)"))
@@ -152,13 +165,18 @@ struct InspectCommandTests {
         #expect(groups[0]["requests"] == 3)
         #expect(groups[0]["error_rate"]?.doubleValue == 0)
         #expect(groups[0]["input_tokens"] == 36)  // 12 per answer in the fixture
-        #expect(groups[0]["p95_duration_ms"]?.doubleValue ?? 0 >= groups[0]["p50_duration_ms"]?.doubleValue ?? .infinity)
+        #expect(
+            groups[0]["p95_duration_ms"]?.doubleValue ?? 0 >= groups[0]["p50_duration_ms"]?.doubleValue ?? .infinity)
         #expect(groups[0]["cost_usd"] == .null, "test-model has no price")
         #expect(groups[0]["p50_ttft_ms"]?.doubleValue != nil)
         let byDay = try await run(harness, ["inspect", "stats", "--by", "day"])
         #expect(byDay.stdout.hasPrefix("DAY"))
         let wrong = try await run(harness, ["inspect", "stats", "--by", "week"])
-        #expect(wrong.status != 0 && wrong.stderr.contains("The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day', 'preset' or 'provider'."))
+        #expect(
+            wrong.status != 0
+                && wrong.stderr.contains(
+                    "The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day', 'preset' or 'provider'."
+                ))
         await server.stop()
     }
 
@@ -167,9 +185,12 @@ struct InspectCommandTests {
     @Test func statsGiveThePricedCostAndTheTimeToFirstText() async throws {
         let counter = Counter()
         let server = try await LoopbackServer.start { _ in
-            let frames = Fixtures.textStream(id: "resp_\(counter.next())", model: "gpt-4.1-mini-2025-04-14", text: "priced answer")
-                .map { $0.replacingOccurrences(of: #""input_tokens":12,"#, with: #""input_tokens":1000000,"#) }
-            let parts: [Reply.Part] = frames.prefix(4).map { .bytes(Array($0.utf8)) } + [.pause(.milliseconds(300))]
+            let frames = Fixtures.textStream(
+                id: "resp_\(counter.next())", model: "gpt-4.1-mini-2025-04-14", text: "priced answer"
+            )
+            .map { $0.replacingOccurrences(of: #""input_tokens":12,"#, with: #""input_tokens":1000000,"#) }
+            let parts: [Reply.Part] =
+                frames.prefix(4).map { .bytes(Array($0.utf8)) } + [.pause(.milliseconds(300))]
                 + frames.dropFirst(4).map { .bytes(Array($0.utf8)) }
             return Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
         }
@@ -199,7 +220,8 @@ struct InspectCommandTests {
         #expect((groups[0]["p50_ttft_ms"]?.doubleValue ?? 0) >= 300)
         #expect((groups[0]["p95_ttft_ms"]?.doubleValue ?? 0) >= 300)
         let text = try await run(harness, ["inspect", "stats"])
-        let line = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("gpt-4.1-mini-2025-04-14 ") }, "\(text.stdout)")
+        let line = try #require(
+            text.stdout.split(separator: "\n").first { $0.hasPrefix("gpt-4.1-mini-2025-04-14 ") }, "\(text.stdout)")
         #expect(line.contains(" $0.8000 "), "\(line)")
         await server.stop()
     }
@@ -209,7 +231,8 @@ struct InspectCommandTests {
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "create the store first"])
-        let script = "for p in 1 2 3 4; do (for i in $(seq 25); do \"$BIN\" ask \"process $p turn $i\" >/dev/null || echo FAIL; done) & done; wait"
+        let script =
+            "for p in 1 2 3 4; do (for i in $(seq 25); do \"$BIN\" ask \"process $p turn $i\" >/dev/null || echo FAIL; done) & done; wait"
         var environment = harness.variables
         environment["BIN"] = binary
         let result = try await Subprocess.run("/bin/bash", ["-c", script], environment: environment)
@@ -227,9 +250,11 @@ struct InspectCommandTests {
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "mention \(consoleTestKey) in the prompt"])
         _ = try await run(harness, ["ask", "--no-stream", "whole"])
-        for arguments in [["inspect", "list"], ["inspect", "show", "1"], ["inspect", "dump", "1", "--format", "har"],
-                          ["inspect", "dump", "1", "--format", "curl"], ["inspect", "replay", "1"], ["inspect", "diff", "1", "2"],
-                          ["inspect", "export"]] {
+        for arguments in [
+            ["inspect", "list"], ["inspect", "show", "1"], ["inspect", "dump", "1", "--format", "har"],
+            ["inspect", "dump", "1", "--format", "curl"], ["inspect", "replay", "1"], ["inspect", "diff", "1", "2"],
+            ["inspect", "export"],
+        ] {
             let result = try await run(harness, arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(!result.stdout.contains(consoleTestKey), "\(arguments) printed the key")

@@ -23,17 +23,27 @@ struct InspectDumpNoiseTests {
         try #require(sent.contains { $0.contains(#""obfuscation""#) })
 
         for format in ["sse", "json", "har"] {
-            let dump = try await Subprocess.run(binary, ["inspect", "dump", "1", "--format", format], environment: harness.variables)
+            let dump = try await Subprocess.run(
+                binary, ["inspect", "dump", "1", "--format", format], environment: harness.variables)
             #expect(dump.status == 0, "\(dump.stderr)")
             #expect(!dump.stdout.contains("obfuscation"), "\(format) dump holds the padding")
         }
-        let sse = try await Subprocess.run(binary, ["inspect", "dump", "1", "--format", "sse"], environment: harness.variables)
-        let stripped = sse.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
-        #expect(stripped == sent.map { String(decoding: StreamNoise.withoutObfuscation(Array($0.utf8)), as: UTF8.self) })
-        #expect(stripped.contains(#"{"type":"response.output_text.delta","sequence_number":14,"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Cats ","logprobs":[]}"#))
+        let sse = try await Subprocess.run(
+            binary, ["inspect", "dump", "1", "--format", "sse"], environment: harness.variables)
+        let stripped = sse.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map {
+            String($0.dropFirst(6))
+        }
+        #expect(
+            stripped == sent.map { String(decoding: StreamNoise.withoutObfuscation(Array($0.utf8)), as: UTF8.self) })
+        #expect(
+            stripped.contains(
+                #"{"type":"response.output_text.delta","sequence_number":14,"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Cats ","logprobs":[]}"#
+            ))
 
         let exact = try await Subprocess.run(
             binary, ["inspect", "dump", "1", "--format", "sse", "--keep-obfuscation"], environment: harness.variables)
-        #expect(exact.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) } == sent)
+        #expect(
+            exact.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+                == sent)
     }
 }

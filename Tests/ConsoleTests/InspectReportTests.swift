@@ -5,7 +5,9 @@ import Testing
 
 /// Chromium, when this machine has it (`scripts/test.sh` installs it where it can).
 enum Chromium {
-    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 }
 
 /// `openresponses inspect report` over exchanges recorded from a loopback server: a completed answer, a
@@ -26,7 +28,9 @@ struct InspectReportTests {
         // A function call first (the console answers it and asks again), then a plain answer.
         let calls = Counter()
         let tools = try await LoopbackServer.start { _ in
-            calls.next() == 1 ? .sseFixture("stream-function-call.sse") : .sse(Fixtures.textStream(id: "resp_after", text: "It is noon."))
+            calls.next() == 1
+                ? .sseFixture("stream-function-call.sse")
+                : .sse(Fixtures.textStream(id: "resp_after", text: "It is noon."))
         }
         _ = try await run(["ask", "what time is it in Tokyo?"], tools.baseURL)
         await tools.stop()
@@ -64,13 +68,16 @@ struct InspectReportTests {
         // --model and --since choose the exchanges.
         let variables = harness.variables
         let onlyEcho = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "report", "--model", "gpt-nonexistent", "-o", report.path], environment: variables)
+            Subprocess.openresponsesBinary, ["inspect", "report", "--model", "gpt-nonexistent", "-o", report.path],
+            environment: variables)
         #expect(onlyEcho.stdout.hasSuffix(": 1 exchange\n"), "\(onlyEcho.stdout)\(onlyEcho.stderr)")
         let none = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "report", "--since", "2999-01-01", "-o", report.path], environment: variables)
+            Subprocess.openresponsesBinary, ["inspect", "report", "--since", "2999-01-01", "-o", report.path],
+            environment: variables)
         #expect(none.stdout.hasSuffix(": 0 exchanges\n"))
         let bad = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "report", "-o", "/nonexistent/dir/report.html"], environment: variables)
+            Subprocess.openresponsesBinary, ["inspect", "report", "-o", "/nonexistent/dir/report.html"],
+            environment: variables)
         #expect(bad.status != 0 && bad.stderr.contains("cannot write /nonexistent/dir/report.html"), "\(bad.stderr)")
     }
 
@@ -80,14 +87,16 @@ struct InspectReportTests {
         defer { harness.remove() }
         let chromium = try #require(Chromium.path)
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(harness.home.path)/chromium"]
-        let all = try await Subprocess.run(chromium, flags + ["--dump-dom", report.absoluteString], environment: harness.variables)
+        let all = try await Subprocess.run(
+            chromium, flags + ["--dump-dom", report.absoluteString], environment: harness.variables)
         try #require(all.status == 0, "\(all.stderr)")
         #expect(all.stdout.contains("<span id=\"count-total\"><b>4</b> exchanges</span>"))
         #expect(all.stdout.contains("<span class=\"muted\" id=\"shown\">4 shown</span>"))
         #expect(all.stdout.contains("req_report_404"))
         // The page's own script filters by status, from the address (#filter:status=failed).
         let failed = try await Subprocess.run(
-            chromium, flags + ["--dump-dom", report.absoluteString + "#filter:status=failed"], environment: harness.variables)
+            chromium, flags + ["--dump-dom", report.absoluteString + "#filter:status=failed"],
+            environment: harness.variables)
         #expect(failed.stdout.contains("id=\"shown\">1 shown</span>"), "\(failed.stdout.suffix(400))")
         let screenshot = harness.home.appendingPathComponent("report.png")
         _ = try await Subprocess.run(

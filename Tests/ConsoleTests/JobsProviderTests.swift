@@ -8,7 +8,8 @@ import Testing
 /// overrides it.
 @Suite("background jobs on named providers")
 struct JobsProviderTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-jobprov-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-jobprov-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
         try await Subprocess.openresponses(arguments, home: home, environment: extra)
@@ -20,7 +21,9 @@ struct JobsProviderTests {
             case ("POST", "/v1/responses"):
                 return .sse(Fixtures.textStream(id: id, text: "Working on it"))
             case ("GET", "/v1/responses/\(id)"):
-                return .json(#"{"id":"\#(id)","object":"response","status":"\#(status)","model":"m","output":[{"id":"msg_j","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Answer from \#(id).","annotations":[]}]}]}"#)
+                return .json(
+                    #"{"id":"\#(id)","object":"response","status":"\#(status)","model":"m","output":[{"id":"msg_j","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Answer from \#(id).","annotations":[]}]}]}"#
+                )
             case ("POST", "/v1/responses/\(id)/cancel"):
                 return .json(#"{"id":"\#(id)","object":"response","status":"cancelled","model":"m","output":[]}"#)
             default:
@@ -33,28 +36,43 @@ struct JobsProviderTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let plain = try await LoopbackServer.start(route: Self.jobServer(id: "resp_here", status: "in_progress"))
         let beta = try await LoopbackServer.start(route: Self.jobServer(id: "resp_beta", status: "completed"))
-        defer { Task { await plain.stop(); await beta.stop() } }
+        defer {
+            Task {
+                await plain.stop()
+                await beta.stop()
+            }
+        }
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try "version: 1\nproviders:\n  beta:\n    base_url: \(beta.baseURL)\n    key_env: BETA_KEY\n"
             .write(to: home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
-        let environment = ["OPENAI_BASE_URL": plain.baseURL, "OPENAI_API_KEY": "sk-plain-0000", "BETA_KEY": "sk-beta-secret-0000"]
+        let environment = [
+            "OPENAI_BASE_URL": plain.baseURL, "OPENAI_API_KEY": "sk-plain-0000", "BETA_KEY": "sk-beta-secret-0000",
+        ]
 
         let here = try await run(["ask", "--model", "m", "--background", "plain job"], environment: environment)
         #expect(here.status == 0, "\(here.stderr)")
-        let there = try await run(["ask", "--provider", "beta", "--model", "m", "--background", "beta job"], environment: environment)
+        let there = try await run(
+            ["ask", "--provider", "beta", "--model", "m", "--background", "beta job"], environment: environment)
         #expect(there.status == 0, "\(there.stderr)")
 
         // Each job's status comes from its own server, with its own key.
         let jobs = try await run(["jobs", "--json"], environment: environment)
         #expect(jobs.status == 0, "\(jobs.stderr)")
         let listed = try #require(try JSONValue.parse(Array(jobs.stdout.utf8)).arrayValue)
-        let byID = Dictionary(uniqueKeysWithValues: listed.compactMap { job in job["id"]?.stringValue.map { ($0, job) } })
+        let byID = Dictionary(
+            uniqueKeysWithValues: listed.compactMap { job in job["id"]?.stringValue.map { ($0, job) } })
         #expect(byID["resp_here"]?["status"]?.stringValue == "in_progress", "\(jobs.stdout)")
         #expect(byID["resp_here"]?["provider"]?.stringValue == "default")
         #expect(byID["resp_beta"]?["status"]?.stringValue == "completed", "\(jobs.stdout)")
         #expect(byID["resp_beta"]?["provider"]?.stringValue == "beta")
-        #expect(beta.requests.contains { $0.method == "GET" && $0.path == "/v1/responses/resp_beta" && $0.header("authorization") == "Bearer sk-beta-secret-0000" })
-        #expect(!plain.requests.contains { $0.path.contains("resp_beta") }, "the default server is never asked about beta's job")
+        #expect(
+            beta.requests.contains {
+                $0.method == "GET" && $0.path == "/v1/responses/resp_beta"
+                    && $0.header("authorization") == "Bearer sk-beta-secret-0000"
+            })
+        #expect(
+            !plain.requests.contains { $0.path.contains("resp_beta") },
+            "the default server is never asked about beta's job")
         let table = try await run(["jobs"], environment: environment)
         #expect(table.stdout.split(separator: "\n").first?.contains("PROVIDER") == true, "\(table.stdout)")
 
@@ -62,7 +80,9 @@ struct JobsProviderTests {
         let attached = try await run(["attach", "resp_beta"], environment: environment)
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == "Answer from resp_beta.\n")
-        #expect(attached.stderr.contains("note: resp_beta was created on provider beta (\(beta.baseURL)); asking it there"), "\(attached.stderr)")
+        #expect(
+            attached.stderr.contains("note: resp_beta was created on provider beta (\(beta.baseURL)); asking it there"),
+            "\(attached.stderr)")
         let cancelled = try await run(["cancel", "resp_beta"], environment: environment)
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(beta.requests.last?.path == "/v1/responses/resp_beta/cancel")
@@ -78,6 +98,8 @@ struct JobsProviderTests {
         #expect(orphan.stdout.contains("on beta: no provider beta"), "\(orphan.stdout)")
         let lost = try await run(["attach", "resp_beta"], environment: environment)
         #expect(lost.status != 0)
-        #expect(lost.stderr.contains("resp_beta was created on provider beta, which cannot be used: no provider beta"), "\(lost.stderr)")
+        #expect(
+            lost.stderr.contains("resp_beta was created on provider beta, which cannot be used: no provider beta"),
+            "\(lost.stderr)")
     }
 }

@@ -18,8 +18,9 @@ struct JobsTests {
         case ("POST", "/v1/responses/resp_bg1/cancel"):
             return .json(#"{"id":"resp_bg1","object":"response","status":"cancelled","model":"m","output":[]}"#)
         default:
-            return .json(#"{"error":{"message":"Cannot cancel a completed response.","type":"invalid_request_error","code":null}}"#,
-                         status: 400, headers: [("x-request-id", "req_cancel")])
+            return .json(
+                #"{"error":{"message":"Cannot cancel a completed response.","type":"invalid_request_error","code":null}}"#,
+                status: 400, headers: [("x-request-id", "req_cancel")])
         }
     }
 
@@ -37,9 +38,12 @@ struct JobsTests {
 
         let empty = try await run(["jobs"])
         #expect(empty.status == 0, "\(empty.stderr)")
-        #expect(empty.stdout == "No background job running or started in the last 24 hours (jobs --all lists every one).\n")
+        #expect(
+            empty.stdout == "No background job running or started in the last 24 hours (jobs --all lists every one).\n")
 
-        let background = try await run(["ask", "--model", "m", "--set", "background=true", "summarize   the whole\narchive please"])
+        let background = try await run([
+            "ask", "--model", "m", "--set", "background=true", "summarize   the whole\narchive please",
+        ])
         #expect(background.status == 0, "\(background.stderr)")
         let foreground = try await run(["ask", "--model", "m", "hello"])
         #expect(foreground.status == 0, "\(foreground.stderr)")
@@ -50,14 +54,20 @@ struct JobsTests {
         #expect(lines.count == 2, "\(jobs.stdout)")
         #expect(lines.first?.hasPrefix("ID") == true && lines.first?.contains("STATUS") == true)
         let row = lines.last ?? ""
-        #expect(row.contains("resp_bg1") && row.contains("in_progress") && row.contains("summarize the whole archive please"), "\(row)")
+        #expect(
+            row.contains("resp_bg1") && row.contains("in_progress")
+                && row.contains("summarize the whole archive please"), "\(row)")
         #expect(!jobs.stdout.contains("resp_fg1"))
-        #expect(server.requests.contains { $0.method == "GET" && $0.path == "/v1/responses/resp_bg1" }, "the status is asked of the server")
+        #expect(
+            server.requests.contains { $0.method == "GET" && $0.path == "/v1/responses/resp_bg1" },
+            "the status is asked of the server")
 
         let json = try await run(["jobs", "--all", "--json"])
         let listed = try #require(try JSONValue.parse(Array(json.stdout.utf8)).arrayValue)
         #expect(listed.count == 1)
-        #expect(listed.first?["status"]?.stringValue == "in_progress" && listed.first?["model"]?.stringValue == "test-model")
+        #expect(
+            listed.first?["status"]?.stringValue == "in_progress" && listed.first?["model"]?.stringValue == "test-model"
+        )
 
         let cancel = try await run(["cancel", "resp_bg1"])
         #expect(cancel.status == 0, "\(cancel.stderr)")
@@ -66,8 +76,10 @@ struct JobsTests {
 
         let refused = try await run(["cancel", "resp_done"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("cannot cancel resp_done") && refused.stderr.contains("Cannot cancel a completed response.")
-            && refused.stderr.contains("req_cancel"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("cannot cancel resp_done")
+                && refused.stderr.contains("Cannot cancel a completed response.")
+                && refused.stderr.contains("req_cancel"), "\(refused.stderr)")
     }
 
     /// A background stream cut off after "gamma " (sequence number 6): `attach` asks for the events after 6
@@ -79,16 +91,20 @@ struct JobsTests {
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/responses"):
-                return Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
-                             parts: frames[..<cut].map { .bytes(Array($0.utf8)) } + [.dropConnection])
+                return Reply(
+                    status: 200, headers: [("Content-Type", "text/event-stream")],
+                    parts: frames[..<cut].map { .bytes(Array($0.utf8)) } + [.dropConnection])
             case ("GET", "/v1/responses/resp_bg2") where request.uri.contains("stream=true"):
                 // The ask's own attempt to resume fails (so the job stays unseen); attach's succeeds.
                 if streams.next() == 1 { return .json(#"{"error":{"message":"not yet"}}"#, status: 400) }
                 return .sse(Array(frames[cut...]))
             case ("GET", "/v1/responses/resp_bg2"):
-                return .json(#"{"id":"resp_bg2","object":"response","status":"in_progress","model":"test-model","output":[]}"#)
+                return .json(
+                    #"{"id":"resp_bg2","object":"response","status":"in_progress","model":"test-model","output":[]}"#)
             case ("GET", "/v1/responses/resp_done"):
-                return .json(#"{"id":"resp_done","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_d","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"All done.","annotations":[]}]}]}"#)
+                return .json(
+                    #"{"id":"resp_done","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_d","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"All done.","annotations":[]}]}]}"#
+                )
             default:
                 return .json(#"{"error":{"message":"No response found with id 'resp_nope'."}}"#, status: 404)
             }
@@ -107,7 +123,9 @@ struct JobsTests {
         #expect(attached.stdout == "delta epsilon\n", "only what had not been shown")
         #expect(attached.stderr.contains("Attached to resp_bg2 (in_progress), after event 6"), "\(attached.stderr)")
         let resumed = try #require(server.requests.last)
-        #expect(resumed.method == "GET" && resumed.uri.contains("starting_after=6") && resumed.uri.contains("stream=true"), "\(resumed.uri)")
+        #expect(
+            resumed.method == "GET" && resumed.uri.contains("starting_after=6") && resumed.uri.contains("stream=true"),
+            "\(resumed.uri)")
 
         let done = try await run(["attach", "resp_done"])
         #expect(done.status == 0, "\(done.stderr)")
@@ -115,7 +133,9 @@ struct JobsTests {
         #expect(done.stderr == "resp_done is completed.\n")
 
         let unknown = try await run(["attach", "resp_nope"])
-        #expect(unknown.status != 0 && unknown.stderr.contains("cannot attach to resp_nope") && unknown.stderr.contains("No response found"))
+        #expect(
+            unknown.status != 0 && unknown.stderr.contains("cannot attach to resp_nope")
+                && unknown.stderr.contains("No response found"))
     }
 
     /// The same in the console: `/jobs` lists a background answer, `/attach-job` shows a finished one.
@@ -124,7 +144,9 @@ struct JobsTests {
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("GET", "/v1/responses/resp_bg1"):
-                return .json(#"{"id":"resp_bg1","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_b","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Background answer, finished.","annotations":[]}]}]}"#)
+                return .json(
+                    #"{"id":"resp_bg1","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_b","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Background answer, finished.","annotations":[]}]}]}"#
+                )
             default:
                 return Self.route(request)
             }
@@ -161,7 +183,9 @@ struct JobsTests {
         try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --background 'background work'")
         try await tmux.waitFor("w3 ", timeout: .seconds(60))
         try tmux.press("C-c")
-        try await tmux.waitFor("detached from resp_bg: it goes on on the server (openresponses attach resp_bg follows it, openresponses cancel resp_bg cancels it)")
+        try await tmux.waitFor(
+            "detached from resp_bg: it goes on on the server (openresponses attach resp_bg follows it, openresponses cancel resp_bg cancels it)"
+        )
         let created = try #require(server.requests.first { $0.path == "/v1/responses" })
         #expect(created.jsonBody?["background"] as? Bool == true)
         #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" })
@@ -176,7 +200,9 @@ struct JobsTests {
             switch (request.method, request.path) {
             case ("POST", "/v1/responses"): return .sse(slow, pause: .milliseconds(100))
             case ("GET", "/v1/responses/resp_bgn"):
-                return .json(#"{"id":"resp_bgn","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_n","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Finished the analysis.","annotations":[]}]}]}"#)
+                return .json(
+                    #"{"id":"resp_bgn","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_n","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Finished the analysis.","annotations":[]}]}]}"#
+                )
             default: return Self.route(request)
             }
         }
@@ -203,7 +229,10 @@ struct JobsTests {
         var announced = false
         for _ in 0..<10 where !announced {
             try tmux.type("/help")
-            announced = (try? await tmux.waitFor("[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]", timeout: .seconds(5))) != nil
+            announced =
+                (try? await tmux.waitFor(
+                    "[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]",
+                    timeout: .seconds(5))) != nil
         }
         #expect(announced, "the job's end was never announced at a prompt")
     }

@@ -1,9 +1,10 @@
-@testable import Console
 import Foundation
 import ResponsesAPI
 import TestSupport
 import Testing
 import Workbench
+
+@testable import Console
 
 /// Text that arrives only in the final events (some compatible servers, trimmed recordings) is shown,
 /// once; text whose deltas and final events agree is shown once, unchanged. Served over loopback.
@@ -43,7 +44,8 @@ struct LateTextTests {
     }
 
     @Test func textOnlyInTheTerminalEventIsShownOnce() async throws {
-        let (text, _) = try await Self.shown(Self.frames { $0 == "response.output_text.delta" || $0.hasSuffix(".done") })
+        let (text, _) = try await Self.shown(
+            Self.frames { $0 == "response.output_text.delta" || $0.hasSuffix(".done") })
         #expect(text == Self.answer + "\n")
     }
 

@@ -15,15 +15,31 @@ struct LedgerTests {
         let conversationDeletes = Mutex(0)
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
-            case ("POST", "/v1/conversations"): .json(#"{"id":"conv_L1","object":"conversation","created_at":1,"metadata":{}}"#)
-            case ("POST", "/v1/responses"): .sse(Fixtures.textStream(id: "resp_L1", text: "stored answer", previousResponseID: nil))
-            case ("POST", "/v1/files"): .json(#"{"id":"file-L1","object":"file","bytes":6,"created_at":1,"filename":"notes.txt","purpose":"assistants"}"#)
-            case ("POST", "/v1/vector_stores"): .json(#"{"id":"vs_L1","object":"vector_store","name":"papers","created_at":1,"status":"completed","usage_bytes":0,"file_counts":{"in_progress":0,"completed":0,"failed":0,"cancelled":0,"total":0}}"#)
-            case ("GET", "/v1/responses/resp_L1"): .json(#"{"error":{"message":"No response with id 'resp_L1' found.","type":"invalid_request_error"}}"#, status: 404)
+            case ("POST", "/v1/conversations"):
+                .json(#"{"id":"conv_L1","object":"conversation","created_at":1,"metadata":{}}"#)
+            case ("POST", "/v1/responses"):
+                .sse(Fixtures.textStream(id: "resp_L1", text: "stored answer", previousResponseID: nil))
+            case ("POST", "/v1/files"):
+                .json(
+                    #"{"id":"file-L1","object":"file","bytes":6,"created_at":1,"filename":"notes.txt","purpose":"assistants"}"#
+                )
+            case ("POST", "/v1/vector_stores"):
+                .json(
+                    #"{"id":"vs_L1","object":"vector_store","name":"papers","created_at":1,"status":"completed","usage_bytes":0,"file_counts":{"in_progress":0,"completed":0,"failed":0,"cancelled":0,"total":0}}"#
+                )
+            case ("GET", "/v1/responses/resp_L1"):
+                .json(
+                    #"{"error":{"message":"No response with id 'resp_L1' found.","type":"invalid_request_error"}}"#,
+                    status: 404)
             case ("GET", _): .json(#"{"id":"x","object":"thing"}"#)
             case ("DELETE", "/v1/conversations/conv_L1"):
-                conversationDeletes.withLock { $0 += 1; return $0 } == 1
-                    ? .json(#"{"error":{"message":"The conversation is in use.","type":"invalid_request_error"}}"#, status: 400)
+                conversationDeletes.withLock {
+                    $0 += 1
+                    return $0
+                } == 1
+                    ? .json(
+                        #"{"error":{"message":"The conversation is in use.","type":"invalid_request_error"}}"#,
+                        status: 400)
                     : .json(#"{"id":"conv_L1","object":"conversation.deleted","deleted":true}"#)
             case ("DELETE", _): .json(#"{"id":"x","deleted":true}"#)
             default: .json(#"{"error":{"message":"no route"}}"#, status: 404)
@@ -59,9 +75,11 @@ struct LedgerTests {
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
             try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
         }
-        let listed = try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
+        let listed =
+            try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
         #expect(Set(listed.compactMap { $0["id"]?.stringValue }) == ["conv_L1", "resp_L1", "file-L1", "vs_L1"])
-        #expect(Set(listed.compactMap { $0["type"]?.stringValue }) == ["conversation", "response", "file", "vector_store"])
+        #expect(
+            Set(listed.compactMap { $0["type"]?.stringValue }) == ["conversation", "response", "file", "vector_store"])
         #expect(listed.first { $0["id"] == "file-L1" }?["label"] == "notes.txt")
         #expect(listed.allSatisfy { $0["base_url"]?.stringValue == server.baseURL && $0["source"] == "console" })
         #expect(listed.first { $0["id"] == "resp_L1" }?["session"] != .null, "the response names the console session")
@@ -73,8 +91,11 @@ struct LedgerTests {
 
         let before = server.requests.count
         let dry = try await run(["ledger", "gc", "--older-than", "0s", "--dry-run"])
-        #expect(dry.stdout.contains("would delete file file-L1 (notes.txt)") && dry.stdout.contains("would delete vector_store vs_L1 (papers)"))
-        #expect(dry.stdout.contains("3 to delete on \(server.baseURL); nothing was deleted (--dry-run)."), "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains("would delete file file-L1 (notes.txt)")
+                && dry.stdout.contains("would delete vector_store vs_L1 (papers)"))
+        #expect(
+            dry.stdout.contains("3 to delete on \(server.baseURL); nothing was deleted (--dry-run)."), "\(dry.stdout)")
         #expect(server.requests.count == before, "a dry run sends nothing")
 
         let refused = try await run(["ledger", "gc", "--older-than", "0s"])
@@ -90,7 +111,8 @@ struct LedgerTests {
         #expect(left.compactMap { $0["id"]?.stringValue } == ["conv_L1"], "what failed stays in the ledger")
         let again = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
         #expect(again.stdout.contains("Deleted 1, failed 0."), "\(again.stdout)\(again.stderr)")
-        #expect(try await run(["ledger", "list"]).stdout == "The ledger is empty: nothing recorded is left on a server.\n")
+        #expect(
+            try await run(["ledger", "list"]).stdout == "The ledger is empty: nothing recorded is left on a server.\n")
     }
 
     @Test(.enabled(if: PeerServer.baseURL != nil, "\(PeerServer.skipReason)"))
@@ -101,7 +123,10 @@ struct LedgerTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let notes = home.appendingPathComponent("bees.txt")
         try "Bees dance to tell where flowers are.\n".write(to: notes, atomically: true, encoding: .utf8)
-        let environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin", "OPENAI_BASE_URL": peer, "OPENAI_API_KEY": "none"]
+        let environment = [
+            "OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin", "OPENAI_BASE_URL": peer,
+            "OPENAI_API_KEY": "none",
+        ]
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
             try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: environment)
         }
@@ -109,17 +134,23 @@ struct LedgerTests {
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(try await run(["files", "upload", notes.path]).status == 0)
         #expect(try await run(["stores", "create", "ledger-test"]).status == 0)
-        let listed = try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
-        #expect(Set(listed.compactMap { $0["type"]?.stringValue }) == ["response", "file", "vector_store"], "\(listed)")
+        let listed =
+            try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
+        #expect(
+            Set(listed.compactMap { $0["type"]?.stringValue }) == ["response", "file", "vector_store"], "\(listed)")
         let gc = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
         #expect(gc.status == 0, "\(gc.stdout)\(gc.stderr)")
         #expect(gc.stdout.contains("Deleted 3, failed 0."), "\(gc.stdout)")
         for entry in listed {
-            let path = entry["type"] == "file" ? "files" : entry["type"] == "vector_store" ? "vector_stores" : "responses"
+            let path =
+                entry["type"] == "file" ? "files" : entry["type"] == "vector_store" ? "vector_stores" : "responses"
             let status = try await Subprocess.run(
-                "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(peer)/\(path)/\(entry["id"]?.stringValue ?? "")"],
+                "/usr/bin/curl",
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(peer)/\(path)/\(entry["id"]?.stringValue ?? "")"],
                 environment: ["PATH": "/usr/bin:/bin"])
-            #expect(status.stdout == "404" || status.stdout == "400", "\(path) \(entry["id"] ?? .null) still there: \(status.stdout)")
+            #expect(
+                status.stdout == "404" || status.stdout == "400",
+                "\(path) \(entry["id"] ?? .null) still there: \(status.stdout)")
         }
         #expect(try await run(["ledger", "list"]).stdout.contains("The ledger is empty"))
     }

@@ -6,7 +6,8 @@ import Testing
 /// the other files are added, and the flag raises it over the file.
 @Suite("library caps from config.yaml")
 struct LibraryCapsCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-libcaps-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-libcaps-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String]) async throws -> Subprocess.Result {
         try await Subprocess.run(
@@ -17,9 +18,12 @@ struct LibraryCapsCommandTests {
     @Test func aCapInConfigRefusesAFileAndTheFlagRaisesIt() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try Data("version: 1\nlibrary:\n  max_chunks: 2\n  chunk_size: 200\n  chunk_overlap: 0\n".utf8).write(to: home.appendingPathComponent("config.yaml"))
-        let long = home.appendingPathComponent("long.txt"), short = home.appendingPathComponent("short.txt")
-        try (1...60).map { "Sentence \($0) follows the arctic terns over the ocean." }.joined(separator: " ").write(to: long, atomically: true, encoding: .utf8)
+        try Data("version: 1\nlibrary:\n  max_chunks: 2\n  chunk_size: 200\n  chunk_overlap: 0\n".utf8).write(
+            to: home.appendingPathComponent("config.yaml"))
+        let long = home.appendingPathComponent("long.txt")
+        let short = home.appendingPathComponent("short.txt")
+        try (1...60).map { "Sentence \($0) follows the arctic terns over the ocean." }.joined(separator: " ").write(
+            to: long, atomically: true, encoding: .utf8)
         try "A short note about terns.".write(to: short, atomically: true, encoding: .utf8)
         let capped = try await run(["add", long.path, short.path])
         #expect(capped.stderr.contains(long.path) && capped.stderr.contains("library.max_chunks"), "\(capped.stderr)")

@@ -9,7 +9,8 @@ import Testing
 /// not a terminal.
 @Suite("library add from the command line")
 struct LibraryCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-libcmd-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-libcmd-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String]) async throws -> Subprocess.Result {
         try await Subprocess.run(
@@ -33,7 +34,8 @@ struct LibraryCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let text = home.appendingPathComponent("terns.txt")
         try config("version: 1\nlibrary:\n  chunk_size: 200\n  chunk_overlap: 20\n")
-        try (1...60).map { "Sentence \($0) follows the arctic terns over the ocean." }.joined(separator: " ").write(to: text, atomically: true, encoding: .utf8)
+        try (1...60).map { "Sentence \($0) follows the arctic terns over the ocean." }.joined(separator: " ").write(
+            to: text, atomically: true, encoding: .utf8)
 
         let first = try await run(["add", text.path])
         try #require(first.status == 0, "\(first.stderr)")
@@ -43,7 +45,9 @@ struct LibraryCommandTests {
 
         let wider = try await run(["add", text.path, "--chunk-size", "800"])
         #expect(wider.status == 0)
-        #expect(wider.stdout.contains("[1/1] re-cut \(text.path) with the chunking asked (it was cut 200/20, size/overlap)"))
+        #expect(
+            wider.stdout.contains("[1/1] re-cut \(text.path) with the chunking asked (it was cut 200/20, size/overlap)")
+        )
         let large = try await chunks()
         #expect(large < small)
         #expect(!wider.stdout.contains("\u{1B}") && !wider.stderr.contains("\u{1B}"), "not a terminal: plain lines")
@@ -56,8 +60,10 @@ struct LibraryCommandTests {
         try "Some words.".write(to: text, atomically: true, encoding: .utf8)
         let overlap = try await run(["add", text.path])
         #expect(overlap.status == 2)
-        #expect(overlap.stderr.contains(
-            "library.chunk_overlap (150) must be at most half of library.chunk_size (200); from \(home.path)/config.yaml (library:)"))
+        #expect(
+            overlap.stderr.contains(
+                "library.chunk_overlap (150) must be at most half of library.chunk_size (200); from \(home.path)/config.yaml (library:)"
+            ))
         // The flag wins over the config file, and is then what the message names.
         let fixed = try await run(["add", text.path, "--chunk-overlap", "50"])
         #expect(fixed.status == 0, "\(fixed.stderr)")
@@ -65,7 +71,8 @@ struct LibraryCommandTests {
         try config("version: 1\nlibrary:\n  chunk_sise: 300\n  ocr: maybe\n")
         let typo = try await run(["add", text.path])
         #expect(typo.status != 0)
-        #expect(typo.stderr.contains("config.yaml:3:3: library.chunk_sise: unknown key (did you mean library.chunk_size?)"))
+        #expect(
+            typo.stderr.contains("config.yaml:3:3: library.chunk_sise: unknown key (did you mean library.chunk_size?)"))
         #expect(typo.stderr.contains("config.yaml:4:8: library.ocr"))
         let flag = try await run(["add", text.path, "--chunk-size", "10"])
         #expect(flag.status != 0)
@@ -80,8 +87,10 @@ struct LibraryCommandTests {
         // PDFs of twenty pages: each takes poppler a process per page (150 of them take 20 s here), so the
         // batch is still running when Ctrl-C comes, even when a loaded machine makes the test slow to look.
         for index in 1...150 {
-            try PDFWriter.text(pages: (1...20).map { page in ["Note \(index), page \(page), about otters and their dens."] })
-                .write(to: folder.appendingPathComponent(String(format: "note-%03d.pdf", index)))
+            try PDFWriter.text(
+                pages: (1...20).map { page in ["Note \(index), page \(page), about otters and their dens."] }
+            )
+            .write(to: folder.appendingPathComponent(String(format: "note-%03d.pdf", index)))
         }
         let tmux = try TmuxSession()
         defer { tmux.kill() }
@@ -90,7 +99,9 @@ struct LibraryCommandTests {
         // each file's line, so a screen capture can miss it on a loaded machine; the recording cannot.
         let raw = home.appendingPathComponent("terminal.raw")
         try tmux.recordOutput(to: raw)
-        try tmux.type("OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary) library add '\(folder.path)'")
+        try tmux.type(
+            "OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary) library add '\(folder.path)'"
+        )
         // Ctrl-C once the third file is on the screen (a capture sees that at once; the recording of the
         // terminal can lag behind it, so the progress line is looked for in it afterwards). Watched from a
         // thread of its own: when the whole suite runs, other suites' synchronous work can hold this test's
@@ -112,7 +123,8 @@ struct LibraryCommandTests {
         let screen = try await tmux.waitFor("; kept what was done:", timeout: .seconds(60))
         // The progress line, drawn in place on the terminal, with the rate and the time left.
         try await Deadline.poll("the progress line in the terminal's recording") {
-            let progressLine = /\r\x1B\[K\[(?:[1-9]|[1-9]\d+)\/150\] \d+ pages, \d+ chunks · [\d.]+ files\/s · \d+ s left/
+            let progressLine =
+                /\r\x1B\[K\[(?:[1-9]|[1-9]\d+)\/150\] \d+ pages, \d+ chunks · [\d.]+ files\/s · \d+ s left/
             return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self).contains(progressLine)
         }
         try tmux.type("echo status=$?")
@@ -129,15 +141,17 @@ struct LibraryCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let pdf = home.appendingPathComponent("notes.pdf")
-        try PDFWriter.text(pages: [["Page one is about otters."], ["Page two is about beavers and their dams."]]).write(to: pdf)
+        try PDFWriter.text(pages: [["Page one is about otters."], ["Page two is about beavers and their dams."]]).write(
+            to: pdf)
         let added = try await run(["add", "--verbose", pdf.path])
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stdout == """
-            [1/1] added \(pdf.path) (2 chunks, 2 pages)
-                page 1: 25 characters, 1 chunk
-                page 2: 41 characters, 1 chunk
-            Library: 1 added, 0 re-indexed, 0 unchanged, 0 failed.
+        #expect(
+            added.stdout == """
+                [1/1] added \(pdf.path) (2 chunks, 2 pages)
+                    page 1: 25 characters, 1 chunk
+                    page 2: 41 characters, 1 chunk
+                Library: 1 added, 0 re-indexed, 0 unchanged, 0 failed.
 
-            """)
+                """)
     }
 }

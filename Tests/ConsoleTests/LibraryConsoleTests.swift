@@ -23,19 +23,26 @@ struct LibraryConsoleTests {
         let tmux = try TmuxSession()
         defer { tmux.kill() }
         try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.type("env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)")
+        try tmux.type(
+            "env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)"
+        )
         try await tmux.waitFor("offline: no OPENAI_API_KEY for https://api.openai.com/v1", timeout: .seconds(60))
         try await tmux.waitFor("\n> ")
         try tmux.type("/doc \(pdf.path)")
         try await tmux.waitFor("Following turns are about field-notes.pdf")
         try tmux.type("how do emperor penguins survive the winter?")
         // The page's lines are one sentence until a full stop: the title line comes with it.
-        try await tmux.waitFor("[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together to survive the winter storms.”")
-        #expect(try tmux.screen().contains("• Penguin Field Notes Emperor penguins huddle together to survive the winter storms. [1]"))
+        try await tmux.waitFor(
+            "[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together to survive the winter storms.”"
+        )
+        #expect(
+            try tmux.screen().contains(
+                "• Penguin Field Notes Emperor penguins huddle together to survive the winter storms. [1]"))
         try tmux.type("when did the colony move inland?")
         try await tmux.waitFor("[1] field-notes.pdf p. 2 — “The colony moved inland in August.")
         try tmux.type("/sources")
-        try await tmux.waitFor("[1] field-notes.pdf p. 2\nThe colony moved inland in August.\nKrill numbers fell sharply that year.")
+        try await tmux.waitFor(
+            "[1] field-notes.pdf p. 2\nThe colony moved inland in August.\nKrill numbers fell sharply that year.")
         // library.passages bounds the passages an answer comes from: a question both pages match is
         // answered from two, then, with library.passages 1, from one.
         try tmux.type("penguins and krill?")
@@ -58,13 +65,17 @@ struct LibraryConsoleTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-compare-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let pdf = try Self.notes(in: home)
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("models"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("models"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path, withDestinationPath: try #require(InstalledModel.minilm))
+            atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path,
+            withDestinationPath: try #require(InstalledModel.minilm))
         let tmux = try TmuxSession()
         defer { tmux.kill() }
         try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.type("env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)")
+        try tmux.type(
+            "env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)"
+        )
         try await tmux.waitFor("\n> ", timeout: .seconds(60))
         try tmux.type("/doc \(pdf.path)")
         try await tmux.waitFor("Following turns are about field-notes.pdf")
@@ -94,7 +105,10 @@ struct LibraryConsoleTests {
         try await tmux.waitFor("[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together")
         let input = try #require(server.requests.last?.jsonBody?["input"] as? String)
         #expect(input.hasPrefix("Answer the question using only the numbered passages below"))
-        #expect(input.contains("[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."))
+        #expect(
+            input.contains(
+                "[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."
+            ))
         #expect(input.hasSuffix("Question: how do emperor penguins survive the winter?"))
         // /payload shows the request as the turn would send it: the passages with the question.
         let requests = server.requests.count

@@ -7,7 +7,8 @@ import Testing
 /// into a fresh data directory), no model at all, and a server's `/embeddings` failing halfway.
 @Suite("library vectors from the command line")
 struct LibraryEmbeddingCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-libvec-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-libvec-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
         try await Subprocess.openresponses(["library"] + arguments, home: home, environment: extra)
@@ -34,8 +35,10 @@ struct LibraryEmbeddingCommandTests {
     func theBuiltInModelFindsWhatKeywordsMissAndTheEmbedderIsKept() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let model = try #require(InstalledModel.minilm)
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("models"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path, withDestinationPath: model)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("models"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path, withDestinationPath: model)
         let folder = try notes()
 
         let add = try await run(["add", folder.path])
@@ -43,7 +46,9 @@ struct LibraryEmbeddingCommandTests {
         #expect(add.stdout.contains("Embedded 3 passages with minilm"))
         let question = "where does the kitty nap when it is cold"
         let keyword = try await run(["search", question, "--mode", "keyword", "--json"])
-        #expect(try hits(keyword).first?["path"]?.stringValue?.hasSuffix("pets.txt") != true, "no shared word: keywords miss it")
+        #expect(
+            try hits(keyword).first?["path"]?.stringValue?.hasSuffix("pets.txt") != true,
+            "no shared word: keywords miss it")
         let hybrid = try await run(["search", question, "--json", "--k", "3"])
         #expect(hybrid.status == 0, "\(hybrid.stderr)")
         let best = try #require(try hits(hybrid).first)
@@ -59,7 +64,10 @@ struct LibraryEmbeddingCommandTests {
         // Another embedder than the library's is refused, with what to run.
         let other = try await run(["add", folder.path, "--embedder", "openai:text-embedding-3-small"])
         #expect(other.status == 2)
-        #expect(other.stderr.contains("the library's vectors come from minilm, not openai:text-embedding-3-small: openresponses library reembed --embedder openai:text-embedding-3-small"))
+        #expect(
+            other.stderr.contains(
+                "the library's vectors come from minilm, not openai:text-embedding-3-small: openresponses library reembed --embedder openai:text-embedding-3-small"
+            ))
         // Unchanged files cost nothing, vectors included.
         let again = try await run(["add", folder.path])
         #expect(!again.stdout.contains("Embedded"))
@@ -68,7 +76,8 @@ struct LibraryEmbeddingCommandTests {
         #expect(dropped.stdout.contains("Dropped 3 vectors; search uses keywords."))
         #expect(try hits(try await run(["search", "espresso", "--json"])).first?["semantic_rank"] == .null)
         let back = try await run(["reembed"])
-        #expect(back.stdout.contains("The library's vectors come from minilm: 3 passages."), "\(back.stdout)\(back.stderr)")
+        #expect(
+            back.stdout.contains("The library's vectors come from minilm: 3 passages."), "\(back.stdout)\(back.stderr)")
     }
 
     @Test func withoutTheModelSearchSaysSoOnceAndUsesKeywords() async throws {
@@ -76,12 +85,18 @@ struct LibraryEmbeddingCommandTests {
         let folder = try notes()
         let add = try await run(["add", folder.path])
         #expect(add.status == 0)
-        #expect(add.stderr.contains("warning: passages not embedded: all-MiniLM-L6-v2 is not installed in \(home.path)/models/all-MiniLM-L6-v2 (scripts/install-model.sh installs it); search uses keywords"))
+        #expect(
+            add.stderr.contains(
+                "warning: passages not embedded: all-MiniLM-L6-v2 is not installed in \(home.path)/models/all-MiniLM-L6-v2 (scripts/install-model.sh installs it); search uses keywords"
+            ))
         let search = try await run(["search", "espresso descaling"])
         #expect(search.status == 0)
         #expect(search.stdout.contains("coffee.txt"))
         let notes = search.stderr.split(separator: "\n")
-        #expect(notes == ["note: semantic search needs all-MiniLM-L6-v2, not installed in \(home.path)/models/all-MiniLM-L6-v2 (scripts/install-model.sh installs it): searching by keywords"])
+        #expect(
+            notes == [
+                "note: semantic search needs all-MiniLM-L6-v2, not installed in \(home.path)/models/all-MiniLM-L6-v2 (scripts/install-model.sh installs it): searching by keywords"
+            ])
         let semantic = try await run(["search", "espresso", "--mode", "semantic"])
         #expect(semantic.stderr.contains("searching by keywords"))
     }
@@ -90,7 +105,8 @@ struct LibraryEmbeddingCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let folder = try notes()
         let config = home.appendingPathComponent("config.yaml")
-        try "version: 1\nlibrary:\n  embedder: none\n  search_mode: keyword\n".write(to: config, atomically: true, encoding: .utf8)
+        try "version: 1\nlibrary:\n  embedder: none\n  search_mode: keyword\n".write(
+            to: config, atomically: true, encoding: .utf8)
         let add = try await run(["add", folder.path])
         #expect(add.status == 0)
         #expect(add.stderr.isEmpty, "embedder none: nothing to warn about")
@@ -103,7 +119,9 @@ struct LibraryEmbeddingCommandTests {
         #expect(wrong.stderr.contains("library.embedder: unknown embedder \"word2vec\""))
         #expect(wrong.stderr.contains("config.yaml"))
         try "version: 1\nlibrary:\n  search_mode: fuzzy\n".write(to: config, atomically: true, encoding: .utf8)
-        #expect(try await run(["search", "espresso"]).stderr.contains("config.yaml:3:16: library.search_mode: 'fuzzy' is not one of hybrid, keyword, semantic"))
+        #expect(
+            try await run(["search", "espresso"]).stderr.contains(
+                "config.yaml:3:16: library.search_mode: 'fuzzy' is not one of hybrid, keyword, semantic"))
     }
 
     @Test func aServerFailingHalfwayKeepsTheDocumentsAndWhatWasEmbedded() async throws {
@@ -111,16 +129,22 @@ struct LibraryEmbeddingCommandTests {
         let calls = LockedCount()
         let server = try await LoopbackServer.start { request in
             guard request.path == "/v1/embeddings" else { return .json(#"{"error":{"message":"no"}}"#, status: 404) }
-            if calls.next() > 1 { return .json(#"{"error":{"message":"the embedding service is down","type":"server_error"}}"#, status: 400) }
+            if calls.next() > 1 {
+                return .json(
+                    #"{"error":{"message":"the embedding service is down","type":"server_error"}}"#, status: 400)
+            }
             let inputs = (request.jsonBody?["input"] as? [String]) ?? []
-            let data = inputs.enumerated().map { #"{"object":"embedding","index":\#($0.offset),"embedding":[1,0,\#($0.offset)]}"# }
+            let data = inputs.enumerated().map {
+                #"{"object":"embedding","index":\#($0.offset),"embedding":[1,0,\#($0.offset)]}"#
+            }
             return .json(#"{"object":"list","data":[\#(data.joined(separator: ","))]}"#)
         }
         defer { Task { await server.stop() } }
         let folder = home.appendingPathComponent("many", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for index in 1...70 {
-            try "Note number \(index) about a different subject.".write(to: folder.appendingPathComponent("n\(index).txt"), atomically: true, encoding: .utf8)
+            try "Note number \(index) about a different subject.".write(
+                to: folder.appendingPathComponent("n\(index).txt"), atomically: true, encoding: .utf8)
         }
         let environment = ["OPENAI_BASE_URL": server.baseURL, "OPENAI_API_KEY": "sk-test-loopback"]
         let add = try await run(["add", folder.path, "--embedder", "openai:tiny"], environment: environment)
@@ -141,5 +165,10 @@ struct LibraryEmbeddingCommandTests {
 final class LockedCount: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }

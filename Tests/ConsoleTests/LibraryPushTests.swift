@@ -19,19 +19,30 @@ struct LibraryPushTests {
                 switch (request.method, request.path) {
                 case ("POST", "/v1/files"):
                     let body = String(decoding: request.body, as: UTF8.self)
-                    let name = body.range(of: #"filename="[^"]*""#, options: .regularExpression).map { String(body[$0].dropFirst(10).dropLast()) } ?? "?"
-                    if name == refuse { return .json(#"{"error":{"message":"the file could not be parsed","type":"invalid_request_error"}}"#, status: 400) }
+                    let name =
+                        body.range(of: #"filename="[^"]*""#, options: .regularExpression).map {
+                            String(body[$0].dropFirst(10).dropLast())
+                        } ?? "?"
+                    if name == refuse {
+                        return .json(
+                            #"{"error":{"message":"the file could not be parsed","type":"invalid_request_error"}}"#,
+                            status: 400)
+                    }
                     let id = "file-\(files.count + 1)"
                     files.append((id, name, body))
                     return .json(#"{"id":"\#(id)","object":"file","filename":"\#(name)","purpose":"assistants"}"#)
                 case ("POST", "/v1/vector_stores/vs_1/files"):
                     let json = request.jsonBody ?? [:]
                     let id = json["file_id"] as? String ?? ""
-                    attached.append((id, json["attributes"] as? [String: Any] ?? [:], json["chunking_strategy"] as? [String: Any]))
+                    attached.append(
+                        (id, json["attributes"] as? [String: Any] ?? [:], json["chunking_strategy"] as? [String: Any]))
                     return .json(#"{"id":"\#(id)","object":"vector_store.file","status":"completed"}"#)
                 case ("GET", "/v1/vector_stores/vs_1/files"):
                     let data = attached.map { entry in
-                        let attributes = (try? JSONSerialization.data(withJSONObject: entry.attributes)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                        let attributes =
+                            (try? JSONSerialization.data(withJSONObject: entry.attributes)).map {
+                                String(decoding: $0, as: UTF8.self)
+                            } ?? "{}"
                         return #"{"id":"\#(entry.fileID)","object":"vector_store.file","attributes":\#(attributes)}"#
                     }
                     return .json(#"{"object":"list","data":[\#(data.joined(separator: ","))],"has_more":false}"#)
@@ -43,17 +54,24 @@ struct LibraryPushTests {
     }
 
     @Test func aFailedUploadIsReportedTheRestGoOnAndThePushResumes() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-push-\(UUID().uuidString)", isDirectory: true)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-push-\(UUID().uuidString)", isDirectory: true)
         let folder = home.appendingPathComponent("docs", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        try "First note about harbours.".write(to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
-        try "This one the server refuses.".write(to: folder.appendingPathComponent("broken.txt"), atomically: true, encoding: .utf8)
-        try "name,colour\nfox,red\n".write(to: folder.appendingPathComponent("c.csv"), atomically: true, encoding: .utf8)
+        try "First note about harbours.".write(
+            to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        try "This one the server refuses.".write(
+            to: folder.appendingPathComponent("broken.txt"), atomically: true, encoding: .utf8)
+        try "name,colour\nfox,red\n".write(
+            to: folder.appendingPathComponent("c.csv"), atomically: true, encoding: .utf8)
         let hosted = Hosted()
         let server = try await LoopbackServer.start { hosted.route($0) }
         defer { Task { await server.stop() } }
-        let environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": server.baseURL, "OPENAI_API_KEY": "sk-test-loopback", "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": server.baseURL,
+            "OPENAI_API_KEY": "sk-test-loopback", "PATH": "/usr/bin:/bin",
+        ]
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
             try await Subprocess.run(Subprocess.openresponsesBinary, ["library"] + arguments, environment: environment)
         }

@@ -6,19 +6,27 @@ import Testing
 /// The retrieval workbench against the peer's llama-stack, whose vector stores and search are a real,
 /// independently written implementation: a folder of text, Markdown and PDF pushed with its attributes,
 /// compared and evaluated in four columns, and pushed again for nothing.
-@Suite("retrieval workbench against the peer", .enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
+@Suite(
+    "retrieval workbench against the peer",
+    .enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
 struct LibraryWorkbenchPeerTests {
     @Test func pushCompareEvalAndASecondPushThatUploadsNothing() async throws {
         let baseURL = try #require(PeerServer.baseURL)
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-bench-\(UUID().uuidString)", isDirectory: true)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-bench-\(UUID().uuidString)", isDirectory: true)
         let folder = home.appendingPathComponent("docs", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        try "Lighthouse keepers trimmed the lamp wicks every evening.".write(to: folder.appendingPathComponent("lamps.txt"), atomically: true, encoding: .utf8)
-        try "# Bread\n\nSourdough starter wants flour and water each morning.\n".write(to: folder.appendingPathComponent("bread.md"), atomically: true, encoding: .utf8)
+        try "Lighthouse keepers trimmed the lamp wicks every evening.".write(
+            to: folder.appendingPathComponent("lamps.txt"), atomically: true, encoding: .utf8)
+        try "# Bread\n\nSourdough starter wants flour and water each morning.\n".write(
+            to: folder.appendingPathComponent("bread.md"), atomically: true, encoding: .utf8)
         try PDFWriter.text(pages: [["Tide tables give the height of high water at each port."]], title: "Tides")
             .write(to: folder.appendingPathComponent("tides.pdf"))
-        let environment = ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": baseURL, "OPENAI_API_KEY": "sk-test-1234", "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": baseURL,
+            "OPENAI_API_KEY": "sk-test-1234", "PATH": "/usr/bin:/bin",
+        ]
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
             try await Subprocess.run(Subprocess.openresponsesBinary, ["library"] + arguments, environment: environment)
         }
@@ -33,9 +41,12 @@ struct LibraryWorkbenchPeerTests {
         defer { Task { _ = try? await DocumentQAPeer.curl(["-X", "DELETE", "\(baseURL)/vector_stores/\(storeID)"]) } }
 
         // The files and their attributes, as the store lists them.
-        let listed = try JSONValue.parse(Array(try await DocumentQAPeer.curl(["\(baseURL)/vector_stores/\(storeID)/files"]).utf8))
+        let listed = try JSONValue.parse(
+            Array(try await DocumentQAPeer.curl(["\(baseURL)/vector_stores/\(storeID)/files"]).utf8))
         let attributes = (listed["data"]?.arrayValue ?? []).compactMap { $0["attributes"] }
-        #expect(Set(attributes.compactMap { $0["path"]?.stringValue }) == Set(["lamps.txt", "bread.md", "tides.pdf"].map { folder.appendingPathComponent($0).path }))
+        #expect(
+            Set(attributes.compactMap { $0["path"]?.stringValue })
+                == Set(["lamps.txt", "bread.md", "tides.pdf"].map { folder.appendingPathComponent($0).path }))
         let pdf = try #require(attributes.first { $0["type"] == "pdf" })
         #expect(pdf["page_count"]?.intValue == 1)
         #expect(pdf["title"] == "Tides")
@@ -44,11 +55,14 @@ struct LibraryWorkbenchPeerTests {
         let compare = try await run(["compare", "lamp wicks", "--store", storeID, "--k", "3"])
         #expect(compare.status == 0, "\(compare.stderr)")
         let header = try #require(compare.stdout.split(separator: "\n").first)
-        for column in ["keyword (", "semantic (", "hybrid (", "store \(storeID.prefix(8))"] { #expect(header.contains(column), "\(compare.stdout)") }
+        for column in ["keyword (", "semantic (", "hybrid (", "store \(storeID.prefix(8))"] {
+            #expect(header.contains(column), "\(compare.stdout)")
+        }
         #expect(compare.stdout.contains(" 1. A lamps.txt"))
 
         let queries = home.appendingPathComponent("queries.jsonl")
-        try #"{"query": "lamp wicks", "paths": ["lamps.txt"]}"#.appending("\n").write(to: queries, atomically: true, encoding: .utf8)
+        try #"{"query": "lamp wicks", "paths": ["lamps.txt"]}"#.appending("\n").write(
+            to: queries, atomically: true, encoding: .utf8)
         let eval = try await run(["eval", queries.path, "--store", storeID, "--json"])
         #expect(eval.status == 0, "\(eval.stderr)")
         let rankings = try JSONValue.parse(Array(eval.stdout.utf8))["rankings"]?.objectValue ?? [:]

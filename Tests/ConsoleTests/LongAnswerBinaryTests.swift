@@ -33,17 +33,22 @@ struct LongAnswerBinaryTests {
 
         // GNU time reports its child's peak RSS (wait4 in this process would count the test's own memory:
         // posix_spawn shares it until exec).
-        let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("or-peak-\(UUID().uuidString)").path
+        let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("or-peak-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: peakFile) }
         let run = try await Subprocess.run(
-            "/usr/bin/time", ["-f", "%M", "-o", peakFile, binary, "ask", "--model", "bench-model", "api"], environment: harness.variables)
+            "/usr/bin/time", ["-f", "%M", "-o", peakFile, binary, "ask", "--model", "bench-model", "api"],
+            environment: harness.variables)
         try #require(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.utf8.count == text.utf8.count + 1)
         #expect(run.stdout == text + "\n", "ask prints the text once, as the deltas brought it")
-        let peak = (Int(try String(contentsOfFile: peakFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) << 10
+        let peak =
+            (Int(try String(contentsOfFile: peakFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+                ?? 0) << 10
         #expect(peak > 0 && peak < Self.peakBound, "peak \(peak >> 20) MB")
 
-        let smallRun = try await Subprocess.run(binary, ["ask", "--model", "bench-model", "small"], environment: harness.variables)
+        let smallRun = try await Subprocess.run(
+            binary, ["ask", "--model", "bench-model", "small"], environment: harness.variables)
         try #require(smallRun.status == 0, "\(smallRun.stderr)")
         #expect(smallRun.stdout == smallText + "\n", "the same text in small deltas prints the same way")
 
@@ -54,10 +59,15 @@ struct LongAnswerBinaryTests {
         let sent = api.map { Fixtures.eventData($0) }
         try #require(detail.events.count == sent.count)
         var differing: [Int] = []
-        for (stored, original) in zip(detail.events, sent) where stored.data != original { differing.append(stored.index) }
+        for (stored, original) in zip(detail.events, sent) where stored.data != original {
+            differing.append(stored.index)
+        }
         #expect(differing.isEmpty, "events stored differently: \(differing.prefix(5))")
         // Stored once: the batches hold about the text's size, not the 250 MB that crossed the wire.
-        let stored = try await store.writer.read { try Int.fetchOne($0, sql: "SELECT sum(length(data)) FROM event_batch WHERE exchange_id = ?", arguments: [apiRow.id]) ?? 0 }
+        let stored = try await store.writer.read {
+            try Int.fetchOne(
+                $0, sql: "SELECT sum(length(data)) FROM event_batch WHERE exchange_id = ?", arguments: [apiRow.id]) ?? 0
+        }
         #expect(stored < text.utf8.count + text.utf8.count / 5, "stored \(stored >> 20) MB")
     }
 }

@@ -34,7 +34,8 @@ struct MarkdownConsoleTests {
         let server = try await LoopbackServer.start { request in
             let input = String(decoding: request.body, as: UTF8.self)
             if input.contains("slow code") {
-                return .sse(Fixtures.textStream(id: "resp_slow", text: Self.codeStream(lines: 400)), pause: .milliseconds(20))
+                return .sse(
+                    Fixtures.textStream(id: "resp_slow", text: Self.codeStream(lines: 400)), pause: .milliseconds(20))
             }
             return .sse(Fixtures.textStream(id: "resp_md", text: Self.answer), pause: .milliseconds(5))
         }
@@ -53,7 +54,9 @@ struct MarkdownConsoleTests {
         #expect(screen.contains("# Plan"), "\(screen)")
         #expect(screen.contains("• first step"), "the bold markers are gone: \(screen)")
         #expect(screen.contains("┌──────┬────────┐") && screen.contains("│ grep │ search │"), "\(screen)")
-        #expect(screen.contains("─── swift") && screen.contains("  let total = items.map(\\.price).reduce(0, +)"), "\(screen)")
+        #expect(
+            screen.contains("─── swift") && screen.contains("  let total = items.map(\\.price).reduce(0, +)"),
+            "\(screen)")
         #expect(!screen.contains("```") && !screen.contains("|------|"), "no raw Markdown left: \(screen)")
         let colored = try tmux.screen(escapes: true)
         #expect(colored.contains("\u{1B}[35mlet"), "the keyword is coloured: \(colored)")
@@ -69,8 +72,11 @@ struct MarkdownConsoleTests {
         try tmux.type("typed after", enter: false)
         let last = try tmux.screen(escapes: true).split(separator: "\n").last { $0.contains("typed after") }
         let line = String(try #require(last))
-        #expect(line.hasSuffix("> typed after") || !line.contains("\u{1B}["), "the prompt line carries a style: \(line.debugDescription)")
-        #expect(!line.contains("\u{1B}[3") && !line.contains("\u{1B}[9"), "a colour is still on: \(line.debugDescription)")
+        #expect(
+            line.hasSuffix("> typed after") || !line.contains("\u{1B}["),
+            "the prompt line carries a style: \(line.debugDescription)")
+        #expect(
+            !line.contains("\u{1B}[3") && !line.contains("\u{1B}[9"), "a colour is still on: \(line.debugDescription)")
     }
 
     @Test func askToAPipeWritesTheExactTextAndRenderRenders() async throws {
@@ -78,18 +84,23 @@ struct MarkdownConsoleTests {
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let plain = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "plan"], environment: harness.variables)
+        let plain = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "plan"], environment: harness.variables)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stdout == Self.answer + "\n")
         var variables = harness.variables
         variables["NO_COLOR"] = "1"
         variables["COLUMNS"] = "50"
-        let rendered = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
+        let rendered = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
         #expect(rendered.status == 0, "\(rendered.stderr)")
-        #expect(rendered.stdout.contains("• first step") && rendered.stdout.contains("│ grep │ search │"), "\(rendered.stdout)")
+        #expect(
+            rendered.stdout.contains("• first step") && rendered.stdout.contains("│ grep │ search │"),
+            "\(rendered.stdout)")
         #expect(!rendered.stdout.contains("\u{1B}"), "NO_COLOR: no escape code")
         variables["NO_COLOR"] = nil
-        let colored = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
+        let colored = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
         #expect(colored.stdout.contains("\u{1B}[1mfirst\u{1B}[0m"), "\(colored.stdout.debugDescription)")
     }
 }

@@ -49,7 +49,9 @@ struct PresetConsoleTests {
         let settings = try await tmux.waitFor("max_output_tokens")
         #expect(settings.contains("reasoning.effort"))
         #expect(settings.range(of: #"max_output_tokens\s+1000\s+/set"#, options: .regularExpression) != nil)
-        #expect(settings.range(of: #"reasoning\.effort\s+high\s+preset deep-reasoning"#, options: .regularExpression) != nil)
+        #expect(
+            settings.range(of: #"reasoning\.effort\s+high\s+preset deep-reasoning"#, options: .regularExpression) != nil
+        )
         #expect(settings.contains("not sent (/unset): text.verbosity"))
 
         try tmux.type("/payload hello")
@@ -78,7 +80,8 @@ struct PresetConsoleTests {
 
         try tmux.type("/quit")
         try await tmux.waitFor("\n$ ")
-        let mode = try FileManager.default.attributesOfItem(atPath: harness.home.appendingPathComponent("presets/my-deep.yaml").path)[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(
+            atPath: harness.home.appendingPathComponent("presets/my-deep.yaml").path)[.posixPermissions]
         #expect((mode as? NSNumber)?.intValue == 0o600)
         await server.stop()
     }
@@ -89,12 +92,14 @@ struct PresetConsoleTests {
         defer { harness.remove() }
         let presets = harness.home.appendingPathComponent("presets", isDirectory: true)
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        try "version: 1\nreasoning:\n  effort: extreme\n".write(to: presets.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
+        try "version: 1\nreasoning:\n  effort: extreme\n".write(
+            to: presets.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
         let tmux = try await harness.startConsole(arguments: ["--model", "openai/echo"])
         defer { tmux.kill() }
 
         try tmux.type("/preset use broken")
-        try await tmux.waitFor("broken.yaml:3:11: reasoning.effort: 'extreme' is not one of none, minimal, low, medium, high, xhigh")
+        try await tmux.waitFor(
+            "broken.yaml:3:11: reasoning.effort: 'extreme' is not one of none, minimal, low, medium, high, xhigh")
         try tmux.type("still alive")
         try await tmux.waitFor("echo: still alive")
         #expect(server.requests.last?.jsonBody?["model"] as? String == "openai/echo")

@@ -10,9 +10,18 @@ import Testing
 struct ProviderConsoleTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func switchingSendsTheNextTurnToTheOtherServerWithItsOwnKey() async throws {
-        let first = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_a", text: "answer from A", previousResponseID: nil)) }
-        let second = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_b", text: "answer from B", previousResponseID: nil)) }
-        defer { Task { await first.stop(); await second.stop() } }
+        let first = try await LoopbackServer.start { _ in
+            .sse(Fixtures.textStream(id: "resp_a", text: "answer from A", previousResponseID: nil))
+        }
+        let second = try await LoopbackServer.start { _ in
+            .sse(Fixtures.textStream(id: "resp_b", text: "answer from B", previousResponseID: nil))
+        }
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
         let harness = ConsoleHarness(server: first)
         defer { harness.remove() }
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
@@ -55,12 +64,18 @@ struct ProviderConsoleTests {
     func aPresetTakesTheConsoleToItsProvider() async throws {
         let first = try await LoopbackServer.start(route: ProviderSelectionTests.route("first"))
         let second = try await LoopbackServer.start(route: ProviderSelectionTests.route("second"))
-        defer { Task { await first.stop(); await second.stop() } }
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
         let harness = ConsoleHarness(server: first)
         defer { harness.remove() }
         let presets = harness.home.appendingPathComponent("presets")
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        try "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n    model: beta-model\n"
+        try
+            "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n    model: beta-model\n"
             .write(to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         try "version: 1\nname: on-beta\nprovider: beta\ntemperature: 0.3\n"
             .write(to: presets.appendingPathComponent("on-beta.yaml"), atomically: true, encoding: .utf8)

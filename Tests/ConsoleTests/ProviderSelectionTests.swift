@@ -8,7 +8,8 @@ import Testing
 /// `files` and `stores` take `--provider` like every other command that talks to a server.
 @Suite("choosing a provider")
 struct ProviderSelectionTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-psel-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-psel-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], base: String) async throws -> Subprocess.Result {
         let environment = [
@@ -27,9 +28,16 @@ struct ProviderSelectionTests {
     static func route(_ label: String) -> LoopbackServer.Route {
         { request in
             switch request.path {
-            case "/v1/files": .json(#"{"object":"list","data":[{"id":"file-\#(label)","object":"file","bytes":3,"created_at":1700000000,"filename":"\#(label).txt","purpose":"assistants"}],"has_more":false}"#)
-            case "/v1/vector_stores": .json(#"{"object":"list","data":[{"id":"vs_\#(label)","object":"vector_store","name":"\#(label)","created_at":1700000000,"status":"completed","usage_bytes":0,"file_counts":{"in_progress":0,"completed":0,"failed":0,"cancelled":0,"total":0}}],"has_more":false}"#)
-            default: .sse(Fixtures.textStream(id: "resp_\(label)", text: "answer from \(label)", previousResponseID: nil))
+            case "/v1/files":
+                .json(
+                    #"{"object":"list","data":[{"id":"file-\#(label)","object":"file","bytes":3,"created_at":1700000000,"filename":"\#(label).txt","purpose":"assistants"}],"has_more":false}"#
+                )
+            case "/v1/vector_stores":
+                .json(
+                    #"{"object":"list","data":[{"id":"vs_\#(label)","object":"vector_store","name":"\#(label)","created_at":1700000000,"status":"completed","usage_bytes":0,"file_counts":{"in_progress":0,"completed":0,"failed":0,"cancelled":0,"total":0}}],"has_more":false}"#
+                )
+            default:
+                .sse(Fixtures.textStream(id: "resp_\(label)", text: "answer from \(label)", previousResponseID: nil))
             }
         }
     }
@@ -38,8 +46,15 @@ struct ProviderSelectionTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try await LoopbackServer.start(route: Self.route("first"))
         let second = try await LoopbackServer.start(route: Self.route("second"))
-        defer { Task { await first.stop(); await second.stop() } }
-        try write("config.yaml", """
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try write(
+            "config.yaml",
+            """
             version: 1
             providers:
               beta:
@@ -57,12 +72,15 @@ struct ProviderSelectionTests {
         #expect(request.jsonBody?["model"] as? String == "beta-model", "the preset's provider's model is the default")
         #expect(request.jsonBody?["temperature"] as? Double == 0.2)
 
-        let flagWins = try await run(["ask", "--preset", "on-beta", "--provider", "default", "hello"], base: first.baseURL)
+        let flagWins = try await run(
+            ["ask", "--preset", "on-beta", "--provider", "default", "hello"], base: first.baseURL)
         #expect(flagWins.stdout.contains("answer from first"), "\(flagWins.stderr)")
         #expect(first.requests.last?.header("authorization") == "Bearer sk-default-secret-0000")
 
         // The config file's provider: is the one used when no preset names one.
-        try write("config.yaml", """
+        try write(
+            "config.yaml",
+            """
             version: 1
             provider: beta
             providers:
@@ -76,7 +94,8 @@ struct ProviderSelectionTests {
         // The same preset's provider shows in `presets show`, and in the inspector's provider column.
         let shown = try await run(["presets", "show", "on-beta"], base: first.baseURL)
         #expect(shown.stdout.contains("provider: beta"), "\(shown.stdout)")
-        let onBeta = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"], base: first.baseURL).stdout.utf8))
+        let onBeta = try JSONValue.parse(
+            Array(try await run(["inspect", "list", "--json", "--provider", "beta"], base: first.baseURL).stdout.utf8))
         #expect(onBeta.arrayValue?.count == 2)
     }
 
@@ -87,21 +106,31 @@ struct ProviderSelectionTests {
         let result = try await run(["ask", "--preset", "lost", "hello"], base: "http://127.0.0.1:9/v1")
         #expect(result.status == 2)
         let path = home.appendingPathComponent("presets/lost.yaml").path
-        #expect(result.stderr.contains("error: \(path):4:11: provider: 'betta' is not a provider (known: default, beta;"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("error: \(path):4:11: provider: 'betta' is not a provider (known: default, beta;"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("Error"), "one clear message, no stack of wrappers")
 
-        try write("config.yaml", "version: 1\nprovider: gamma\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
+        try write(
+            "config.yaml", "version: 1\nprovider: gamma\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
         let fromConfig = try await run(["ask", "hello"], base: "http://127.0.0.1:9/v1")
         #expect(fromConfig.status == 2)
-        #expect(fromConfig.stderr.contains("config.yaml:2:11: provider: 'gamma' is not a provider"), "\(fromConfig.stderr)")
+        #expect(
+            fromConfig.stderr.contains("config.yaml:2:11: provider: 'gamma' is not a provider"), "\(fromConfig.stderr)")
     }
 
     @Test func filesAndStoresTakeTheProviderFlag() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try await LoopbackServer.start(route: Self.route("first"))
         let second = try await LoopbackServer.start(route: Self.route("second"))
-        defer { Task { await first.stop(); await second.stop() } }
-        try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n")
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try write(
+            "config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n")
         let files = try await run(["files", "list", "--provider", "beta"], base: first.baseURL)
         #expect(files.status == 0, "\(files.stderr)")
         #expect(files.stdout.contains("file-second") && !files.stdout.contains("file-first"))

@@ -8,7 +8,8 @@ import Testing
 /// against the peer's llama-stack and LiteLLM tells which keeps a chained turn.
 @Suite("named providers")
 struct ProvidersTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-prov-\(UUID().uuidString)", isDirectory: true)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-prov-\(UUID().uuidString)", isDirectory: true)
 
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
         try await Subprocess.openresponses(arguments, home: home, environment: extra)
@@ -23,10 +24,21 @@ struct ProvidersTests {
 
     @Test func eachProviderGetsItsOwnKeyAndHeadersAndNoKeyIsStored() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_a", text: "from A", previousResponseID: nil)) }
-        let second = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_b", text: "from B", previousResponseID: nil)) }
-        defer { Task { await first.stop(); await second.stop() } }
-        try write("config.yaml", """
+        let first = try await LoopbackServer.start { _ in
+            .sse(Fixtures.textStream(id: "resp_a", text: "from A", previousResponseID: nil))
+        }
+        let second = try await LoopbackServer.start { _ in
+            .sse(Fixtures.textStream(id: "resp_b", text: "from B", previousResponseID: nil))
+        }
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try write(
+            "config.yaml",
+            """
             version: 1
             providers:
               alpha:
@@ -57,21 +69,29 @@ struct ProvidersTests {
         // The inspector has both exchanges, and neither key.
         let list = try await run(["inspect", "list", "--json"])
         #expect(list.stdout.contains(first.baseURL) && list.stdout.contains(second.baseURL))
-        for file in try FileManager.default.contentsOfDirectory(atPath: home.path) where file.hasPrefix("inspector.sqlite") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: home.path)
+        where file.hasPrefix("inspector.sqlite") {
             let bytes = try Data(contentsOf: home.appendingPathComponent(file))
             #expect(bytes.range(of: Data("secret-0000".utf8)) == nil, "\(file) holds a key")
         }
         // Each exchange names its provider; list filters on it, and a replay to the other provider can be diffed.
-        let onBeta = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)).arrayValue ?? []
+        let onBeta =
+            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8))
+            .arrayValue ?? []
         #expect(onBeta.count == 1)
         #expect(onBeta.first?["provider"] == "beta")
-        let onAlpha = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "alpha"]).stdout.utf8)).arrayValue ?? []
+        let onAlpha =
+            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "alpha"]).stdout.utf8))
+            .arrayValue ?? []
         let alphaID = try #require(onAlpha.first?["id"]?.intValue)
-        let replay = try await run(["inspect", "replay", String(alphaID), "--provider", "beta"], environment: environment)
+        let replay = try await run(
+            ["inspect", "replay", String(alphaID), "--provider", "beta"], environment: environment)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.contains("from B"))
         #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
-        let replays = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)).arrayValue ?? []
+        let replays =
+            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8))
+            .arrayValue ?? []
         let ids = replays.compactMap { $0["id"]?.intValue }
         let replayID = try #require(ids.max())
         let diff = try await run(["inspect", "diff", String(alphaID), String(replayID)])
@@ -79,7 +99,9 @@ struct ProvidersTests {
         #expect(diff.stdout.contains("from A") && diff.stdout.contains("from B"), "\(diff.stdout)")
         // Without --provider, a replay goes where the exchange went, with that provider's key and headers,
         // not with the command's own key.
-        let again = try await run(["inspect", "replay", String(alphaID)], environment: environment.merging(["OPENAI_API_KEY": "sk-default-secret-0000"]) { $1 })
+        let again = try await run(
+            ["inspect", "replay", String(alphaID)],
+            environment: environment.merging(["OPENAI_API_KEY": "sk-default-secret-0000"]) { $1 })
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("from A"))
         #expect(again.stderr.contains("went to provider alpha; replaying it there, with its key"), "\(again.stderr)")
@@ -98,29 +120,44 @@ struct ProvidersTests {
     @Test func libraryCommandsTakeAProvider() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let server = try await LoopbackServer.start { request in
-            let inputs = (request.jsonBody?["input"] as? [String]) ?? [String(describing: request.jsonBody?["input"] ?? "")]
-            let data = inputs.enumerated().map { #"{"object":"embedding","index":\#($0.offset),"embedding":[1,0,\#($0.offset)]}"# }
+            let inputs =
+                (request.jsonBody?["input"] as? [String]) ?? [String(describing: request.jsonBody?["input"] ?? "")]
+            let data = inputs.enumerated().map {
+                #"{"object":"embedding","index":\#($0.offset),"embedding":[1,0,\#($0.offset)]}"#
+            }
             return .json(#"{"object":"list","data":[\#(data.joined(separator: ","))]}"#)
         }
         defer { Task { await server.stop() } }
-        try write("config.yaml", "version: 1\nproviders:\n  emb:\n    base_url: \(server.baseURL)\n    key_env: EMB_KEY\n")
+        try write(
+            "config.yaml", "version: 1\nproviders:\n  emb:\n    base_url: \(server.baseURL)\n    key_env: EMB_KEY\n")
         let folder = home.appendingPathComponent("notes", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "Harbour pilots board ships at the breakwater.".write(to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        try "Harbour pilots board ships at the breakwater.".write(
+            to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
         let environment = ["EMB_KEY": "sk-emb-secret-0000", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"]
-        let add = try await run(["library", "add", folder.path, "--embedder", "openai:tiny", "--provider", "emb"], environment: environment)
+        let add = try await run(
+            ["library", "add", folder.path, "--embedder", "openai:tiny", "--provider", "emb"], environment: environment)
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout.contains("Embedded 1 passage with openai:tiny"))
         #expect(server.requests.first?.header("authorization") == "Bearer sk-emb-secret-0000")
-        let search = try await run(["library", "search", "pilots", "--mode", "semantic", "--json", "--provider", "emb"], environment: environment)
+        let search = try await run(
+            ["library", "search", "pilots", "--mode", "semantic", "--json", "--provider", "emb"],
+            environment: environment)
         #expect(search.status == 0, "\(search.stderr)")
-        #expect(search.stdout.contains("\"semantic_rank\" : 1") || search.stdout.contains("\"semantic_rank\": 1"), "\(search.stdout)")
-        let rows = try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8)).arrayValue ?? []
+        #expect(
+            search.stdout.contains("\"semantic_rank\" : 1") || search.stdout.contains("\"semantic_rank\": 1"),
+            "\(search.stdout)")
+        let rows =
+            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8))
+            .arrayValue ?? []
         #expect(rows.count == 2, "the passage's and the query's embeddings, both recorded as emb's")
         // The embedder can name its provider itself: no --provider needed afterwards, for the query either.
         let reembed = try await run(["library", "reembed", "--embedder", "openai:tiny@emb"], environment: environment)
-        #expect(reembed.stdout.contains("The library's vectors come from openai:tiny@emb: 1 passage"), "\(reembed.stdout)\(reembed.stderr)")
-        let later = try await run(["library", "search", "pilots", "--mode", "semantic", "--json"], environment: environment)
+        #expect(
+            reembed.stdout.contains("The library's vectors come from openai:tiny@emb: 1 passage"),
+            "\(reembed.stdout)\(reembed.stderr)")
+        let later = try await run(
+            ["library", "search", "pilots", "--mode", "semantic", "--json"], environment: environment)
         #expect(later.status == 0, "\(later.stderr)")
         #expect(later.stdout.contains("a.txt"))
         #expect(server.requests.count == 4)
@@ -134,7 +171,9 @@ struct ProvidersTests {
         let ask = try await run(["ask", "--provider", "beta", "hello"])
         #expect(ask.status == 2)
         #expect(ask.stderr.contains("credentials.yaml has mode 644 and holds keys: chmod 600"))
-        try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: ftp://x\n    headers:\n      X-Key: literal-secret\n")
+        try write(
+            "config.yaml",
+            "version: 1\nproviders:\n  beta:\n    base_url: ftp://x\n    headers:\n      X-Key: literal-secret\n")
         let bad = try await run(["providers", "list"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("providers.beta.base_url"), "\(bad.stderr)")
@@ -144,7 +183,8 @@ struct ProvidersTests {
         try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
         try write("real.yaml", "beta: sk-beta-secret-0000\n")
         try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
-        try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent("credentials.yaml").path, withDestinationPath: "real.yaml")
+        try FileManager.default.createSymbolicLink(
+            atPath: home.appendingPathComponent("credentials.yaml").path, withDestinationPath: "real.yaml")
         let linked = try await run(["providers", "list"])
         #expect(linked.status == 0 && linked.stdout.contains("beta"), "\(linked.stderr)")
         let viaLink = try await run(["ask", "--provider", "beta", "--model", "m", "hello"])
@@ -152,17 +192,27 @@ struct ProvidersTests {
         if geteuid() == 0 {
             chown(home.appendingPathComponent("real.yaml").path, 65534, 65534)
             let foreign = try await run(["ask", "--provider", "beta", "hello"])
-            #expect(foreign.status == 2 && foreign.stderr.contains("is owned by user 65534, not by you"), "\(foreign.stderr)")
+            #expect(
+                foreign.status == 2 && foreign.stderr.contains("is owned by user 65534, not by you"),
+                "\(foreign.stderr)")
         }
         try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("credentials.yaml"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("credentials.yaml"), withIntermediateDirectories: false)
         let directory = try await run(["ask", "--provider", "beta", "hello"])
-        #expect(directory.status == 2 && directory.stderr.contains("credentials.yaml is not a file"), "\(directory.stderr)")
+        #expect(
+            directory.status == 2 && directory.stderr.contains("credentials.yaml is not a file"), "\(directory.stderr)")
         for (config, expected) in [
             ("  default:\n    base_url: http://x/v1\n", "providers.default: default is the environment's provider"),
             ("  \"a.b\":\n    base_url: http://x/v1\n", "providers.a.b: a provider's name is letters, digits, - and _"),
-            ("  ok:\n    base_url: http://x/v1\n    headers:\n      \"X Bad\": \"${T}\"\n", "providers.ok.headers.X Bad: not a header name"),
-            ("  ok:\n    base_url: http://x/v1\n    headers:\n      Authorization: \"${T}\"\n", "the key is sent as Authorization already"),
+            (
+                "  ok:\n    base_url: http://x/v1\n    headers:\n      \"X Bad\": \"${T}\"\n",
+                "providers.ok.headers.X Bad: not a header name"
+            ),
+            (
+                "  ok:\n    base_url: http://x/v1\n    headers:\n      Authorization: \"${T}\"\n",
+                "the key is sent as Authorization already"
+            ),
         ] {
             try write("config.yaml", "version: 1\nproviders:\n" + config)
             let refused = try await run(["providers", "list"])
@@ -176,7 +226,9 @@ struct ProvidersTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let server = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_k", text: "from K")) }
         defer { Task { await server.stop() } }
-        try write("config.yaml", """
+        try write(
+            "config.yaml",
+            """
             version: 1
             providers:
               kappa:
@@ -195,19 +247,24 @@ struct ProvidersTests {
         let check = try await run(["providers", "check", "lambda", "--json"])
         #expect(!(check.stdout + check.stderr).contains("canary"), "\(check.stdout)")
 
-        let key = try await run(["ask", "--provider", "kappa", "hi"], environment: ["KAPPA_KEY": "sk-canary-kappa-0003\nsecond"])
+        let key = try await run(
+            ["ask", "--provider", "kappa", "hi"], environment: ["KAPPA_KEY": "sk-canary-kappa-0003\nsecond"])
         #expect(key.status == 2)
         #expect(key.stderr.contains("the API key holds a line break"), "\(key.stderr)")
         #expect(!key.stderr.contains("canary"))
 
         try write("credentials.yaml", "lambda: sk-canary-lambda-0004\n")
-        let header = try await run(["ask", "--provider", "lambda", "hi"], environment: ["SECRET_HEADER": "canary-value\r\nX-Injected: 1"])
+        let header = try await run(
+            ["ask", "--provider", "lambda", "hi"], environment: ["SECRET_HEADER": "canary-value\r\nX-Injected: 1"])
         #expect(header.status != 0)
         #expect(header.stderr.contains("a request header's value holds a line break"), "\(header.stderr)")
         #expect(!header.stderr.contains("canary"), "\(header.stderr)")
         #expect(server.requests.isEmpty, "nothing was sent")
-        for file in try FileManager.default.contentsOfDirectory(atPath: home.path) where file.hasPrefix("inspector.sqlite") {
-            #expect(try Data(contentsOf: home.appendingPathComponent(file)).range(of: Data("canary".utf8)) == nil, "\(file)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: home.path)
+        where file.hasPrefix("inspector.sqlite") {
+            #expect(
+                try Data(contentsOf: home.appendingPathComponent(file)).range(of: Data("canary".utf8)) == nil, "\(file)"
+            )
         }
     }
 
@@ -215,7 +272,9 @@ struct ProvidersTests {
     func checkTellsWhichPeerKeepsAChainedTurn() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let stack = try #require(PeerServer.baseURL)
-        try write("config.yaml", """
+        try write(
+            "config.yaml",
+            """
             version: 1
             providers:
               stack:
@@ -228,7 +287,8 @@ struct ProvidersTests {
             """)
         let check = try await run(["providers", "check", "--json"], environment: ["LITELLM_KEY": "sk-test-1234"])
         let reports = try JSONValue.parse(Array(check.stdout.utf8)).arrayValue ?? []
-        let byName = Dictionary(uniqueKeysWithValues: reports.compactMap { report in report["name"]?.stringValue.map { ($0, report) } })
+        let byName = Dictionary(
+            uniqueKeysWithValues: reports.compactMap { report in report["name"]?.stringValue.map { ($0, report) } })
         #expect(byName["stack"]?["chained_turn_kept"] == true, "\(check.stdout)")
         #expect(byName["stack"]?["response"]?["ok"] == true)
         #expect(byName["stack"]?["stream"]?["ok"] == true)

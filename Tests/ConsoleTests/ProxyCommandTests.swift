@@ -22,7 +22,8 @@ struct ProxyCommandTests {
         try await proxy.waitFor("$ ", timeout: .seconds(60))
         try proxy.type("env \(env) \(Subprocess.openresponsesBinary) proxy --listen 127.0.0.1:0")
         let banner = try await proxy.waitFor("Ctrl-C stops.", timeout: .seconds(60))
-        let port = try #require(banner.firstMatch(of: #/Proxy on http://127\.0\.0\.1:(\d+)/v1 -> /#).map { String($0.1) })
+        let port = try #require(
+            banner.firstMatch(of: #/Proxy on http://127\.0\.0\.1:(\d+)/v1 -> /#).map { String($0.1) })
         #expect(banner.contains("-> \(upstream.baseURL), recording into \(harness.home.path)/inspector.sqlite."))
 
         let watch = try TmuxSession()
@@ -32,8 +33,11 @@ struct ProxyCommandTests {
         try await watch.waitFor("(Ctrl-C stops).", timeout: .seconds(60))
 
         let client = try await Subprocess.run(
-            "/usr/bin/curl", ["-sS", "-N", "-A", "watch-test/2.0", "-H", "Authorization: Bearer sk-cmd-secret-0007",
-                              "--data-binary", #"{"model":"test-model","stream":true}"#, "http://127.0.0.1:\(port)/v1/responses"],
+            "/usr/bin/curl",
+            [
+                "-sS", "-N", "-A", "watch-test/2.0", "-H", "Authorization: Bearer sk-cmd-secret-0007",
+                "--data-binary", #"{"model":"test-model","stream":true}"#, "http://127.0.0.1:\(port)/v1/responses",
+            ],
             environment: ["PATH": "/usr/bin:/bin"])
         #expect(client.stdout == frames.joined())
         try await watch.waitFor("→ 1 ")
@@ -46,7 +50,8 @@ struct ProxyCommandTests {
         try await proxy.waitFor("Proxy stopped.\n$ ")
 
         let listed = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "list", "--source", "proxy", "--client", "watch-test", "--json"],
+            Subprocess.openresponsesBinary,
+            ["inspect", "list", "--source", "proxy", "--client", "watch-test", "--json"],
             environment: harness.variables)
         let rows = try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue ?? []
         #expect(rows.count == 1 && rows.first?["client"] == "watch-test/2.0", "\(listed.stdout)\(listed.stderr)")

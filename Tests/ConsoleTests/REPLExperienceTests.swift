@@ -12,16 +12,26 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
         case ("POST", "/v1/conversations"):
             return .json(#"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{}}"#)
         case ("GET", "/v1/vector_stores"):
-            return .json(#"{"object":"list","data":[{"id":"vs_alpha","object":"vector_store","name":"alpha","status":"completed","file_counts":{"completed":2,"total":2}}],"has_more":false}"#)
+            return .json(
+                #"{"object":"list","data":[{"id":"vs_alpha","object":"vector_store","name":"alpha","status":"completed","file_counts":{"completed":2,"total":2}}],"has_more":false}"#
+            )
         case ("POST", "/v1/files"):
-            let purpose = String(decoding: request.body, as: UTF8.self).contains("\r\n\r\nvision\r\n") ? "vision" : "user_data"
-            return .json(#"{"id":"file-up\#(counter.next())","object":"file","bytes":4,"filename":"x","purpose":"\#(purpose)"}"#)
+            let purpose =
+                String(decoding: request.body, as: UTF8.self).contains("\r\n\r\nvision\r\n") ? "vision" : "user_data"
+            return .json(
+                #"{"id":"file-up\#(counter.next())","object":"file","bytes":4,"filename":"x","purpose":"\#(purpose)"}"#)
         case ("POST", "/v1/vector_stores"):
-            return .json(#"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#)
+            return .json(
+                #"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#
+            )
         case ("GET", "/v1/vector_stores/vs_slow"):
-            return .json(#"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#)
+            return .json(
+                #"{"id":"vs_slow","object":"vector_store","name":"slow","status":"in_progress","file_counts":{"in_progress":1,"completed":0,"failed":0,"cancelled":0,"total":1}}"#
+            )
         case ("GET", "/v1/files"):
-            return .json(#"{"object":"list","data":[{"id":"file-9","object":"file","bytes":2048,"filename":"notes.pdf","purpose":"user_data"}],"has_more":false}"#)
+            return .json(
+                #"{"object":"list","data":[{"id":"file-9","object":"file","bytes":2048,"filename":"notes.pdf","purpose":"user_data"}],"has_more":false}"#
+            )
         case ("POST", let path) where path.hasSuffix("/cancel"):
             return .json(#"{"id":"resp_bg","object":"response","status":"cancelled","background":true,"output":[]}"#)
         default:
@@ -32,23 +42,30 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
         let previous = body["previous_response_id"]?.stringValue
         let items = body["input"]?.arrayValue ?? []
         if let approval = items.last(where: { $0["type"] == "mcp_approval_response" }) {
-            return .sse(Fixtures.textStream(id: id, text: "approved: \(approval["approve"]?.boolValue ?? false)", previousResponseID: previous))
+            return .sse(
+                Fixtures.textStream(
+                    id: id, text: "approved: \(approval["approve"]?.boolValue ?? false)", previousResponseID: previous))
         }
         if let output = items.last(where: { $0["type"] == "function_call_output" }) {
-            return .sse(Fixtures.textStream(id: id, text: "tool said: " + (output["output"]?.stringValue ?? ""), previousResponseID: previous))
+            return .sse(
+                Fixtures.textStream(
+                    id: id, text: "tool said: " + (output["output"]?.stringValue ?? ""), previousResponseID: previous))
         }
         let text: String
         if let string = body["input"]?.stringValue {
             text = string
         } else {
             let lastUser = items.last { $0["role"] == "user" }
-            text = lastUser?["content"]?.stringValue
-                ?? (lastUser?["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }.joined(separator: " ")
+            text =
+                lastUser?["content"]?.stringValue
+                ?? (lastUser?["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }.joined(
+                    separator: " ")
         }
         let offersTime = (body["tools"]?.arrayValue ?? []).contains { $0["name"] == "local_time" }
         if text.contains("cite") { return .sseFixture("stream-reasoning-citation.sse") }
         if text.contains("mcp") {
-            let request = #"{"id":"mcpr_1","type":"mcp_approval_request","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"x\"}"}"#
+            let request =
+                #"{"id":"mcpr_1","type":"mcp_approval_request","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"x\"}"}"#
             return .sse([
                 "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":\(request)}\n\n",
                 "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"\(id)\",\"object\":\"response\",\"status\":\"completed\",\"output\":[\(request)]}}\n\n",
@@ -57,12 +74,16 @@ func scriptedRoute(counter: Counter) -> LoopbackServer.Route {
         if text.contains("background") {
             var frames = Fixtures.textStream(id: "resp_bg", text: (1...40).map { "w\($0)" }.joined(separator: " "))
             for index in 0..<2 {
-                frames[index] = frames[index].replacingOccurrences(of: #""status":"in_progress""#, with: #""status":"in_progress","background":true"#)
+                frames[index] = frames[index].replacingOccurrences(
+                    of: #""status":"in_progress""#, with: #""status":"in_progress","background":true"#)
             }
             return .sse(frames, pause: .milliseconds(250))
         }
         if text.contains("time"), offersTime { return .sseFixture("stream-function-call.sse") }
-        return .sse(Fixtures.textStream(id: id, text: "echo: " + text.replacingOccurrences(of: "\n", with: " / "), previousResponseID: previous))
+        return .sse(
+            Fixtures.textStream(
+                id: id, text: "echo: " + text.replacingOccurrences(of: "\n", with: " / "), previousResponseID: previous)
+        )
     }
 }
 
@@ -132,12 +153,12 @@ struct REPLExperienceTests {
         let presets = harness.home.appendingPathComponent("presets", isDirectory: true)
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
         try """
-            version: 1
-            tools:
-              - type: function
-                name: local_time
-                handler: {command: "echo ran-it", trusted: false}
-            """.write(to: presets.appendingPathComponent("ask-first.yaml"), atomically: true, encoding: .utf8)
+        version: 1
+        tools:
+          - type: function
+            name: local_time
+            handler: {command: "echo ran-it", trusted: false}
+        """.write(to: presets.appendingPathComponent("ask-first.yaml"), atomically: true, encoding: .utf8)
         let tmux = try await harness.startConsole(arguments: ["--preset", "ask-first"])
         defer { tmux.kill() }
         try tmux.type("time please")
@@ -180,7 +201,9 @@ struct REPLExperienceTests {
         #expect(content[0] == ["type": "input_text", "text": "summarize this"])
         #expect(content[1]?["type"] == "input_file")
         #expect(content[1]?["filename"] == "notes.pdf")
-        #expect(content[1]?["file_data"] == .string("data:application/pdf;base64," + Data("%PDF-1.4 pretend".utf8).base64EncodedString()))
+        #expect(
+            content[1]?["file_data"]
+                == .string("data:application/pdf;base64," + Data("%PDF-1.4 pretend".utf8).base64EncodedString()))
         try tmux.type("no attachment now")
         try await tmux.waitFor("echo: no attachment now")
         #expect(try JSONValue.parse(try #require(server.requests.last).body)["input"] == "no attachment now")
@@ -277,7 +300,8 @@ struct REPLExperienceTests {
         var harness = ConsoleHarness(server: server)
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
         let editor = harness.home.appendingPathComponent("fake-editor.sh")
-        try "#!/bin/sh\nprintf 'written in the editor\\n' > \"$1\"\n".write(to: editor, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf 'written in the editor\\n' > \"$1\"\n".write(
+            to: editor, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
         harness.extraVariables = ["EDITOR": editor.path]
         defer { harness.remove() }
@@ -298,7 +322,8 @@ struct REPLExperienceTests {
         try tmux.type("/new")
         try tmux.type("/history")
         let history = try await tmux.waitFor("/resume ID continues one")
-        let line = try #require(history.split(separator: "\n").first { $0.hasPrefix("  ") && $0.contains("in a conversation") })
+        let line = try #require(
+            history.split(separator: "\n").first { $0.hasPrefix("  ") && $0.contains("in a conversation") })
         let id = try #require(line.split(separator: " ").first.map(String.init))
         try tmux.type("/resume \(id)")
         try await tmux.waitFor("the next turn continues from resp_")
@@ -321,8 +346,12 @@ struct REPLExperienceTests {
         try tmux.type("background work")
         try await tmux.waitFor("w3 ")
         try tmux.press("C-c")
-        try await tmux.waitFor("[detached from resp_bg: it goes on on the server · /attach-job resp_bg follows it · Ctrl-C again or /cancel cancels it]")
-        #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" }, "Ctrl-C does not cancel a background response")
+        try await tmux.waitFor(
+            "[detached from resp_bg: it goes on on the server · /attach-job resp_bg follows it · Ctrl-C again or /cancel cancels it]"
+        )
+        #expect(
+            !server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" },
+            "Ctrl-C does not cancel a background response")
         try tmux.press("C-c")
         try await tmux.waitFor("[cancelled resp_bg on the server]")
         #expect(server.requests.contains { $0.method == "POST" && $0.path == "/v1/responses/resp_bg/cancel" })

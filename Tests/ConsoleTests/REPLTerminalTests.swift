@@ -41,7 +41,7 @@ struct REPLTerminalTests {
         try tmux.type("stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo STTY-DONE")
         // Once on the typed command line, once printed by echo.
         let stty = try await tmux.waitFor("STTY-DONE", count: 2)
-        #expect(stty.contains("icanon echo") )
+        #expect(stty.contains("icanon echo"))
 
         let history = try String(contentsOf: harness.home.appendingPathComponent("history"), encoding: .utf8)
         #expect(history.contains("first question"))

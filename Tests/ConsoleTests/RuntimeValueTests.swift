@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Workbench
+
 @testable import Console
 
 /// The provider a command chose travels as a value (`AppEnvironment.provider`), never through the process
@@ -14,18 +15,18 @@ struct RuntimeValueTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try """
-            version: 1
-            provider: beta
-            providers:
-              alpha:
-                base_url: http://127.0.0.1:9/alpha/v1
-                key_env: ALPHA_KEY
-                model: alpha-model
-              beta:
-                base_url: http://127.0.0.1:9/beta/v1
-                key_env: BETA_KEY
-                model: beta-model
-            """.write(to: home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        version: 1
+        provider: beta
+        providers:
+          alpha:
+            base_url: http://127.0.0.1:9/alpha/v1
+            key_env: ALPHA_KEY
+            model: alpha-model
+          beta:
+            base_url: http://127.0.0.1:9/beta/v1
+            key_env: BETA_KEY
+            model: beta-model
+        """.write(to: home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let variables = [
             "OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENRESPONSES_INSPECTOR": "off",
             "OPENAI_API_KEY": "sk-default", "ALPHA_KEY": "sk-alpha", "BETA_KEY": "sk-beta",
@@ -37,7 +38,8 @@ struct RuntimeValueTests {
         let before = getenv("OPENRESPONSES_PROVIDER").map { String(cString: $0) }
         let (base, home) = try Self.environment()
         defer { try? FileManager.default.removeItem(at: home) }
-        let alpha = base.choosing(provider: "alpha"), beta = base.choosing(provider: "beta")
+        let alpha = base.choosing(provider: "alpha")
+        let beta = base.choosing(provider: "beta")
 
         let onAlpha = try ConsoleContext(environment: alpha, output: RecordingOutput(), diagnostics: RecordingOutput())
         let onBeta = try ConsoleContext(environment: beta, output: RecordingOutput(), diagnostics: RecordingOutput())
@@ -66,7 +68,9 @@ struct RuntimeValueTests {
         #expect(plain.providerName == ProviderCatalog.defaultName && plain.configuration.apiKey == "sk-default")
 
         for context in [onAlpha, onBeta, other, plain] { await context.shutdown() }
-        #expect(getenv("OPENRESPONSES_PROVIDER").map { String(cString: $0) } == before, "the process environment is not written")
+        #expect(
+            getenv("OPENRESPONSES_PROVIDER").map { String(cString: $0) } == before,
+            "the process environment is not written")
     }
 
     /// `OPENRESPONSES_PROVIDER` from the user's shell is an input: read where the value is resolved, then

@@ -7,14 +7,18 @@ import Testing
 /// server: the exact requests, the exact output, the exact bytes on disk.
 @Suite("files download and one-store commands")
 struct StoreCommandTests {
-    static let store = #"{"id":"vs_1","object":"vector_store","name":"handbook","status":"completed","file_counts":{"in_progress":0,"completed":2,"failed":0,"cancelled":0,"total":2}}"#
+    static let store =
+        #"{"id":"vs_1","object":"vector_store","name":"handbook","status":"completed","file_counts":{"in_progress":0,"completed":2,"failed":0,"cancelled":0,"total":2}}"#
 
     static func storeFile(_ id: String, status: String, error: String? = nil) -> String {
         let lastError = error.map { #"{"code":"unsupported_file","message":"\#($0)"}"# } ?? "null"
-        return #"{"id":"\#(id)","object":"vector_store.file","vector_store_id":"vs_1","status":"\#(status)","last_error":\#(lastError)}"#
+        return
+            #"{"id":"\#(id)","object":"vector_store.file","vector_store_id":"vs_1","status":"\#(status)","last_error":\#(lastError)}"#
     }
 
-    func run(_ harness: ConsoleHarness, _ arguments: [String], in directory: URL? = nil) async throws -> Subprocess.Result {
+    func run(_ harness: ConsoleHarness, _ arguments: [String], in directory: URL? = nil) async throws
+        -> Subprocess.Result
+    {
         guard let directory else {
             return try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
         }
@@ -29,13 +33,17 @@ struct StoreCommandTests {
         let server = try await LoopbackServer.start { request in
             switch request.path {
             case "/v1/files/file-abc":
-                return .json(#"{"id":"file-abc","object":"file","bytes":\#(content.count),"filename":"report.bin","purpose":"assistants"}"#)
+                return .json(
+                    #"{"id":"file-abc","object":"file","bytes":\#(content.count),"filename":"report.bin","purpose":"assistants"}"#
+                )
             case "/v1/files/file-abc/content":
                 // In three pieces, as a large file arrives.
-                return Reply(status: 200, headers: [("Content-Type", "application/octet-stream")], parts: [
-                    .bytes(Array(content[..<5])), .pause(.milliseconds(20)), .bytes(Array(content[5..<40_000])),
-                    .bytes(Array(content[40_000...])),
-                ])
+                return Reply(
+                    status: 200, headers: [("Content-Type", "application/octet-stream")],
+                    parts: [
+                        .bytes(Array(content[..<5])), .pause(.milliseconds(20)), .bytes(Array(content[5..<40_000])),
+                        .bytes(Array(content[40_000...])),
+                    ])
             default:
                 return .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
@@ -53,13 +61,17 @@ struct StoreCommandTests {
         let chosen = work.appendingPathComponent("chosen.dat")
         let told = try await run(harness, ["files", "download", "file-abc", "-o", chosen.path, "--json"])
         #expect(told.status == 0, "\(told.stderr)")
-        #expect(try JSONValue.parse(told.stdout) == ["id": "file-abc", "path": .string(chosen.path), "bytes": .integer(content.count)])
+        #expect(
+            try JSONValue.parse(told.stdout) == [
+                "id": "file-abc", "path": .string(chosen.path), "bytes": .integer(content.count),
+            ])
         #expect(try Data(contentsOf: chosen) == Data(content))
 
         // Asked for its name once (the first time only), then the content twice.
-        #expect(server.requests.map { "\($0.method) \($0.path)" } == [
-            "GET /v1/files/file-abc", "GET /v1/files/file-abc/content", "GET /v1/files/file-abc/content",
-        ])
+        #expect(
+            server.requests.map { "\($0.method) \($0.path)" } == [
+                "GET /v1/files/file-abc", "GET /v1/files/file-abc/content", "GET /v1/files/file-abc/content",
+            ])
         await server.stop()
     }
 
@@ -70,7 +82,9 @@ struct StoreCommandTests {
             case ("POST", "/v1/vector_stores/vs_1"):
                 return .json(Self.store.replacingOccurrences(of: #""name":"handbook""#, with: #""name":"manual""#))
             case ("DELETE", let path) where path.hasPrefix("/v1/vector_stores/vs_1/files/"):
-                return .json(#"{"id":"\#(path.split(separator: "/").last ?? "")","object":"vector_store.file.deleted","deleted":true}"#)
+                return .json(
+                    #"{"id":"\#(path.split(separator: "/").last ?? "")","object":"vector_store.file.deleted","deleted":true}"#
+                )
             default: return .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
         }
@@ -83,7 +97,9 @@ struct StoreCommandTests {
         let json = try await run(harness, ["stores", "show", "vs_1", "--json"])
         #expect(try JSONValue.parse(json.stdout) == JSONValue.parse(Self.store))
 
-        let update = try await run(harness, ["stores", "update", "vs_1", "--name", "manual", "--metadata", "team=core", "--expires-after-days", "7"])
+        let update = try await run(
+            harness,
+            ["stores", "update", "vs_1", "--name", "manual", "--metadata", "team=core", "--expires-after-days", "7"])
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout == "vs_1  manual  2/2 files  completed\n")
         let nothing = try await run(harness, ["stores", "update", "vs_1"])
@@ -95,14 +111,17 @@ struct StoreCommandTests {
         #expect(remove.stdout == "Removed file-1 from vs_1.\nRemoved file-2 from vs_1.\n")
 
         let requests = server.requests
-        #expect(requests.map { "\($0.method) \($0.path)" } == [
-            "GET /v1/vector_stores/vs_1", "GET /v1/vector_stores/vs_1", "POST /v1/vector_stores/vs_1",
-            "DELETE /v1/vector_stores/vs_1/files/file-1", "DELETE /v1/vector_stores/vs_1/files/file-2",
-        ])
+        #expect(
+            requests.map { "\($0.method) \($0.path)" } == [
+                "GET /v1/vector_stores/vs_1", "GET /v1/vector_stores/vs_1", "POST /v1/vector_stores/vs_1",
+                "DELETE /v1/vector_stores/vs_1/files/file-1", "DELETE /v1/vector_stores/vs_1/files/file-2",
+            ])
         try #require(requests.count == 5)
-        #expect(try JSONValue.parse(requests[2].body) == [
-            "name": "manual", "metadata": ["team": "core"], "expires_after": ["anchor": "last_active_at", "days": 7],
-        ])
+        #expect(
+            try JSONValue.parse(requests[2].body) == [
+                "name": "manual", "metadata": ["team": "core"],
+                "expires_after": ["anchor": "last_active_at", "days": 7],
+            ])
         await server.stop()
     }
 
@@ -111,7 +130,8 @@ struct StoreCommandTests {
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/files"):
-                return .json(#"{"id":"file-up","object":"file","bytes":5,"filename":"notes.txt","purpose":"assistants"}"#)
+                return .json(
+                    #"{"id":"file-up","object":"file","bytes":5,"filename":"notes.txt","purpose":"assistants"}"#)
             case ("POST", "/v1/vector_stores/vs_1/files"):
                 let id = request.jsonBody?["file_id"] as? String ?? "?"
                 return .json(Self.storeFile(id, status: "in_progress"))
@@ -133,10 +153,11 @@ struct StoreCommandTests {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout == "Added 1 of 1 file to vs_1.\n")
         let requests = server.requests
-        #expect(requests.map { "\($0.method) \($0.path)" } == [
-            "POST /v1/files", "POST /v1/vector_stores/vs_1/files", "GET /v1/vector_stores/vs_1/files/file-up",
-            "GET /v1/vector_stores/vs_1/files/file-up",
-        ])
+        #expect(
+            requests.map { "\($0.method) \($0.path)" } == [
+                "POST /v1/files", "POST /v1/vector_stores/vs_1/files", "GET /v1/vector_stores/vs_1/files/file-up",
+                "GET /v1/vector_stores/vs_1/files/file-up",
+            ])
         try #require(requests.count == 4)
         #expect(try JSONValue.parse(requests[1].body) == ["file_id": "file-up", "attributes": ["team": "core"]])
 

@@ -19,8 +19,10 @@ struct StoreReliabilityTests {
                     group.addTask {
                         var results: [Subprocess.Result] = []
                         for index in 0..<25 {
-                            results.append(try await Subprocess.run(
-                                Subprocess.openresponsesBinary, ["ask", "loop \(loop) ask \(index)"], environment: harness.variables))
+                            results.append(
+                                try await Subprocess.run(
+                                    Subprocess.openresponsesBinary, ["ask", "loop \(loop) ask \(index)"],
+                                    environment: harness.variables))
                         }
                         return results
                     }
@@ -29,9 +31,14 @@ struct StoreReliabilityTests {
             }
             #expect(results.count == 100)
             let failures = results.filter { $0.status != 0 || !$0.stderr.isEmpty }
-            #expect(failures.isEmpty, "round \(round): \(failures.first.map { "status \($0.status): \($0.stderr)" } ?? "")")
-            let count = try await Subprocess.run("/usr/bin/sqlite3", [harness.home.appendingPathComponent("inspector.sqlite").path,
-                "SELECT count(*), count(DISTINCT input_text) FROM exchange WHERE state = 'completed'"], environment: [:])
+            #expect(
+                failures.isEmpty, "round \(round): \(failures.first.map { "status \($0.status): \($0.stderr)" } ?? "")")
+            let count = try await Subprocess.run(
+                "/usr/bin/sqlite3",
+                [
+                    harness.home.appendingPathComponent("inspector.sqlite").path,
+                    "SELECT count(*), count(DISTINCT input_text) FROM exchange WHERE state = 'completed'",
+                ], environment: [:])
             #expect(count.stdout == "100|100\n", "round \(round): \(count.stdout) \(count.stderr)")
         }
     }
@@ -46,10 +53,12 @@ struct StoreReliabilityTests {
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
         // A real store with some exchanges, its WAL folded in, then damaged.
         for index in 0..<3 {
-            let ask = try await Subprocess.run(binary, ["ask", "\(String(repeating: "filler ", count: 400)) \(index)"], environment: harness.variables)
+            let ask = try await Subprocess.run(
+                binary, ["ask", "\(String(repeating: "filler ", count: 400)) \(index)"], environment: harness.variables)
             try #require(ask.status == 0, "\(ask.stderr)")
         }
-        let fold = try await Subprocess.run("/usr/bin/sqlite3", [store, "PRAGMA wal_checkpoint(TRUNCATE)"], environment: [:])
+        let fold = try await Subprocess.run(
+            "/usr/bin/sqlite3", [store, "PRAGMA wal_checkpoint(TRUNCATE)"], environment: [:])
         try #require(fold.status == 0, "\(fold.stderr)")
         let original = try Data(contentsOf: URL(fileURLWithPath: store))
         let damaged: Data
@@ -66,7 +75,9 @@ struct StoreReliabilityTests {
         let ask = try await Subprocess.run(binary, ["ask", "after the damage"], environment: harness.variables)
         #expect(ask.status == 0)
         #expect(ask.stdout == "echo: after the damage\n")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: harness.home.path).filter { $0.hasPrefix("inspector.sqlite.damaged-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: harness.home.path).filter {
+            $0.hasPrefix("inspector.sqlite.damaged-")
+        }
         #expect(aside.count == 1, "\(aside)")
         let movedTo = harness.home.appendingPathComponent(try #require(aside.first)).path
         #expect(ask.stderr.hasPrefix("note: the inspector's \(store) was damaged ("), "\(ask.stderr)")
@@ -95,9 +106,13 @@ struct StoreReliabilityTests {
         let home = try homeWithGarbageStore()
         defer { try? FileManager.default.removeItem(at: home) }
         let ask = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--no-such-flag", "hello"], environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
+            Subprocess.openresponsesBinary, ["ask", "--no-such-flag", "hello"],
+            environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(ask.status == 64)  // ArgumentParser's usage error (EX_USAGE), as without a store
-        #expect(ask.stderr.contains("note: the inspector's \(home.path)/inspector.sqlite was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"), "\(ask.stderr)")
+        #expect(
+            ask.stderr.contains(
+                "note: the inspector's \(home.path)/inspector.sqlite was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"
+            ), "\(ask.stderr)")
         #expect(ask.stderr.contains("Unknown option '--no-such-flag'"), "\(ask.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
         #expect(names.filter { $0.hasPrefix("inspector.sqlite.damaged-") }.count == 1, "\(names)")
@@ -108,9 +123,13 @@ struct StoreReliabilityTests {
         let home = try homeWithGarbageStore()
         defer { try? FileManager.default.removeItem(at: home) }
         let list = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "list"], environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
+            Subprocess.openresponsesBinary, ["inspect", "list"],
+            environment: ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(list.stderr.contains("was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"), "\(list.stderr)")
+        #expect(
+            list.stderr.contains(
+                "was damaged (file is not a database); it was moved to \(home.path)/inspector.sqlite.damaged-"),
+            "\(list.stderr)")
         #expect(!list.stderr.contains("SQLite error"))
     }
 
@@ -124,15 +143,26 @@ struct StoreReliabilityTests {
             let environment = ["OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"]
             let results = try await withThrowingTaskGroup(of: Subprocess.Result.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await Subprocess.run(Subprocess.openresponsesBinary, ["inspect", "list", "--json"], environment: environment) }
+                    group.addTask {
+                        try await Subprocess.run(
+                            Subprocess.openresponsesBinary, ["inspect", "list", "--json"], environment: environment)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(results.allSatisfy { $0.status == 0 && $0.stdout == "[]\n" }, "round \(round): \(results.map(\.stderr))")
-            #expect(results.filter { $0.stderr.contains("was damaged") }.count == 1, "round \(round): \(results.map(\.stderr))")
-            let aside = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("inspector.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            #expect(
+                results.allSatisfy { $0.status == 0 && $0.stdout == "[]\n" }, "round \(round): \(results.map(\.stderr))"
+            )
+            #expect(
+                results.filter { $0.stderr.contains("was damaged") }.count == 1,
+                "round \(round): \(results.map(\.stderr))")
+            let aside = try FileManager.default.contentsOfDirectory(atPath: home.path).filter {
+                $0.hasPrefix("inspector.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+            }
             #expect(aside.count == 1, "round \(round): \(aside)")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".new-") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter {
+                $0.contains(".new-")
+            }
             #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
         }
     }

@@ -11,10 +11,13 @@ import Testing
 struct StoreWriteFailureTests {
     /// True when this process can make a file immutable here (root, on a file system with attributes).
     static let canMakeImmutable: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("or-immutable-\(UUID().uuidString)").path
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("or-immutable-\(UUID().uuidString)")
+            .path
         guard FileManager.default.createFile(atPath: probe, contents: Data()) else { return false }
         defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? Subprocess.runBlocking("/usr/bin/chattr", ["+i", probe], environment: [:]))?.status == 0 else { return false }
+        guard (try? Subprocess.runBlocking("/usr/bin/chattr", ["+i", probe], environment: [:]))?.status == 0 else {
+            return false
+        }
         _ = try? Subprocess.runBlocking("/usr/bin/chattr", ["-i", probe], environment: [:])
         return true
     }()
@@ -22,9 +25,13 @@ struct StoreWriteFailureTests {
     /// True when this process can mount a tmpfs (root with the capability).
     static let canMountTmpfs: Bool = {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("or-tmpfs-\(UUID().uuidString)").path
-        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
+        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else {
+            return false
+        }
         defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? Subprocess.runBlocking("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], environment: [:]))?.status == 0
+        guard
+            (try? Subprocess.runBlocking(
+                "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], environment: [:]))?.status == 0
         else { return false }
         _ = try? Subprocess.runBlocking("/usr/bin/umount", [probe], environment: [:])
         return true
@@ -37,19 +44,22 @@ struct StoreWriteFailureTests {
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
-        let first = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
+        let first = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
         try #require(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
 
         let lock = try await Subprocess.run("/usr/bin/chattr", ["+i", store], environment: [:])
         try #require(lock.status == 0, "\(lock.stderr)")
         defer { _ = try? Subprocess.runBlocking("/usr/bin/chattr", ["-i", store], environment: [:]) }
 
-        let ask = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "second"], environment: harness.variables)
+        let ask = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "second"], environment: harness.variables)
         #expect(ask.status == first.status)
         #expect(ask.stdout == "echo: second\n")
         #expect(ask.stderr == "warning: not recorded: the inspector store is read-only: \(store)\n", "\(ask.stderr)")
         // Nothing of it reached the store.
-        let count = try await Subprocess.run("/usr/bin/sqlite3", [store, "SELECT count(*) FROM exchange"], environment: [:])
+        let count = try await Subprocess.run(
+            "/usr/bin/sqlite3", [store, "SELECT count(*) FROM exchange"], environment: [:])
         #expect(count.stdout == "1\n", "\(count.stderr)")
     }
 
@@ -61,20 +71,25 @@ struct StoreWriteFailureTests {
         defer { harness.remove() }
         let disk = harness.home.path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        let mount = try await Subprocess.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk], environment: [:])
+        let mount = try await Subprocess.run(
+            "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk], environment: [:])
         try #require(mount.status == 0, "\(mount.stderr)")
         defer { _ = try? Subprocess.runBlocking("/usr/bin/umount", ["-l", disk], environment: [:]) }
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
-        let first = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
+        let first = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
         try #require(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
 
         // Every byte left taken: dd stops at "No space left on device".
         _ = try await Subprocess.run("/usr/bin/dd", ["if=/dev/zero", "of=\(disk)/filler", "bs=4k"], environment: [:])
 
         let ask = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "second \(String(repeating: "filler ", count: 2000))"], environment: harness.variables)
+            Subprocess.openresponsesBinary, ["ask", "second \(String(repeating: "filler ", count: 2000))"],
+            environment: harness.variables)
         #expect(ask.status == first.status)
         #expect(ask.stdout.hasPrefix("echo: second "))
-        #expect(ask.stderr == "warning: not recorded: the disk holding the inspector store is full: \(store)\n", "\(ask.stderr)")
+        #expect(
+            ask.stderr == "warning: not recorded: the disk holding the inspector store is full: \(store)\n",
+            "\(ask.stderr)")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import Inspector
 import ResponsesAPI
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import Inspector
 
 /// A stream faster than the disk waits for the recording's writer once 2 MB of its events are not stored
 /// yet, instead of queueing them in memory without bound; a slow stream never waits.
@@ -39,10 +40,11 @@ struct BacklogTests {
         let released = Counter()
         var waiters: [Task<Void, Never>] = []
         for _ in 0..<3 {
-            waiters.append(Task {
-                await backlog.wait()
-                released.increment()
-            })
+            waiters.append(
+                Task {
+                    await backlog.wait()
+                    released.increment()
+                })
         }
         try await Task.sleep(for: .milliseconds(100))
         let early = released.value
@@ -72,7 +74,9 @@ struct BacklogTests {
         for _ in 0..<16 {
             var read = RecordedEvents()
             for _ in 0..<perRead {
-                read.append(index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index, data: data)
+                read.append(
+                    index: index, offset: .milliseconds(index), type: "response.output_text.delta",
+                    sequenceNumber: index, data: data)
                 index += 1
             }
             reads.append(read)
@@ -86,9 +90,11 @@ struct BacklogTests {
         try await blocker.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         let blockedAt = ContinuousClock.now
 
-        let recording = await store.recorder.exchangeWillStart(ExchangeRequest(
-            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
-            secrets: [testKey], context: ExchangeContext()))
+        let recording = await store.recorder.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [],
+                body: Array("{}".utf8),
+                secrets: [testKey], context: ExchangeContext()))
         for read in reads { recording.didReceiveEvents(read) }
         let returned = Atomic(false)
         let waiter = Task {

@@ -1,8 +1,9 @@
 import CSQLiteSupport
 import Foundation
 import GRDB
-@testable import Inspector
 import Testing
+
+@testable import Inspector
 
 /// The stores write through a VFS that gathers the WAL's small writes into larger ones (CoalescingVFS.c).
 /// Whatever it holds back, another connection (with its own file handles, as another process has) and
@@ -54,7 +55,9 @@ struct CoalescingVFSTests {
             for _ in 0..<3_000 {
                 let key = Int64(random.next() % 1_000_000)
                 keys.append(key)
-                try db.execute(sql: "INSERT INTO u (k, v) VALUES (?, ?)", arguments: [key, Data(Self.bytes(count: 300, seed: UInt64(key)))])
+                try db.execute(
+                    sql: "INSERT INTO u (k, v) VALUES (?, ?)",
+                    arguments: [key, Data(Self.bytes(count: 300, seed: UInt64(key)))])
             }
         }
         let copy = try Self.copyWithoutSharedMemory(path, to: directory.appendingPathComponent("crash"))
@@ -80,7 +83,9 @@ struct CoalescingVFSTests {
         #expect(throws: RollBack.self) {
             try first.write { db in
                 for key in 0..<100 {
-                    try db.execute(sql: "INSERT INTO v (k, v) VALUES (?, ?)", arguments: [1000 + key, Data(Self.bytes(count: 1000, seed: 1))])
+                    try db.execute(
+                        sql: "INSERT INTO v (k, v) VALUES (?, ?)",
+                        arguments: [1000 + key, Data(Self.bytes(count: 1000, seed: 1))])
                 }
                 throw RollBack()
             }
@@ -88,7 +93,9 @@ struct CoalescingVFSTests {
         let second = try Self.writer(path)
         let rows = (0..<40).map { Data(Self.bytes(count: 500, seed: UInt64(100 + $0))) }
         try second.write { db in
-            for (key, row) in rows.enumerated() { try db.execute(sql: "INSERT INTO v (k, v) VALUES (?, ?)", arguments: [key, row]) }
+            for (key, row) in rows.enumerated() {
+                try db.execute(sql: "INSERT INTO v (k, v) VALUES (?, ?)", arguments: [key, row])
+            }
         }
         // The first connection reads (its WAL's next call), then a third one checks.
         _ = try? first.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM v") }
@@ -102,7 +109,8 @@ struct CoalescingVFSTests {
     // MARK: - Helpers
 
     static func directory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("or-vfs-\(UUID().uuidString)", isDirectory: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-vfs-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -142,7 +150,9 @@ struct CoalescingVFSTests {
     /// The name SQLite gives the VFS of the connection's main database.
     static func vfsName(_ db: Database) throws -> String? {
         var name: UnsafeMutablePointer<CChar>?
-        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_VFSNAME, &name) == SQLITE_OK else { return nil }
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_VFSNAME, &name) == SQLITE_OK else {
+            return nil
+        }
         defer { sqlite3_free(name) }
         return name.map { String(cString: $0) }
     }

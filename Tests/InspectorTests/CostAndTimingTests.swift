@@ -1,8 +1,9 @@
 import Foundation
-@testable import Inspector
 import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import Inspector
 
 /// The estimated cost of an exchange (prices per million tokens, cached input at its own price) and its
 /// time to first text, as stored and as `inspect stats` sums them.
@@ -19,9 +20,13 @@ struct CostAndTimingTests {
         let usage = Usage(inputTokens: 1_000_000, cachedInputTokens: 400_000, outputTokens: 250_000)
         // 600,000 × $2 + 400,000 × $0.50 + 250,000 × $8, per million.
         #expect(Self.same(table.cost(model: "m", usage: usage), 1.2 + 0.2 + 2.0))
-        #expect(Self.same(table.cost(model: "m-2025-04-14", usage: Usage(inputTokens: 10, outputTokens: 5)), (20 + 40) / 1e6))
+        #expect(
+            Self.same(
+                table.cost(model: "m-2025-04-14", usage: Usage(inputTokens: 10, outputTokens: 5)), (20 + 40) / 1e6))
         // More cached tokens than input tokens are counted as input tokens, once.
-        #expect(Self.same(table.cost(model: "m", usage: Usage(inputTokens: 10, cachedInputTokens: 50, outputTokens: 0)), 5 / 1e6))
+        #expect(
+            Self.same(
+                table.cost(model: "m", usage: Usage(inputTokens: 10, cachedInputTokens: 50, outputTokens: 0)), 5 / 1e6))
         #expect(table.cost(model: "unknown-model", usage: usage) == nil)
         #expect(table.cost(model: "m", usage: Usage(inputTokens: 10)) == nil)
         #expect(table.cost(model: nil, usage: usage) == nil)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import Inspector
 import ResponsesAPI
 import Testing
+
+@testable import Inspector
 
 /// A batch's buffer goes into the database and comes back for the next batch: a long recording does not get
 /// new memory (faulted in page by page) for every megabyte of events.
@@ -20,11 +21,15 @@ struct EventBatchReuseTests {
     }
 
     @Test func theNextBatchWritesIntoTheBufferTheLastOneWasStoredFrom() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("or-reuse-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("or-reuse-\(UUID().uuidString).sqlite")
+            .path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try InspectorStore.open(at: path)
         try await store.writer.write { db in
-            try db.execute(sql: "INSERT INTO exchange (id, started_at, method, url, request_headers) VALUES (1, '2026-11-27', 'POST', 'u', '[]')")
+            try db.execute(
+                sql:
+                    "INSERT INTO exchange (id, started_at, method, url, request_headers) VALUES (1, '2026-11-27', 'POST', 'u', '[]')"
+            )
         }
         var batch = EventBatch()
         var addresses: [Int] = []

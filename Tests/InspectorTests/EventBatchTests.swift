@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import Inspector
 import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import Inspector
 
 /// How the recorder packs events: the UTF-8 flag of each event, secrets looked for over a whole batch,
 /// and events stored while the stream is still running.
@@ -89,16 +90,21 @@ struct EventBatchTests {
             #"{"type":"response.output_text.delta","delta":"bye"}"#,
         ]
         let recording = await store.recorder.exchangeWillStart(request(secrets: [testKey]))
-        recording.didReceiveEvents(RecordedEvents(datas.enumerated().map { index, data in
-            RecordedEvent(
-                index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
-                data: Array(data.utf8))
-        }))
+        recording.didReceiveEvents(
+            RecordedEvents(
+                datas.enumerated().map { index, data in
+                    RecordedEvent(
+                        index: index, offset: .milliseconds(index), type: "response.output_text.delta",
+                        sequenceNumber: index,
+                        data: Array(data.utf8))
+                }))
         await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
         let detail = try #require(try await store.store.exchange(id: 1))
-        #expect(detail.events.map { String(decoding: $0.data, as: UTF8.self) } == [
-            datas[0], #"{"type":"response.output_text.delta","delta":"the key is \#(Redactor.placeholder)!"}"#, datas[2],
-        ])
+        #expect(
+            detail.events.map { String(decoding: $0.data, as: UTF8.self) } == [
+                datas[0], #"{"type":"response.output_text.delta","delta":"the key is \#(Redactor.placeholder)!"}"#,
+                datas[2],
+            ])
         #expect(detail.events.map(\.sequenceNumber) == [0, 1, 2])
         #expect(detail.events.map(\.offsetMs) == [0, 1, 2])
         #expect(try store.allBytes().range(of: Data(testKey.utf8)) == nil)
@@ -108,11 +114,14 @@ struct EventBatchTests {
         let store = try TemporaryStore()
         defer { store.remove() }
         let recording = await store.recorder.exchangeWillStart(request(secrets: []))
-        recording.didReceiveEvents(RecordedEvents((0..<3).map { index in
-            RecordedEvent(
-                index: index, offset: .milliseconds(index), type: "response.output_text.delta", sequenceNumber: index,
-                data: Array(#"{"type":"response.output_text.delta","delta":"x"}"#.utf8))
-        }))
+        recording.didReceiveEvents(
+            RecordedEvents(
+                (0..<3).map { index in
+                    RecordedEvent(
+                        index: index, offset: .milliseconds(index), type: "response.output_text.delta",
+                        sequenceNumber: index,
+                        data: Array(#"{"type":"response.output_text.delta","delta":"x"}"#.utf8))
+                }))
         // No finish: a process killed now must still have these events on disk (the writer stores a batch
         // 200 ms after its first event).
         let inspector = store.store
@@ -139,7 +148,11 @@ struct EventBatchTests {
         recording.didReceiveEvents(events)
         await recording.didFinish(ExchangeOutcome(state: .completed, duration: .seconds(1)))
         let rows = try store.store.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event ORDER BY idx")
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event ORDER BY idx"
+            )
         }
         #expect(rows.map { $0["idx"] as Int } == [0, 1, 2, 3])
         #expect(rows.map { $0["sequence_number"] as Int? } == [0, 10, 20, nil])
@@ -150,26 +163,39 @@ struct EventBatchTests {
     }
 
     @Test func batchesWrittenBeforeV7AndAfterReadAlike() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("or-v7-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("or-v7-\(UUID().uuidString).sqlite")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let pool = try DatabasePool(path: path)
         try InspectorStore.migrator.migrate(pool, upTo: "v6-in-progress-index")
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO exchange (id, started_at, method, url, request_headers) VALUES (1, '2026-11-22', 'POST', 'u', '[]')")
+            try db.execute(
+                sql:
+                    "INSERT INTO exchange (id, started_at, method, url, request_headers) VALUES (1, '2026-11-22', 'POST', 'u', '[]')"
+            )
             try db.execute(
                 sql: "INSERT INTO event_batch (exchange_id, first_idx, count, meta, data) VALUES (1, 0, 2, ?, ?)",
-                arguments: [#"[[0,0,1.5,"response.created",0,4,1],[1,null,2.25,"odd",4,2,0]]"#, Data("{}é".utf8 + [0xFF, 0x00])])
+                arguments: [
+                    #"[[0,0,1.5,"response.created",0,4,1],[1,null,2.25,"odd",4,2,0]]"#,
+                    Data("{}é".utf8 + [0xFF, 0x00]),
+                ])
         }
         try InspectorStore.migrator.migrate(pool)
         var batch = EventBatch()
         var events = RecordedEvents()
-        events.append(index: 2, offset: .microseconds(3000), type: "response.completed", sequenceNumber: 2, data: Array("{}".utf8))
+        events.append(
+            index: 2, offset: .microseconds(3000), type: "response.completed", sequenceNumber: 2, data: Array("{}".utf8)
+        )
         batch.append(events)
         let packedBatch = batch.pack(redactor: Redactor(secrets: []))
         let packed = try #require(packedBatch)
         try await pool.write { db in try EventBatch.insert(packed, exchange: 1, db: db) }
         let rows = try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event WHERE exchange_id = 1 ORDER BY idx")
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT idx, sequence_number, offset_ms, type, typeof(data) AS kind, CAST(data AS BLOB) AS bytes FROM event WHERE exchange_id = 1 ORDER BY idx"
+            )
         }
         #expect(rows.map { $0["idx"] as Int } == [0, 1, 2])
         #expect(rows.map { $0["sequence_number"] as Int? } == [0, nil, 2])
@@ -206,7 +232,9 @@ struct StorageDateTests {
             Date(timeIntervalSince1970: 4_102_444_799.5),  // 2099-12-31 23:59:59.5
         ]
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...4e9, using: &generator))) }
+        for _ in 0..<2000 {
+            dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...4e9, using: &generator)))
+        }
         for date in dates {
             #expect(StorageDate.string(date).databaseValue == date.databaseValue, "\(date.timeIntervalSince1970)")
         }
@@ -219,32 +247,39 @@ struct StorageDateTests {
             let power = (0..<exponent).reduce(1) { value, _ in value * 10 }
             return [power - 1, power, -power]
         }
-        let random = (0..<2000).map { _ in Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator) }
+        let random = (0..<2000).map { _ in
+            Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator)
+        }
         for value in edges + powers + random {
             let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
                 let end = out.baseAddress! + 22
                 let start = EventBatch.writeDecimal(value, endingAt: end)
                 #expect(out.baseAddress!.distance(to: start) >= 2, "more than 20 bytes for \(value)")
-                return String(decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)), as: UTF8.self)
+                return String(
+                    decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)), as: UTF8.self)
             }
             #expect(text == String(value))
         }
 
         var events = RecordedEvents()
         events.append(index: 0, offset: .microseconds(1500), type: "a", sequenceNumber: nil, data: Array("{}".utf8))
-        events.append(index: 1, offset: .microseconds(2000), type: "b", sequenceNumber: Int.max, data: Array("[1]".utf8))
+        events.append(
+            index: 1, offset: .microseconds(2000), type: "b", sequenceNumber: Int.max, data: Array("[1]".utf8))
         events.append(index: 2, offset: .seconds(3), type: "a", sequenceNumber: 0, data: Array("7".utf8))
         var batch = EventBatch()
         batch.append(events)
         let packedBatch = batch.pack(redactor: Redactor(secrets: []))
         let packed = try #require(packedBatch)
-        #expect(String(decoding: packed.meta, as: UTF8.self) == "[[null,1500,0,0,2],[9223372036854775807,2000,1,2,3],[0,3000000,0,5,1]]")
+        #expect(
+            String(decoding: packed.meta, as: UTF8.self)
+                == "[[null,1500,0,0,2],[9223372036854775807,2000,1,2,3],[0,3000000,0,5,1]]")
         #expect(String(decoding: packed.types, as: UTF8.self) == #"["a","b"]"#)
         // The longest row there can be fits the room each row is given.
         let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EventBatch.metaRowCapacity) { out in
             let end = out.baseAddress! + EventBatch.metaRowCapacity
             let start = EventBatch.writeMetaRow(
-                sequenceNumber: Int.min, micros: Int.min, type: Int.min, start: Int.min, length: Int.min, first: false, endingAt: end)
+                sequenceNumber: Int.min, micros: Int.min, type: Int.min, start: Int.min, length: Int.min, first: false,
+                endingAt: end)
             return String(decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)), as: UTF8.self)
         }
         #expect(written == ",[" + Array(repeating: String(Int.min), count: 5).joined(separator: ",") + "]")

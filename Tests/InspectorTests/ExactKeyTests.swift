@@ -28,14 +28,22 @@ struct ExactKeyTests {
     @Test func theStoreNeverHoldsIt() async throws {
         let store = try TemporaryStore()
         defer { store.remove() }
-        let recording = await store.recorder.exchangeWillStart(ExchangeRequest(
-            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [("X-Echo-Key", testKey), ("X-Plain", testKey)],
-            body: Array(testKey.utf8), secrets: [testKey], context: ExchangeContext()))
-        recording.didReceiveHead(ExchangeResponseHead(status: 200, headers: [("x-echo", testKey)], timeToFirstByte: .milliseconds(3)))
-        recording.didReceiveEvents(RecordedEvents([
-            RecordedEvent(index: 0, offset: .milliseconds(4), type: "response.output_text.delta", sequenceNumber: 0, data: Array(testKey.utf8)),
-            RecordedEvent(index: 1, offset: .milliseconds(5), type: "response.output_text.delta", sequenceNumber: 1, data: Array("plain".utf8)),
-        ]))
+        let recording = await store.recorder.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses",
+                headers: [("X-Echo-Key", testKey), ("X-Plain", testKey)],
+                body: Array(testKey.utf8), secrets: [testKey], context: ExchangeContext()))
+        recording.didReceiveHead(
+            ExchangeResponseHead(status: 200, headers: [("x-echo", testKey)], timeToFirstByte: .milliseconds(3)))
+        recording.didReceiveEvents(
+            RecordedEvents([
+                RecordedEvent(
+                    index: 0, offset: .milliseconds(4), type: "response.output_text.delta", sequenceNumber: 0,
+                    data: Array(testKey.utf8)),
+                RecordedEvent(
+                    index: 1, offset: .milliseconds(5), type: "response.output_text.delta", sequenceNumber: 1,
+                    data: Array("plain".utf8)),
+            ]))
         recording.didReceiveBody(Array(testKey.utf8))
         try await Deadline.run("the recording's end") {
             await recording.didFinish(ExchangeOutcome(state: .completed, duration: .milliseconds(6)))

@@ -110,8 +110,9 @@ struct ExchangeRecorderTests {
         let store = try TemporaryStore()
         defer { store.remove() }
         let server = try await LoopbackServer.start { _ in
-            .sse(Fixtures.textStream(id: "resp_slow1", text: "one two three four five six seven eight"),
-                 pause: .milliseconds(150), holdingAfter: 8)
+            .sse(
+                Fixtures.textStream(id: "resp_slow1", text: "one two three four five six seven eight"),
+                pause: .milliseconds(150), holdingAfter: 8)
         }
         let partial = try await recording(store, server: server) { client -> String in
             var text = ""
@@ -160,14 +161,16 @@ struct ExchangeRecorderTests {
         let store = try TemporaryStore()
         defer { store.remove() }
         try await store.store.writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO exchange (started_at, method, url, request_headers, state, pid)
-                VALUES (?, 'POST', 'http://x/v1/responses', '[]', 'in_progress', 2147483646)
-                """, arguments: [Date()])
-            try db.execute(sql: """
-                INSERT INTO exchange (started_at, method, url, request_headers, state, pid)
-                VALUES (?, 'POST', 'http://x/v1/responses', '[]', 'in_progress', ?)
-                """, arguments: [Date(), Int(getpid())])
+            try db.execute(
+                sql: """
+                    INSERT INTO exchange (started_at, method, url, request_headers, state, pid)
+                    VALUES (?, 'POST', 'http://x/v1/responses', '[]', 'in_progress', 2147483646)
+                    """, arguments: [Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO exchange (started_at, method, url, request_headers, state, pid)
+                    VALUES (?, 'POST', 'http://x/v1/responses', '[]', 'in_progress', ?)
+                    """, arguments: [Date(), Int(getpid())])
         }
         #expect(try store.store.markInterruptedExchanges() == 1)
         let states = try await store.store.recentExchanges().map(\.state)
@@ -178,7 +181,10 @@ struct ExchangeRecorderTests {
         let store = try TemporaryStore()
         defer { store.remove() }
         var frames = Fixtures.frames("stream-hello.sse").map { Array($0.utf8) }
-        let odd: [UInt8] = Array("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"".utf8)
+        let odd: [UInt8] =
+            Array(
+                "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\""
+                    .utf8)
             + [0xFF, 0xFE] + Array("\"}\n\n".utf8)
         frames.insert(odd, at: 5)
         let parts: [Reply.Part] = frames.map { .bytes($0) }

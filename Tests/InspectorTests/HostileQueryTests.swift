@@ -14,7 +14,9 @@ struct HostileQueryTests {
         defer { temporary.remove() }
         var strings = HostileStrings(seed: 9)
         var failures: [String] = []
-        for text in ["\"\u{0301}", "\u{0600}\"", "a \"\u{0301} b", "\"\u{0301}*"] + (0..<1_500).map({ _ in strings.next() }) {
+        for text in ["\"\u{0301}", "\u{0600}\"", "a \"\u{0301} b", "\"\u{0301}*"]
+            + (0..<1_500).map({ _ in strings.next() })
+        {
             do {
                 _ = try await temporary.store.exchanges(matching: ExchangeQuery(search: text))
                 _ = try await temporary.store.sessions(search: text, limit: 5)

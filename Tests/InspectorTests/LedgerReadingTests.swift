@@ -11,9 +11,13 @@ struct LedgerReadingTests {
         defer { store.remove() }
         let queue = try DatabaseQueue(path: store.directory.appendingPathComponent("inspector.sqlite").path)
         try await queue.write { db in
-            for (id, created) in [("resp_good", "2026-11-25 10:00:00.000"), ("resp_bad", "garbage"), ("resp_later", "2026-11-25 11:00:00.000")] {
+            for (id, created) in [
+                ("resp_good", "2026-11-25 10:00:00.000"), ("resp_bad", "garbage"),
+                ("resp_later", "2026-11-25 11:00:00.000"),
+            ] {
                 try db.execute(
-                    sql: "INSERT INTO ledger (object_id, type, created_at, base_url) VALUES (?, 'response', ?, 'http://x/v1')",
+                    sql:
+                        "INSERT INTO ledger (object_id, type, created_at, base_url) VALUES (?, 'response', ?, 'http://x/v1')",
                     arguments: [id, created])
             }
         }

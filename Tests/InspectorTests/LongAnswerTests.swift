@@ -50,11 +50,15 @@ struct LongAnswerTests {
         try #require(detail.events.count == sent.count)
         #expect(detail.events.map(\.index) == Array(0..<sent.count))
         for (stored, original) in zip(detail.events, sent) where stored.data != original {
-            Issue.record("event \(stored.index) (\(stored.type)) is stored as \(stored.data.count) bytes, sent as \(original.count)")
+            Issue.record(
+                "event \(stored.index) (\(stored.type)) is stored as \(stored.data.count) bytes, sent as \(original.count)"
+            )
         }
-        #expect(detail.events.suffix(4).map(\.type) == [
-            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
-        ])
+        #expect(
+            detail.events.suffix(4).map(\.type) == [
+                "response.output_text.done", "response.content_part.done", "response.output_item.done",
+                "response.completed",
+            ])
         #expect(detail.summary.state == "completed")
     }
 
@@ -70,12 +74,15 @@ struct LongAnswerTests {
         let shortIndex = frames.lastIndex { $0.hasPrefix("event: response.output_text.delta") }!
         let cut = Array(frames[..<(shortIndex - 3)]) + frames[(shortIndex + 1)...]
         let server = try await LoopbackServer.start { request in
-            let parts = Fixtures.chunked(request.body.count > 0 && String(decoding: request.body, as: UTF8.self).contains("short") ? cut : frames)
+            let parts = Fixtures.chunked(
+                request.body.count > 0 && String(decoding: request.body, as: UTF8.self).contains("short") ? cut : frames
+            )
             return Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
         }
         defer { Task { await server.stop() } }
         let finalTypes: Set = [
-            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
+            "response.output_text.done", "response.content_part.done", "response.output_item.done",
+            "response.completed",
         ]
         func run(_ input: String) async throws -> (deltas: String, events: [ResponseStreamEvent], deltaBytes: Int) {
             try await recording(store, server: server) { client in
@@ -100,13 +107,18 @@ struct LongAnswerTests {
         #expect(deltas == text)
         // The deltas are read by their text: they keep no bytes (the recording has them, checked below).
         #expect(deltaBytes == 0)
-        #expect(finals.map(\.type) == [
-            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
-        ])
+        #expect(
+            finals.map(\.type) == [
+                "response.output_text.done", "response.content_part.done", "response.output_item.done",
+                "response.completed",
+            ])
         #expect(finals.allSatisfy { $0.omitsRepeatedText })
         // What an event holds without its repeat is still its JSON, the text left empty.
         #expect(finals.allSatisfy { $0.data.count < 4096 && $0.json["type"]?.stringValue == $0.type })
-        guard case .outputTextDone(let done)? = finals.first?.kind else { Issue.record("no output_text.done"); return }
+        guard case .outputTextDone(let done)? = finals.first?.kind else {
+            Issue.record("no output_text.done")
+            return
+        }
         #expect(done.text.isEmpty && done.itemID == "msg_api")
         let final = try #require(finals.last?.finalResponse)
         #expect(final.id == "resp_api" && final.status == .completed && final.usage?.outputTokens == 1000)

@@ -18,7 +18,9 @@ struct RepeatedTextStorageTests {
 
     /// Streams `frames` through a recording client (every string decoded, as `chat` does) and returns the
     /// stored exchange, the bytes its batches hold and how many batches have cuts.
-    private func record(_ frames: [String], in store: TemporaryStore) async throws -> (detail: ExchangeDetail, stored: Int, cut: Int) {
+    private func record(_ frames: [String], in store: TemporaryStore) async throws -> (
+        detail: ExchangeDetail, stored: Int, cut: Int
+    ) {
         let server = try await LoopbackServer.start { _ in
             Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
         }
@@ -30,8 +32,10 @@ struct RepeatedTextStorageTests {
         let first = try #require(rows.first)
         let detail = try #require(try await store.store.exchange(id: first.id))
         let (stored, cut) = try await store.store.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0
+            )
         }
         return (detail, stored, cut)
     }
@@ -45,7 +49,9 @@ struct RepeatedTextStorageTests {
         #expect(detail.events.map(\.data) == sent, "every event reads back exactly as sent")
         let wire = sent.reduce(0) { $0 + $1.count }
         #expect(wire > 4 * text.utf8.count)
-        #expect(stored < text.utf8.count + text.utf8.count / 5, "stored \(stored) bytes for a \(text.utf8.count)-byte answer")
+        #expect(
+            stored < text.utf8.count + text.utf8.count / 5,
+            "stored \(stored) bytes for a \(text.utf8.count)-byte answer")
         #expect(cut >= 1)
     }
 
@@ -55,7 +61,9 @@ struct RepeatedTextStorageTests {
         let (frames, _) = Fixtures.apiTextStream(megabytes: 0.5)
         // The same length, one word changed in the final events only: no cut may stand in for it.
         let last = frames.lastIndex { $0.contains("output_text.delta") }!
-        let altered = frames.enumerated().map { $0.offset > last ? $0.element.replacingOccurrences(of: "wire", with: "WIRE") : $0.element }
+        let altered = frames.enumerated().map {
+            $0.offset > last ? $0.element.replacingOccurrences(of: "wire", with: "WIRE") : $0.element
+        }
         let (detail, _, cut) = try await record(altered, in: store)
         #expect(detail.events.map(\.data) == payloads(altered))
         #expect(cut == 0)
@@ -68,7 +76,8 @@ struct RepeatedTextStorageTests {
         let filler = Fixtures.apiText(bytes: 200_000)
         let split = filler.utf8.index(filler.utf8.startIndex, offsetBy: 32 * 1024 - 10)
         let boundary = filler[..<split].lastIndex { $0 == " " }!
-        let text = String(filler[...boundary]) + String(repeating: "x", count: 32 * 1024 - 10 - filler[...boundary].utf8.count)
+        let text =
+            String(filler[...boundary]) + String(repeating: "x", count: 32 * 1024 - 10 - filler[...boundary].utf8.count)
             + testKey + " " + filler + filler
         let (frames, _) = Fixtures.apiTextStream(text: text)
         let (detail, _, cut) = try await record(frames, in: store)
@@ -105,17 +114,19 @@ struct RepeatedTextStorageTests {
         try #require(cut >= 1)
         // Damage a delta's text (same length) behind the store's back.
         try await store.store.writer.write { db in
-            try db.execute(sql: """
-                UPDATE event_batch SET data = CAST(replace(CAST(data AS TEXT), 'wire', 'wyre') AS BLOB)
-                WHERE CAST(data AS TEXT) LIKE '%output_text.delta%'
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE event_batch SET data = CAST(replace(CAST(data AS TEXT), 'wire', 'wyre') AS BLOB)
+                    WHERE CAST(data AS TEXT) LIKE '%output_text.delta%'
+                    """)
         }
         do {
             _ = try await store.store.exchange(id: detail.summary.id)
             Issue.record("a final event was rebuilt from changed deltas")
         } catch {
             let message = "\(error)"
-            #expect(message.contains("exchange \(detail.summary.id)") && message.contains("does not match"), "\(message)")
+            #expect(
+                message.contains("exchange \(detail.summary.id)") && message.contains("does not match"), "\(message)")
         }
     }
 }

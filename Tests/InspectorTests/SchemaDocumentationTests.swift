@@ -23,9 +23,14 @@ struct SchemaDocumentationTests {
             var documented: [String] = []
             for line in section.split(separator: "\n") where line.hasPrefix("| `") {
                 let cell = line.split(separator: "|").first ?? ""
-                documented += cell.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+                documented += cell.split(separator: ",").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: " `"))
+                }
             }
-            #expect(Set(columns) == Set(documented), "\(table): undocumented \(Set(columns).subtracting(documented)), stale \(Set(documented).subtracting(columns))")
+            #expect(
+                Set(columns) == Set(documented),
+                "\(table): undocumented \(Set(columns).subtracting(documented)), stale \(Set(documented).subtracting(columns))"
+            )
         }
     }
 }

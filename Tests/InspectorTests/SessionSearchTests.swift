@@ -15,8 +15,12 @@ struct SessionSearchTests {
             return .sse(Fixtures.textStream(id: "resp_\(input.count)", text: "About \(input)"))
         }
         try await recording(store, server: server) { client in
-            for (input, session) in [("apples orchard", "s-fruit"), ("bananas ripening", "s-fruit"), ("apples only", "s-other")] {
-                for try await _ in client.stream(CreateResponseRequest(model: "m", input: .string(input)), context: ExchangeContext(session: session)) {}
+            for (input, session) in [
+                ("apples orchard", "s-fruit"), ("bananas ripening", "s-fruit"), ("apples only", "s-other"),
+            ] {
+                for try await _ in client.stream(
+                    CreateResponseRequest(model: "m", input: .string(input)), context: ExchangeContext(session: session)
+                ) {}
             }
         }
         await server.stop()

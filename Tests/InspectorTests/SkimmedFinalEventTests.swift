@@ -27,7 +27,9 @@ struct SkimmedFinalEventTests {
         let (doneText, omitted) = try await recording(store, server: server) { client in
             var doneText: String?
             var omitted = 0
-            for try await batch in client.streamBatches(CreateResponseRequest(model: "bench-model", input: "api"), repeatedText: .omitted) {
+            for try await batch in client.streamBatches(
+                CreateResponseRequest(model: "bench-model", input: "api"), repeatedText: .omitted)
+            {
                 for event in batch {
                     if case .outputTextDone(let done) = event.kind { doneText = done.text }
                     if event.omitsRepeatedText { omitted += 1 }
@@ -39,8 +41,10 @@ struct SkimmedFinalEventTests {
         let first = try #require(try await store.store.recentExchanges().first)
         let detail = try #require(try await store.store.exchange(id: first.id))
         let (stored, cut) = try await store.store.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0
+            )
         }
         return (doneText, omitted, detail, stored, cut)
     }
@@ -59,7 +63,9 @@ struct SkimmedFinalEventTests {
         #expect(result.detail.events.map(\.data) == payloads(frames), "every event reads back exactly as sent")
         #expect(result.doneText == "", "the repeat reads as the empty string")
         #expect(result.omitted == 4)
-        #expect(result.stored < text.utf8.count + text.utf8.count / 5, "stored \(result.stored) bytes for \(text.utf8.count)")
+        #expect(
+            result.stored < text.utf8.count + text.utf8.count / 5,
+            "stored \(result.stored) bytes for \(text.utf8.count)")
         #expect(result.cut >= 1)
     }
 
@@ -72,7 +78,9 @@ struct SkimmedFinalEventTests {
         let ending = " — and a last sentence only the final events carry."
         let (longer, _) = Fixtures.apiTextStream(text: text + ending)
         let lastDelta = frames.lastIndex { $0.contains("output_text.delta") }!
-        let extended = Array(frames[...lastDelta]) + longer.suffix(from: longer.lastIndex { $0.contains("output_text.delta") }! + 1)
+        let extended =
+            Array(frames[...lastDelta])
+            + longer.suffix(from: longer.lastIndex { $0.contains("output_text.delta") }! + 1)
         let result = try await record(extended, in: store)
         #expect(result.detail.events.map(\.data) == payloads(extended))
         #expect(result.doneText == ending, "what followed the deltas is the new text")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Inspector
 import Testing
+
+@testable import Inspector
 
 /// Opening the store (migrations checked, interrupted exchanges marked) uses the writer's connection alone: a
 /// pool opens a reader's connection for its first read, and a short command reads nothing else, so every
@@ -8,7 +9,8 @@ import Testing
 @Suite("The store's connections at opening", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
 struct StoreConnectionTests {
     @Test func openingAStoreOpensOneConnection() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-connections-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-connections-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("inspector.sqlite").path
         // A new store (created and migrated), then the same store opened again as the next command would.

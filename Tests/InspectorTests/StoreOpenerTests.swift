@@ -1,7 +1,7 @@
 import Foundation
-import StoreSupport
 import GRDB
 import Inspector
+import StoreSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -43,12 +43,15 @@ struct StoreOpenerTests {
             let errors = await openTogether(8)
             #expect(errors.isEmpty, "\(errors)")
             let store = try InspectorStore.open(at: path)
-            let applied = try await store.writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            let applied = try await store.writer.read {
+                try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+            }
             #expect(applied.count == Set(applied).count)
             #expect(applied.last == "v11-repeats")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
-            let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber
+            let directoryMode =
+                try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? NSNumber
             #expect(directoryMode?.intValue == 0o700)
         }
     }
@@ -56,7 +59,8 @@ struct StoreOpenerTests {
     @Test func aDamagedStoreSaysWhereItWentWithItsWALAndSharedMemory() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data("this is not SQLite at all, and it is long enough to have a header....".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("this is not SQLite at all, and it is long enough to have a header....".utf8).write(
+            to: URL(fileURLWithPath: path))
         try Data("wal".utf8).write(to: URL(fileURLWithPath: path + "-wal"))
         let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
         let store = try InspectorStore.open(at: path, now: now)
@@ -65,7 +69,10 @@ struct StoreOpenerTests {
         #expect(repaired.reason == "file is not a database")
         // The old WAL went with it (SQLite may have emptied it): the new store's is not the old one.
         #expect(FileManager.default.contents(atPath: path + "-wal") != Data("wal".utf8))
-        #expect(repaired.description == "\(path) was damaged (file is not a database); it was moved to \(repaired.movedTo) and a new store was created")
+        #expect(
+            repaired.description
+                == "\(path) was damaged (file is not a database); it was moved to \(repaired.movedTo) and a new store was created"
+        )
         // A second damage in the same second gets a name of its own.
         try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: path))
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -82,7 +89,9 @@ struct StoreOpenerTests {
             let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
             guard descriptor >= 0 else { throw SubprocessError("cannot open \(directory.path) (errno \(errno))") }
             defer { close(descriptor) }
-            guard flock(descriptor, LOCK_EX) == 0 else { throw SubprocessError("cannot lock \(directory.path) (errno \(errno))") }
+            guard flock(descriptor, LOCK_EX) == 0 else {
+                throw SubprocessError("cannot lock \(directory.path) (errno \(errno))")
+            }
             defer { flock(descriptor, LOCK_UN) }
             return try body()
         }
@@ -118,6 +127,8 @@ struct StoreOpenerTests {
         }
         let failure = try #require(error)
         #expect(failure.isPassing)
-        #expect(failure.description == "cannot open \(path): another process has been migrating the store for over 0.3 seconds")
+        #expect(
+            failure.description
+                == "cannot open \(path): another process has been migrating the store for over 0.3 seconds")
     }
 }

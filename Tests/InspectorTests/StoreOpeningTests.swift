@@ -13,7 +13,8 @@ struct StoreOpeningTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opening-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let failures = Mutex<[String]>([])
-        let recorder = ExchangeRecorder(openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path) { error in
+        let recorder = ExchangeRecorder(openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path) {
+            error in
             failures.withLock { $0.append("\(error)") }
         }
         let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
@@ -33,9 +34,11 @@ struct StoreOpeningTests {
     @Test func waitingUntilIdleSaysWhetherItTimedOut() async throws {
         let store = try TemporaryStore()
         defer { store.remove() }
-        let recording = await store.recorder.exchangeWillStart(ExchangeRequest(
-            startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [], body: Array("{}".utf8),
-            secrets: [testKey], context: ExchangeContext()))
+        let recording = await store.recorder.exchangeWillStart(
+            ExchangeRequest(
+                startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses", headers: [],
+                body: Array("{}".utf8),
+                secrets: [testKey], context: ExchangeContext()))
         // An exchange still open: the wait ends with the timeout, and says so, instead of hanging.
         let idleWhileOpen = try await Deadline.run("a wait with a 200 ms timeout") {
             await store.recorder.waitUntilIdle(timeout: .milliseconds(200))
@@ -54,7 +57,8 @@ struct StoreOpeningTests {
         try Data("not a directory".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
         let failures = Mutex<[String]>([])
-        let recorder = ExchangeRecorder(openingStoreAt: blocker.appendingPathComponent("inspector.sqlite").path) { error in
+        let recorder = ExchangeRecorder(openingStoreAt: blocker.appendingPathComponent("inspector.sqlite").path) {
+            error in
             failures.withLock { $0.append("\(error)") }
         }
         let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Inspector
 import Synchronization
 import Testing
+
+@testable import Inspector
 
 /// The thread that opens a store beside a command starts on another core than the one that started it (so
 /// that it runs at once instead of waiting for that core: Docs/performance.md), and may then run on any.
@@ -42,8 +43,12 @@ struct StoreThreadTests {
         for round in rounds {
             let seen = try #require(round.seen, "the thread did not run within 100 ms")
             let caller = try #require(seen.elsewhereThan, "the thread was not kept from the caller's core")
-            #expect(seen.startedOn != nil && seen.startedOn != caller, "started on \(seen.startedOn ?? -1), the caller's core \(caller)")
-            #expect(seen.allowed == round.callers, "allowed afterwards: \(seen.allowed ?? "?"), the caller's: \(round.callers ?? "?")")
+            #expect(
+                seen.startedOn != nil && seen.startedOn != caller,
+                "started on \(seen.startedOn ?? -1), the caller's core \(caller)")
+            #expect(
+                seen.allowed == round.callers,
+                "allowed afterwards: \(seen.allowed ?? "?"), the caller's: \(round.callers ?? "?")")
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import Inspector
 import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import Inspector
 
 /// Closing the store leaves its WAL in place (no checkpoint, no fsync, no deletion at every command's
 /// exit); `ExchangeRecorder.finish` folds a WAL that has grown past `InspectorStore.walLimit` into the
@@ -55,7 +56,8 @@ struct WriteAheadLogTests {
         let body = String(repeating: "x", count: 2 << 20)
         try await store.store.writer.write { db in
             try db.execute(
-                sql: "INSERT INTO exchange (started_at, method, url, request_headers, request_body) VALUES ('2026-11-23', 'POST', 'u', '[]', ?)",
+                sql:
+                    "INSERT INTO exchange (started_at, method, url, request_headers, request_body) VALUES ('2026-11-23', 'POST', 'u', '[]', ?)",
                 arguments: [body])
         }
         #expect((Self.size(path + "-wal") ?? 0) > InspectorStore.walLimit)

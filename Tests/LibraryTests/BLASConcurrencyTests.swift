@@ -1,7 +1,8 @@
-@testable import Embeddings
 import Foundation
 import ResponsesAPI
 import Testing
+
+@testable import Embeddings
 
 /// The encoder's parallelism is two encoders side by side, each calling OpenBLAS on its own thread. Debian's
 /// serial OpenBLAS is not safe for that (its work buffers are handed out from a table it does not lock: now
@@ -41,7 +42,8 @@ struct BLASConcurrencyTests {
         }
         let alone = product()
         // Threads of their own (the concurrency pool may have only two, or one), 10,000 products each.
-        let threads = 4, each = 10_000
+        let threads = 4
+        let each = 10_000
         let wrong = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<threads {
                 group.addTask {
@@ -50,6 +52,9 @@ struct BLASConcurrencyTests {
             }
             return await group.reduce(0, +)
         }
-        #expect(wrong == 0, "\(wrong) of \(threads * each) products made side by side differ from the product made alone (\(path): \(blas.configuration))")
+        #expect(
+            wrong == 0,
+            "\(wrong) of \(threads * each) products made side by side differ from the product made alone (\(path): \(blas.configuration))"
+        )
     }
 }

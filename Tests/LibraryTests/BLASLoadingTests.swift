@@ -1,5 +1,6 @@
-@testable import Embeddings
 import Testing
+
+@testable import Embeddings
 
 /// OpenBLAS is opened at run time (`BLAS`), not linked: found where Debian puts it, computing what CBLAS
 /// computes, and missing with an error that names what was tried.
@@ -8,22 +9,33 @@ struct BLASLoadingTests {
     @Test func theInstalledOpenBLASIsFoundAndMultiplies() throws {
         let blas = try BLAS.loaded()
         // [1 2 3; 4 5 6] · [1 0; 0 1; 1 1] = [4 5; 10 11]
-        let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [1, 0, 0, 1, 1, 1]
+        let a: [Float] = [1, 2, 3, 4, 5, 6]
+        let b: [Float] = [1, 0, 0, 1, 1, 1]
         var c = [Float](repeating: 0, count: 4)
-        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeMutableBufferPointer { c in
-            blas.sgemm(transposeB: false, m: 2, n: 2, k: 3, alpha: 1, a: a.baseAddress, lda: 3,
-                       b: b.baseAddress, ldb: 2, beta: 0, c: c.baseAddress, ldc: 2)
-        }}}
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                c.withUnsafeMutableBufferPointer { c in
+                    blas.sgemm(
+                        transposeB: false, m: 2, n: 2, k: 3, alpha: 1, a: a.baseAddress, lda: 3,
+                        b: b.baseAddress, ldb: 2, beta: 0, c: c.baseAddress, ldc: 2)
+                }
+            }
+        }
         #expect(c == [4, 5, 10, 11])
         // The same product with b given transposed ([2, 3], row-major), as the encoder's linear layers do.
         let bt: [Float] = [1, 0, 1, 0, 1, 1]
-        a.withUnsafeBufferPointer { a in bt.withUnsafeBufferPointer { b in c.withUnsafeMutableBufferPointer { c in
-            blas.sgemm(transposeB: true, m: 2, n: 2, k: 3, alpha: 2, a: a.baseAddress, lda: 3,
-                       b: b.baseAddress, ldb: 3, beta: 0, c: c.baseAddress, ldc: 2)
-        }}}
+        a.withUnsafeBufferPointer { a in
+            bt.withUnsafeBufferPointer { b in
+                c.withUnsafeMutableBufferPointer { c in
+                    blas.sgemm(
+                        transposeB: true, m: 2, n: 2, k: 3, alpha: 2, a: a.baseAddress, lda: 3,
+                        b: b.baseAddress, ldb: 3, beta: 0, c: c.baseAddress, ldc: 2)
+                }
+            }
+        }
         #expect(c == [8, 10, 20, 22])
         #if os(Linux)
-        #expect(blas.configuration.contains("OpenBLAS"))
+            #expect(blas.configuration.contains("OpenBLAS"))
         #endif
     }
 
@@ -37,24 +49,27 @@ struct BLASLoadingTests {
     }
 
     #if os(Linux)
-    @Test func aLibraryWithoutCBLASIsPassedOver() throws {
-        // libm opens but has no cblas_sgemm: the next candidate is used.
-        let blas = try BLAS.load(from: ["libm.so.6"] + BLAS.candidates)
-        #expect(blas.getConfig != nil)
-        let error = #expect(throws: EmbeddingError.self) { try BLAS.load(from: ["libm.so.6"]) }
-        #expect(error?.description.contains("libm.so.6: no cblas_sgemm or cblas_sgemv") == true)
-    }
+        @Test func aLibraryWithoutCBLASIsPassedOver() throws {
+            // libm opens but has no cblas_sgemm: the next candidate is used.
+            let blas = try BLAS.load(from: ["libm.so.6"] + BLAS.candidates)
+            #expect(blas.getConfig != nil)
+            let error = #expect(throws: EmbeddingError.self) { try BLAS.load(from: ["libm.so.6"]) }
+            #expect(error?.description.contains("libm.so.6: no cblas_sgemm or cblas_sgemv") == true)
+        }
     #endif
 
     @Test func theVectorSearchGivesTheSameScoresWithoutOpenBLAS() throws {
-        let rows = 37, dimensions = 384
+        let rows = 37
+        let dimensions = 384
         var generator = SystemRandomNumberGenerator()
         let matrix = (0..<(rows * dimensions)).map { _ in Float.random(in: -1...1, using: &generator) }
         let query = (0..<dimensions).map { _ in Float.random(in: -1...1, using: &generator) }
         let blas = try BLAS.loaded()
         let (fast, plain) = matrix.withUnsafeBufferPointer { m in
-            (VectorMatrix.products(m.baseAddress!, rows: rows, dimensions: dimensions, query: query, blas: blas),
-             VectorMatrix.products(m.baseAddress!, rows: rows, dimensions: dimensions, query: query, blas: nil))
+            (
+                VectorMatrix.products(m.baseAddress!, rows: rows, dimensions: dimensions, query: query, blas: blas),
+                VectorMatrix.products(m.baseAddress!, rows: rows, dimensions: dimensions, query: query, blas: nil)
+            )
         }
         #expect(fast.count == rows && plain.count == rows)
         for (x, y) in zip(fast, plain) { #expect(abs(x - y) < 1e-3) }

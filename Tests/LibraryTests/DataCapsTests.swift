@@ -17,7 +17,8 @@ struct DataCapsTests {
         var extractors = Extractors(environment: ProcessInfo.processInfo.environment)
         extractors.caps = ResourceCaps(textBytes: textBytes)
         do {
-            let document = try await extractors.read(url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
+            let document = try await extractors.read(
+                url, as: try #require(DocumentType(fileExtension: url.pathExtension)))
             Issue.record("\(url.lastPathComponent) was read (\(document.text.utf8.count) bytes of text), not refused")
             return nil
         } catch let error as LibraryError {
@@ -28,7 +29,8 @@ struct DataCapsTests {
     @Test func aKeyRepeatedOnEveryLeafIsStoppedWhileTheTextIsMade() async throws {
         defer { files.remove() }
         let key = String(repeating: "k", count: 10_000)
-        let json = try files.write("long-key.json", #"{"\#(key)":[\#(Array(repeating: "0", count: 20_000).joined(separator: ","))]}"#)
+        let json = try files.write(
+            "long-key.json", #"{"\#(key)":[\#(Array(repeating: "0", count: 20_000).joined(separator: ","))]}"#)
         let error = try #require(try await refusal(json, textBytes: 1 << 20))
         #expect(error.description.contains("library.max_text_mb"), "\(error)")
         #expect(error.description.contains("while it was read"), "\(error)")
@@ -37,7 +39,9 @@ struct DataCapsTests {
     @Test func aHeaderRepeatedOnEveryCellIsStoppedWhileTheTextIsMade() async throws {
         defer { files.remove() }
         let header = (1...5).map { "h\($0)" + String(repeating: "x", count: 20_000) }.joined(separator: ",")
-        let csv = try files.write("long-header.csv", header + "\n" + Array(repeating: "1,2,3,4,5", count: 2_000).joined(separator: "\n") + "\n")
+        let csv = try files.write(
+            "long-header.csv",
+            header + "\n" + Array(repeating: "1,2,3,4,5", count: 2_000).joined(separator: "\n") + "\n")
         let error = try #require(try await refusal(csv, textBytes: 1 << 20))
         #expect(error.description.contains("library.max_text_mb"), "\(error)")
     }

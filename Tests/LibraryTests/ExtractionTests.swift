@@ -22,10 +22,17 @@ struct ExtractionTests {
         for chunk in chunks {
             #expect(document.slice(chunk.start, chunk.end) == chunk.text)
             if let endPage = chunk.endPage {
-                #expect(document.segments.contains { $0.start <= chunk.start && chunk.start < $0.end && $0.page == chunk.page })
-                #expect(document.segments.contains { $0.start < chunk.end && chunk.end <= $0.end && $0.page == endPage })
+                #expect(
+                    document.segments.contains {
+                        $0.start <= chunk.start && chunk.start < $0.end && $0.page == chunk.page
+                    })
+                #expect(
+                    document.segments.contains { $0.start < chunk.end && chunk.end <= $0.end && $0.page == endPage })
             } else {
-                #expect(document.segments.contains { $0.start <= chunk.start && chunk.end <= $0.end && $0.page == chunk.page })
+                #expect(
+                    document.segments.contains {
+                        $0.start <= chunk.start && chunk.end <= $0.end && $0.page == chunk.page
+                    })
             }
         }
     }
@@ -33,10 +40,16 @@ struct ExtractionTests {
     @Test func markdownKeepsHeadingPathsAndTheTitle() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let url = try files.write("guide.md", "# Guide\n\nIntro text.\n\n## Install\n\nRun setup.\n\n```\n# not a heading\n```\n\n### On macOS\n\nUse brew.\n\n## Use\n\nOpen the console.\n")
+        let url = try files.write(
+            "guide.md",
+            "# Guide\n\nIntro text.\n\n## Install\n\nRun setup.\n\n```\n# not a heading\n```\n\n### On macOS\n\nUse brew.\n\n## Use\n\nOpen the console.\n"
+        )
         let document = try await extract(url)
         #expect(document.title == "Guide")
-        #expect(document.segments.map(\.headings) == [["Guide"], ["Guide", "Install"], ["Guide", "Install", "On macOS"], ["Guide", "Use"]])
+        #expect(
+            document.segments.map(\.headings) == [
+                ["Guide"], ["Guide", "Install"], ["Guide", "Install", "On macOS"], ["Guide", "Use"],
+            ])
         let install = try #require(document.segments.first { $0.headings.last == "Install" })
         #expect(document.slice(install.start, install.end) == "## Install\n\nRun setup.\n\n```\n# not a heading\n```")
         expectChunksCutTheText(document, size: 20)
@@ -45,7 +58,9 @@ struct ExtractionTests {
     @Test func htmlDropsScriptsAndStylesAndKeepsHeadings() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let url = try files.write("page.html", """
+        let url = try files.write(
+            "page.html",
+            """
             <html><head><title>The  Page</title><style>p { color: red }</style></head>
             <body><script>var secret = "no";</script><h1>Top</h1><p>First &amp; foremost &lt;here&gt;&#33;</p>
             <h2>Sub</h2><p>Second<br>line</p><!-- a comment --></body></html>
@@ -61,11 +76,14 @@ struct ExtractionTests {
     @Test func jsonValuesCarryTheirKeyPathsAndCSVRowsTheirHeaders() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let json = try await extract(files.write("data.json", #"{"team": {"name": "Core", "members": [{"name": "Ada", "age": 36}]}, "open": true}"#))
+        let json = try await extract(
+            files.write(
+                "data.json", #"{"team": {"name": "Core", "members": [{"name": "Ada", "age": 36}]}, "open": true}"#))
         #expect(json.text == "team.name: Core\nteam.members[0].name: Ada\nteam.members[0].age: 36\nopen: true\n")
         let lines = try await extract(files.write("log.jsonl", "{\"event\": \"start\"}\n\n{\"event\": \"stop\"}\n"))
         #expect(lines.text == "[1].event: start\n[3].event: stop\n")
-        let csv = try await extract(files.write("people.csv", "name,quote\r\nAda,\"Hello, \"\"world\"\"\"\r\nGrace,\"multi\nline\"\r\n"))
+        let csv = try await extract(
+            files.write("people.csv", "name,quote\r\nAda,\"Hello, \"\"world\"\"\"\r\nGrace,\"multi\nline\"\r\n"))
         #expect(csv.text == "name: Ada; quote: Hello, \"world\"\nname: Grace; quote: multi\nline\n")
         await #expect(throws: LibraryError.self) { try await extract(files.write("bad.json", "{ not json")) }
     }
@@ -81,7 +99,9 @@ struct ExtractionTests {
         #expect(document.segments.map(\.headings) == [[], ["Revenue"], ["Revenue", "Costs"], ["Footnotes"]])
         expectChunksCutTheText(document)
         let broken = try files.write("broken.docx", "this is not a zip file")
-        await #expect { try await extract(broken) } throws: { ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)" }
+        await #expect { try await extract(broken) } throws: {
+            ($0 as? LibraryError)?.message == "is not a DOCX file (not a ZIP archive)"
+        }
     }
 
     /// Text as Word writes it: entities and character references, tabs and breaks as empty elements, a run of
@@ -90,13 +110,19 @@ struct ExtractionTests {
         let files = try LibraryFixtures()
         defer { files.remove() }
         let w = #"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#
-        let document = try await extract(files.docx("text.docx", parts: ["word/document.xml": """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <w:document \(w)><w:body><w:p><w:r><w:t>Fish &amp; chips &#8211; caf&#xE9;</w:t><w:tab/><w:t>£4</w:t></w:r></w:p>
-            <w:p><w:r><w:t xml:space="preserve">line one</w:t><w:br/><w:t xml:space="preserve">   indented</w:t></w:r></w:p></w:body></w:document>
-            """]))
+        let document = try await extract(
+            files.docx(
+                "text.docx",
+                parts: [
+                    "word/document.xml": """
+                    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                    <w:document \(w)><w:body><w:p><w:r><w:t>Fish &amp; chips &#8211; caf&#xE9;</w:t><w:tab/><w:t>£4</w:t></w:r></w:p>
+                    <w:p><w:r><w:t xml:space="preserve">line one</w:t><w:br/><w:t xml:space="preserve">   indented</w:t></w:r></w:p></w:body></w:document>
+                    """
+                ]))
         #expect(document.text == "Fish & chips – café\t£4\nline one\n   indented\n")
-        let broken = try files.docx("broken.docx", parts: ["word/document.xml": "<w:document \(w)><w:body>\n<w:p></w:body></w:document>"])
+        let broken = try files.docx(
+            "broken.docx", parts: ["word/document.xml": "<w:document \(w)><w:body>\n<w:p></w:body></w:document>"])
         await #expect {
             try await extract(broken)
         } throws: {
@@ -114,7 +140,9 @@ struct ExtractionTests {
         #expect(document.title == "Field Notes")
         #expect(document.segments.map(\.page) == [1, 2])
         let second = document.segments[1]
-        #expect(document.slice(second.start, second.end) == "The colony moved inland in August.\nKrill numbers fell sharply.")
+        #expect(
+            document.slice(second.start, second.end)
+                == "The colony moved inland in August.\nKrill numbers fell sharply.")
         expectChunksCutTheText(document, size: 40)
     }
 
@@ -123,13 +151,20 @@ struct ExtractionTests {
         defer { files.remove() }
         // pdftotext -layout would give "The colony of emperor penguins    Krill numbers fell sharply in": the
         // two columns interleaved line by line, every sentence cut in two.
-        let pdf = try files.write("columns.pdf", PDFWriter.twoColumns(
-            left: ["The colony of emperor penguins", "moved inland during August when", "the sea ice broke up early."],
-            right: ["Krill numbers fell sharply in", "the same year, which the survey", "team linked to warmer water."]))
+        let pdf = try files.write(
+            "columns.pdf",
+            PDFWriter.twoColumns(
+                left: [
+                    "The colony of emperor penguins", "moved inland during August when", "the sea ice broke up early.",
+                ],
+                right: [
+                    "Krill numbers fell sharply in", "the same year, which the survey", "team linked to warmer water.",
+                ]))
         let document = try await extract(pdf)
         let text = document.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text == "The colony of emperor penguins moved inland during August when the sea ice broke up early. "
-            + "Krill numbers fell sharply in the same year, which the survey team linked to warmer water.")
+        #expect(
+            text == "The colony of emperor penguins moved inland during August when the sea ice broke up early. "
+                + "Krill numbers fell sharply in the same year, which the survey team linked to warmer water.")
         expectChunksCutTheText(document, size: 60)
     }
 
@@ -155,6 +190,8 @@ struct ExtractionTests {
             return error?.path == damaged.path && error?.message.hasPrefix("is not a readable PDF (") == true
         }
         let locked = try #require(try files.encryptedPDF())
-        await #expect { try await extract(locked) } throws: { ($0 as? LibraryError)?.description == "\(locked.path): is encrypted: a password is needed to read it" }
+        await #expect { try await extract(locked) } throws: {
+            ($0 as? LibraryError)?.description == "\(locked.path): is encrypted: a password is needed to read it"
+        }
     }
 }

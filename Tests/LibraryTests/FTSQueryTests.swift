@@ -13,7 +13,9 @@ struct FTSQueryTests {
     }
 
     @Test func syntaxIsJustText() {
-        #expect(FTSQuery.make(#"col:umn AND (x) -y "unclosed"#) == #""col" OR "umn" OR "x" OR "y" OR "unclosed""#, "AND is a function word, as text")
+        #expect(
+            FTSQuery.make(#"col:umn AND (x) -y "unclosed"#) == #""col" OR "umn" OR "x" OR "y" OR "unclosed""#,
+            "AND is a function word, as text")
         #expect(FTSQuery.make(" \"\" ** () ") == nil)
     }
 }

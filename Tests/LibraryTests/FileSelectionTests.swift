@@ -20,9 +20,12 @@ struct FileSelectionTests {
         try files.write("docs/sub/b.md", "# B\n")
         try files.write("secret/id_rsa.md", "PRIVATE KEY\n")
         let manager = FileManager.default
-        try manager.createSymbolicLink(atPath: inside.appendingPathComponent("inner.md").path, withDestinationPath: "a.md")
-        try manager.createSymbolicLink(atPath: inside.appendingPathComponent("escape.md").path, withDestinationPath: "../secret/id_rsa.md")
-        try manager.createSymbolicLink(atPath: inside.appendingPathComponent("away").path, withDestinationPath: outside.path)
+        try manager.createSymbolicLink(
+            atPath: inside.appendingPathComponent("inner.md").path, withDestinationPath: "a.md")
+        try manager.createSymbolicLink(
+            atPath: inside.appendingPathComponent("escape.md").path, withDestinationPath: "../secret/id_rsa.md")
+        try manager.createSymbolicLink(
+            atPath: inside.appendingPathComponent("away").path, withDestinationPath: outside.path)
     }
 
     func names(_ urls: [URL]) -> [String] {
@@ -34,7 +37,10 @@ struct FileSelectionTests {
         let selection = FileSelection.select(["docs/*"], relativeTo: files.folder)
         #expect(!selection.files.contains { $0.path.contains("secret") || $0.lastPathComponent == "id_rsa.md" })
         #expect(names(selection.files) == ["a.md", "inner.md", "sub/b.md"])
-        #expect(selection.skipped.map(\.path) == [inside.appendingPathComponent("away").path, inside.appendingPathComponent("escape.md").path])
+        #expect(
+            selection.skipped.map(\.path) == [
+                inside.appendingPathComponent("away").path, inside.appendingPathComponent("escape.md").path,
+            ])
         #expect(selection.skipped.allSatisfy { $0.reason.contains("leads out of \(inside.path)") })
         #expect(selection.missing.isEmpty)
         // Through a linked folder inside the pattern, the same.
@@ -47,7 +53,10 @@ struct FileSelectionTests {
         defer { files.remove() }
         let selection = FileSelection.select(["docs"], relativeTo: files.folder)
         #expect(names(selection.files) == ["a.md", "sub/b.md"])
-        #expect(selection.skipped.map(\.path) == [inside.appendingPathComponent("away").path, inside.appendingPathComponent("escape.md").path])
+        #expect(
+            selection.skipped.map(\.path) == [
+                inside.appendingPathComponent("away").path, inside.appendingPathComponent("escape.md").path,
+            ])
         // A file named directly is the user's choice, link or not.
         let named = FileSelection.select(["docs/escape.md"], relativeTo: files.folder)
         #expect(named.files.count == 1 && named.skipped.isEmpty)

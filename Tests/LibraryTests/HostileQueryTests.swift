@@ -11,11 +11,14 @@ struct HostileQueryTests {
         let files = try LibraryFixtures()
         defer { files.remove() }
         let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
-        let notes = try files.write("quotes.md", "# Quotes\n\nA \"quoted\" word, é\u{0301}, 👩\u{200D}💻 and NEAR OR AND.\n")
+        let notes = try files.write(
+            "quotes.md", "# Quotes\n\nA \"quoted\" word, é\u{0301}, 👩\u{200D}💻 and NEAR OR AND.\n")
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([notes]) { _ in }
         var strings = HostileStrings(seed: 50)
         var failures: [String] = []
-        for text in ["\"\u{0301}", "\u{0600}\"", "\"\u{0301} x", "word\"\u{0301}*"] + (0..<1_500).map({ _ in strings.next() }) {
+        for text in ["\"\u{0301}", "\u{0600}\"", "\"\u{0301} x", "word\"\u{0301}*"]
+            + (0..<1_500).map({ _ in strings.next() })
+        {
             do {
                 _ = try await store.search(text)
             } catch {

@@ -13,7 +13,9 @@ struct IngestTests {
     init() throws {
         files = try LibraryFixtures()
         store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
-        ingest = Ingest(store: store, extractors: Extractors(environment: ProcessInfo.processInfo.environment), chunker: Chunker(size: 200, overlap: 30))
+        ingest = Ingest(
+            store: store, extractors: Extractors(environment: ProcessInfo.processInfo.environment),
+            chunker: Chunker(size: 200, overlap: 30))
     }
 
     func add(_ urls: [URL]) async -> [Ingest.Outcome] {
@@ -34,10 +36,12 @@ struct IngestTests {
         #expect(chunkRows == 2)
         // Each stored chunk is its document's text cut at its offsets, by SQLite itself.
         let mismatches = try await store.writer.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM chunk c JOIN document d ON d.id = c.document_id
-                WHERE substr(d.text, c.start + 1, c."end" - c.start) != c.text
-                """)
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM chunk c JOIN document d ON d.id = c.document_id
+                    WHERE substr(d.text, c.start + 1, c."end" - c.start) != c.text
+                    """)
         }
         #expect(mismatches == 0)
     }
@@ -50,7 +54,8 @@ struct IngestTests {
         try FileManager.default.removeItem(at: gone)
         let added = try files.write("docs/new.md", "A new one about newts.\n")
         let reported = Reported()
-        let outcomes = try await ingest.sync(folder: files.folder.appendingPathComponent("docs"), files: [keep, added]) { reported.add($0.path, $0.outcome) }
+        let outcomes = try await ingest.sync(folder: files.folder.appendingPathComponent("docs"), files: [keep, added])
+        { reported.add($0.path, $0.outcome) }
         #expect(outcomes == [.unchanged, .added(chunks: 1, pages: nil), .removed])
         #expect(reported.entries.map(\.0) == [keep.path, added.path, gone.path])
         #expect(try await store.documents().map(\.path) == [keep.path, added.path])
@@ -79,12 +84,19 @@ struct IngestTests {
 
     @Test func anotherChunkingReCutsAnUnchangedFileAndTheSameOneCostsNothing() async throws {
         defer { files.remove() }
-        let long = (1...40).map { "Sentence \($0) is about the migration of arctic terns over the ocean." }.joined(separator: " ")
+        let long = (1...40).map { "Sentence \($0) is about the migration of arctic terns over the ocean." }.joined(
+            separator: " ")
         let notes = try files.write("terns.txt", long + "\n")
-        guard case .added(let small, nil) = await add([notes])[0] else { Issue.record("not added"); return }
+        guard case .added(let small, nil) = await add([notes])[0] else {
+            Issue.record("not added")
+            return
+        }
         let wider = Ingest(store: store, extractors: ingest.extractors, chunker: Chunker(size: 600, overlap: 30))
         let recut = await wider.add([notes]) { _ in }
-        guard case .rechunked(let large, nil, let was) = recut[0] else { Issue.record("not re-cut: \(recut)"); return }
+        guard case .rechunked(let large, nil, let was) = recut[0] else {
+            Issue.record("not re-cut: \(recut)")
+            return
+        }
         #expect(was == "200/30")
         #expect(large < small, "600-character chunks are fewer than 200-character ones (\(large) vs \(small))")
         let rows = try await store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM chunk") }
@@ -108,8 +120,11 @@ struct IngestTests {
         #expect(byFile[1].1.first?.ocr == true)
         // The characters of each page add up to the document's segments, as stored.
         let stored = try await store.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT sum(\"end\" - start) FROM chunk c JOIN document d ON d.id = c.document_id WHERE d.path = ?",
-                             arguments: [report.path])
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT sum(\"end\" - start) FROM chunk c JOIN document d ON d.id = c.document_id WHERE d.path = ?",
+                arguments: [report.path])
         }
         #expect(stored == byFile[0].1.map(\.characters).reduce(0, +))
     }
@@ -117,7 +132,10 @@ struct IngestTests {
     @Test func searchTextFullOfFTSSyntaxNeverErrors() async throws {
         defer { files.remove() }
         _ = await add([try files.write("fts.txt", "Rust and Swift: (both) compile; \"quotes\" matter - sometimes.\n")])
-        for query in ["\"", "*", "AND", "OR NOT", "-", ":", "(", ")", "\"unclosed phrase", "col:umn", "NEAR(a b)", "a AND", "^start", "'", "***", "swift*", "\"and swift\""] {
+        for query in [
+            "\"", "*", "AND", "OR NOT", "-", ":", "(", ")", "\"unclosed phrase", "col:umn", "NEAR(a b)", "a AND",
+            "^start", "'", "***", "swift*", "\"and swift\"",
+        ] {
             _ = try await store.search(query)
         }
         #expect(try await store.search("sw*").count == 1)
@@ -130,13 +148,29 @@ struct IngestTests {
 final class PageLog: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [(String, [Ingest.PageDetail])] = []
-    var entries: [(String, [Ingest.PageDetail])] { lock.lock(); defer { lock.unlock() }; return stored }
-    func add(_ path: String, _ pages: [Ingest.PageDetail]) { lock.lock(); stored.append((path, pages)); lock.unlock() }
+    var entries: [(String, [Ingest.PageDetail])] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func add(_ path: String, _ pages: [Ingest.PageDetail]) {
+        lock.lock()
+        stored.append((path, pages))
+        lock.unlock()
+    }
 }
 
 final class Reported: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [(String, Ingest.Outcome)] = []
-    var entries: [(String, Ingest.Outcome)] { lock.lock(); defer { lock.unlock() }; return stored }
-    func add(_ path: String, _ outcome: Ingest.Outcome) { lock.lock(); stored.append((path, outcome)); lock.unlock() }
+    var entries: [(String, Ingest.Outcome)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func add(_ path: String, _ outcome: Ingest.Outcome) {
+        lock.lock()
+        stored.append((path, outcome))
+        lock.unlock()
+    }
 }

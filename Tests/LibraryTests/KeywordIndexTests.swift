@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import Library
 import Testing
+
+@testable import Library
 
 /// The keyword index: it stems English words, a library made before it did is re-indexed when it is opened,
 /// and a batch of writes leaves no WAL for the next command to read back.
@@ -33,18 +34,23 @@ struct KeywordIndexTests {
     @Test func aLibraryIndexedBeforeStemmingIsReIndexedWhenOpened() async throws {
         defer { files.remove() }
         // A library as the version before this one left it: schema v3, chunks indexed without stemming.
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let old = try DatabasePool(path: path)
         try LibraryStore.migrator.migrate(old, upTo: "v3-end-page")
         try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO document (id, path, type, size, sha256, status, added_at, text)
-                VALUES (1, '/notes/backups.md', 'markdown', 40, 'x', 'indexed', '2026-11-01T00:00:00Z', 'Nightly backups are verified.');
-                INSERT INTO chunk (document_id, ordinal, start, "end", text, text_sha256)
-                VALUES (1, 0, 0, 29, 'Nightly backups are verified.', 'y');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO document (id, path, type, size, sha256, status, added_at, text)
+                    VALUES (1, '/notes/backups.md', 'markdown', 40, 'x', 'indexed', '2026-11-01T00:00:00Z', 'Nightly backups are verified.');
+                    INSERT INTO chunk (document_id, ordinal, start, "end", text, text_sha256)
+                    VALUES (1, 0, 0, 29, 'Nightly backups are verified.', 'y');
+                    """)
         }
-        #expect(try await old.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'backup'") } == 0)
+        #expect(
+            try await old.read {
+                try Int.fetchOne($0, sql: "SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'backup'")
+            } == 0)
         try old.close()
 
         let store = try LibraryStore.open(at: path)
@@ -63,7 +69,9 @@ struct KeywordIndexTests {
     @Test func aBatchLeavesTheWriteAheadLogEmpty() async throws {
         defer { files.remove() }
         let store = try LibraryStore.open(at: path)
-        let urls = try (1...20).map { try files.write("note-\($0).txt", String(repeating: "Penguins huddle in winter storms. ", count: 200)) }
+        let urls = try (1...20).map {
+            try files.write("note-\($0).txt", String(repeating: "Penguins huddle in winter storms. ", count: 200))
+        }
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add(urls) { _ in }
         let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         #expect(wal == 0, "the next command would read back a WAL of \(wal ?? -1) bytes")

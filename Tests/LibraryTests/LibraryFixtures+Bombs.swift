@@ -9,7 +9,8 @@ extension LibraryFixtures {
     /// WordprocessingML of at least `bytes` bytes: paragraphs of `paragraph` characters of prose.
     static func documentXML(bytes: Int, paragraph: Int = 1000) -> Data {
         let w = #"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#
-        let words = String(repeating: "otters hold hands while they sleep. ", count: paragraph / 36 + 1).prefix(paragraph)
+        let words = String(repeating: "otters hold hands while they sleep. ", count: paragraph / 36 + 1).prefix(
+            paragraph)
         let one = Data("<w:p><w:r><w:t>\(words)</w:t></w:r></w:p>\n".utf8)
         var xml = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body>\n".utf8)
         xml.reserveCapacity(bytes + one.count + 64)
@@ -22,9 +23,12 @@ extension LibraryFixtures {
     func deflatedDOCX(_ name: String, xml: Data) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let archive = try Archive(url: url, accessMode: .create)
-        let types = Data(#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#.utf8)
+        let types = Data(
+            #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#.utf8)
         for (path, data) in [("[Content_Types].xml", types), ("word/document.xml", xml)] {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
+            ) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -46,17 +50,21 @@ extension LibraryFixtures {
         var offset = 0
         while offset + 46 < bytes.count {
             if bytes[offset..<offset + 4].elementsEqual([0x50, 0x4B, 0x03, 0x04]),
-               bytes[(offset + 30)...].starts(with: member), u16(offset + 26) == member.count {
+                bytes[(offset + 30)...].starts(with: member), u16(offset + 26) == member.count
+            {
                 little(declared, at: offset + 22)  // local file header: uncompressed size
                 patched += 1
             } else if bytes[offset..<offset + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02]),
-                      bytes[(offset + 46)...].starts(with: member), u16(offset + 28) == member.count {
+                bytes[(offset + 46)...].starts(with: member), u16(offset + 28) == member.count
+            {
                 little(declared, at: offset + 24)  // central directory: uncompressed size
                 patched += 1
             }
             offset += 1
         }
-        guard patched == 2 else { throw SubprocessError("expected two headers for word/document.xml, found \(patched)") }
+        guard patched == 2 else {
+            throw SubprocessError("expected two headers for word/document.xml, found \(patched)")
+        }
         try Data(bytes).write(to: url)
         return url
     }

@@ -6,7 +6,8 @@ import ZIPFoundation
 /// Real files for the library's tests, made in a temporary folder: text, Markdown, HTML, JSON, CSV, a DOCX
 /// built as a ZIP, PDFs written by `PDFWriter` (text, scanned, encrypted with qpdf, damaged), an image.
 struct LibraryFixtures {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("or-library-\(UUID().uuidString)", isDirectory: true)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-library-\(UUID().uuidString)", isDirectory: true)
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -33,7 +34,10 @@ struct LibraryFixtures {
     func docx(_ name: String, parts: [String: String]) throws -> URL {
         let url = folder.appendingPathComponent(name)
         let archive = try Archive(url: url, accessMode: .create)
-        let all = parts.merging(["[Content_Types].xml": #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#]) { mine, _ in mine }
+        let all = parts.merging([
+            "[Content_Types].xml":
+                #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#
+        ]) { mine, _ in mine }
         for (path, text) in all.sorted(by: { $0.key < $1.key }) {
             let data = Data(text.utf8)
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count)) { position, size in
@@ -52,7 +56,9 @@ struct LibraryFixtures {
             let properties = style.map { #"<w:pPr><w:pStyle w:val="\#($0)"/></w:pPr>"# } ?? ""
             return "<w:p>\(properties)<w:r><w:t xml:space=\"preserve\">\(text)</w:t></w:r></w:p>"
         }
-        add("word/document.xml", """
+        add(
+            "word/document.xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <w:document \(w)><w:body>
             \(paragraph("Quarterly Report", style: "Title"))
@@ -64,7 +70,9 @@ struct LibraryFixtures {
             <w:tr><w:tc>\(paragraph("North"))</w:tc><w:tc>\(paragraph("1200"))</w:tc></w:tr></w:tbl>
             </w:body></w:document>
             """)
-        add("word/footnotes.xml", """
+        add(
+            "word/footnotes.xml",
+            """
             <?xml version="1.0" encoding="UTF-8"?><w:footnotes \(w)><w:footnote w:id="1">\(paragraph("Figures are unaudited."))</w:footnote></w:footnotes>
             """)
         return try docx(name, parts: parts)
@@ -72,15 +80,21 @@ struct LibraryFixtures {
 
     /// A two-page PDF with a text layer.
     func pdf(_ name: String = "report.pdf") throws -> URL {
-        try write(name, PDFWriter.text(
-            pages: [["Penguin Field Notes", "Emperor penguins huddle to survive the winter."], ["The colony moved inland in August.", "Krill numbers fell sharply."]],
-            title: "Field Notes"))
+        try write(
+            name,
+            PDFWriter.text(
+                pages: [
+                    ["Penguin Field Notes", "Emperor penguins huddle to survive the winter."],
+                    ["The colony moved inland in August.", "Krill numbers fell sharply."],
+                ],
+                title: "Field Notes"))
     }
 
     /// A PDF whose only page is an image of text: poppler renders a text PDF to grey pixels, which become
     /// the page, as a scanner would make it.
     func scannedPDF(_ name: String = "scan.pdf") throws -> URL {
-        let source = try write("scan-source.pdf", PDFWriter.text(pages: [["SCANNED INVOICE NUMBER 4711", "Total due: ninety euros"]]))
+        let source = try write(
+            "scan-source.pdf", PDFWriter.text(pages: [["SCANNED INVOICE NUMBER 4711", "Total due: ninety euros"]]))
         let prefix = folder.appendingPathComponent("scan-page").path
         try Self.tool("/usr/bin/pdftoppm", ["-r", "150", "-gray", "-singlefile", source.path, prefix])
         let pgm = try Data(contentsOf: URL(fileURLWithPath: prefix + ".pgm"))
@@ -90,7 +104,10 @@ struct LibraryFixtures {
         while fields.count < 3 {
             while pgm[index] == 0x20 || pgm[index] == 0x0A { index += 1 }
             var value = 0
-            while pgm[index] >= 0x30 && pgm[index] <= 0x39 { value = value * 10 + Int(pgm[index] - 0x30); index += 1 }
+            while pgm[index] >= 0x30 && pgm[index] <= 0x39 {
+                value = value * 10 + Int(pgm[index] - 0x30)
+                index += 1
+            }
             fields.append(value)
         }
         let pixels = pgm.suffix(from: index + 1)
@@ -105,7 +122,8 @@ struct LibraryFixtures {
         let target = folder.appendingPathComponent(name)
         let status = try Subprocess.runBlocking(
             "/usr/bin/qpdf", ["--encrypt", "secret", "owner", "256", "--", plain.path, target.path],
-            environment: ProcessInfo.processInfo.environment).status
+            environment: ProcessInfo.processInfo.environment
+        ).status
         try FileManager.default.removeItem(at: plain)
         return status == 0 ? target : nil
     }
@@ -116,7 +134,9 @@ struct LibraryFixtures {
     /// whole suite running, tests waiting so held every thread of it for a minute and more.
     static func tool(_ path: String, _ arguments: [String]) throws {
         let result = try Subprocess.runBlocking(path, arguments, environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw SubprocessError("\(path) exited with \(result.status): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw SubprocessError("\(path) exited with \(result.status): \(result.stderr)")
+        }
     }
 }
 

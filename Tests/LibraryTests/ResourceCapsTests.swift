@@ -71,7 +71,10 @@ struct ResourceCapsTests {
         try #require(outcomes.count == 3)
         #expect(outcomes[2] == .added(chunks: 1, pages: nil))
         for outcome in outcomes.prefix(2) {
-            guard case .failed(let failure) = outcome else { Issue.record("not refused: \(outcome)"); continue }
+            guard case .failed(let failure) = outcome else {
+                Issue.record("not refused: \(outcome)")
+                continue
+            }
             #expect(failure.cap == .zipMember)
         }
     }
@@ -83,10 +86,13 @@ struct ResourceCapsTests {
         let error = try #require(await refusal(docx, caps: caps))
         #expect(error.cap == .text)
         #expect(error.path == docx.path)
-        #expect(error.message.contains("library.max_text_mb (the text extracted from one file: 1 MB); raise it with --max-text-mb"))
+        #expect(
+            error.message.contains(
+                "library.max_text_mb (the text extracted from one file: 1 MB); raise it with --max-text-mb"))
         let text = try files.write("long.txt", String(repeating: "Puffins nest in burrows on cliffs. ", count: 60_000))
         #expect(await refusal(text, caps: caps)?.cap == .text)
-        let html = try files.write("long.html", "<p>" + String(repeating: "Puffins nest in burrows &amp; cliffs. ", count: 60_000) + "</p>")
+        let html = try files.write(
+            "long.html", "<p>" + String(repeating: "Puffins nest in burrows &amp; cliffs. ", count: 60_000) + "</p>")
         #expect(await refusal(html, caps: caps)?.cap == .text)
         // Under the cap, the same kinds are read.
         let short = try files.deflatedDOCX("short.docx", xml: LibraryFixtures.documentXML(bytes: 100_000))
@@ -95,16 +101,24 @@ struct ResourceCapsTests {
 
     @Test func chunksPastTheCapAreRefusedAndTheOthersAdded() async throws {
         defer { files.remove() }
-        let long = try files.write("long.txt", (1...60).map { "Paragraph \($0) tells of terns crossing the ocean twice a year." }.joined(separator: "\n\n"))
+        let long = try files.write(
+            "long.txt",
+            (1...60).map { "Paragraph \($0) tells of terns crossing the ocean twice a year." }.joined(separator: "\n\n")
+        )
         let short = try files.write("short.txt", "Short notes about kittiwakes.\n")
         let ingest = try ingest(caps: ResourceCaps(chunks: 5), chunker: Chunker(size: 200, overlap: 30))
         let outcomes = await ingest.add([long, short]) { _ in }
         try #require(outcomes.count == 2)
         #expect(outcomes[1] == .added(chunks: 1, pages: nil))
-        guard case .failed(let error) = outcomes[0] else { Issue.record("not refused: \(outcomes[0])"); return }
+        guard case .failed(let error) = outcomes[0] else {
+            Issue.record("not refused: \(outcomes[0])")
+            return
+        }
         #expect(error.path == long.path)
         #expect(error.cap == .chunks)
-        #expect(error.message.contains("library.max_chunks (the chunks cut from one file: 5 chunks); raise it with --max-chunks"))
+        #expect(
+            error.message.contains(
+                "library.max_chunks (the chunks cut from one file: 5 chunks); raise it with --max-chunks"))
         let stored = try await ingest.store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM chunk") }
         #expect(stored == 1)
         #expect(try await ingest.store.statistics().failures.map(\.path) == [long.path])
@@ -118,7 +132,9 @@ struct ResourceCapsTests {
         #expect(error.path == pdf.path)
         #expect(error.cap == .pdfPages)
         #expect(error.message.contains("it has 6 pages"))
-        #expect(error.message.contains("library.max_pdf_pages (the pages of one PDF: 5 pages); raise it with --max-pdf-pages"))
+        #expect(
+            error.message.contains(
+                "library.max_pdf_pages (the pages of one PDF: 5 pages); raise it with --max-pdf-pages"))
         #expect(try await extract(pdf, caps: ResourceCaps(pdfPages: 6)).pageCount == 6)
     }
 

@@ -29,7 +29,8 @@ struct RetrievalMetricsTests {
     }
 
     @Test func nothingRelevantFound() {
-        let result = RetrievalMetrics.score(hits(["/a/x.md", "/a/y.md"]), for: .init(query: "q", paths: ["missing.md"]))
+        let result = RetrievalMetrics.score(
+            hits(["/a/x.md", "/a/y.md"]), for: .init(query: "q", paths: ["missing.md"]))
         #expect(result == RetrievalMetrics(ndcg: 0, recall: 0, reciprocalRank: 0))
         #expect(RetrievalMetrics.score([], for: .init(query: "q", paths: ["a.md"])).ndcg == 0)
     }
@@ -43,12 +44,16 @@ struct RetrievalMetricsTests {
 
     @Test func pagesRestrictWhichHitsOfADocumentCount() {
         let query = RetrievalMetrics.Query(query: "q", paths: ["r.pdf"], pages: [3, 4])
-        let ranked = [Hit(path: "/p/r.pdf", pages: 7...7), Hit(path: "/p/s.pdf", pages: 1...1), Hit(path: "/p/r.pdf", pages: 2...3)]
+        let ranked = [
+            Hit(path: "/p/r.pdf", pages: 7...7), Hit(path: "/p/s.pdf", pages: 1...1),
+            Hit(path: "/p/r.pdf", pages: 2...3),
+        ]
         let result = RetrievalMetrics.score(ranked, for: query)
         // The page-7 hit is passed over: s.pdf is rank 1, r.pdf (pages 2–3) rank 2.
         #expect(result.reciprocalRank == 0.5)
         #expect(abs(result.ndcg - 0.630930) < 1e-5)
-        #expect(RetrievalMetrics.mean([result, RetrievalMetrics(ndcg: 1, recall: 0, reciprocalRank: 0.5)])
-            == RetrievalMetrics(ndcg: (result.ndcg + 1) / 2, recall: 0.5, reciprocalRank: 0.5))
+        #expect(
+            RetrievalMetrics.mean([result, RetrievalMetrics(ndcg: 1, recall: 0, reciprocalRank: 0.5)])
+                == RetrievalMetrics(ndcg: (result.ndcg + 1) / 2, recall: 0.5, reciprocalRank: 0.5))
     }
 }

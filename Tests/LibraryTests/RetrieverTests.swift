@@ -1,7 +1,8 @@
 import Embeddings
 import Foundation
-@testable import Library
 import Testing
+
+@testable import Library
 
 /// The library's ranking without a model: reciprocal rank fusion computed by hand, the ranks and scores a
 /// hybrid hit carries, vectors computed once per distinct text, dropped when no chunk needs them, and a
@@ -76,21 +77,28 @@ struct RetrieverTests {
         #expect(abs(hybrid.hits[2].score - 1.0 / 4) < 1e-9)
         #expect(hybrid.hits[0].keywordRank == 1 && hybrid.hits[0].semanticRank == 1)
         #expect(hybrid.hits[2].keywordRank == nil && hybrid.hits[2].semanticRank == 3)
-        #expect(hybrid.hits[2].snippet == "aaaa aaaa aaaa", "a passage only the vectors found has its opening as the snippet")
+        #expect(
+            hybrid.hits[2].snippet == "aaaa aaaa aaaa",
+            "a passage only the vectors found has its opening as the snippet")
     }
 
     @Test func vectorsAreComputedOncePerDistinctTextAndDroppedWhenNoChunkNeedsThem() async throws {
         defer { files.remove() }
-        let (store, _) = try await library([("one.txt", "the same words in two files"), ("two.txt", "the same words in two files")])
+        let (store, _) = try await library([
+            ("one.txt", "the same words in two files"), ("two.txt", "the same words in two files"),
+        ])
         let embedder = LetterEmbedder()
         #expect(try await store.embedMissing(with: embedder) == 1)
         #expect(embedder.calls.total == 1)
         #expect(try await store.embedMissing(with: embedder) == 0, "nothing left to embed")
         // Added again under another name, the same text finds its vector.
-        _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([try files.write("three.txt", "the same words in two files")]) { _ in }
+        _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([
+            try files.write("three.txt", "the same words in two files")
+        ]) { _ in }
         #expect(try await store.embedMissing(with: embedder) == 0)
         #expect(try await store.embedder() == "letters")
-        #expect(try await store.vectorMatrix(embedder: "letters")?.count == 3, "one row per chunk, from one stored vector")
+        #expect(
+            try await store.vectorMatrix(embedder: "letters")?.count == 3, "one row per chunk, from one stored vector")
         _ = try await store.remove(matching: files.folder.path + "/*")
         #expect(try await store.pruneVectors(keeping: "letters") == 1)
     }
@@ -123,10 +131,14 @@ struct RetrieverTests {
         let more = [try files.write("e.txt", "vvvv"), try files.write("f.txt", "uuuu")]
         _ = await Ingest(store: otherStore, extractors: Extractors(environment: [:])).add([d] + more) { _ in }
         try await otherStore.embedMissing(with: embedder)
-        #expect(try await otherStore.vectorGeneration().generation == store.vectorGeneration().generation, "only the library differs")
+        #expect(
+            try await otherStore.vectorGeneration().generation == store.vectorGeneration().generation,
+            "only the library differs")
         try FileManager.default.copyItem(atPath: store.vectorFilePath, toPath: otherStore.vectorFilePath)
         // Its own vectors put f ("uuuu") first for "uu"; the copied file's (z, y, x) would tie at 0 and put d first.
-        #expect(try await Retriever(store: otherStore, embedder: embedder).search("uu", k: 1, mode: .semantic).hits.map(\.path) == [more[1].path])
+        #expect(
+            try await Retriever(store: otherStore, embedder: embedder).search("uu", k: 1, mode: .semantic).hits.map(
+                \.path) == [more[1].path])
     }
 
     @Test func aQueryInAnotherSpaceIsRefusedWithWhatToRun() async throws {
@@ -149,7 +161,9 @@ struct RetrieverTests {
         #expect(result.mode == .keyword)
         #expect(result.hits.map(\.path) == [urls[0].path])
         #expect(result.notice == "semantic search needs all-MiniLM-L6-v2: searching by keywords")
-        await #expect(throws: LibraryError.self) { try await Retriever(store: store, embedder: nil).search("x", k: 3, mode: .semantic) }
+        await #expect(throws: LibraryError.self) {
+            try await Retriever(store: store, embedder: nil).search("x", k: 3, mode: .semantic)
+        }
     }
 
     @Test func theBestRowsAreTheLargestDotProducts() {
@@ -176,11 +190,18 @@ struct RetrieverTests {
     @Test func embedderNamesParse() throws {
         #expect(try EmbedderSpec(parsing: "minilm") == .minilm)
         #expect(try EmbedderSpec(parsing: "none") == EmbedderSpec.none)
-        #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/256") == .provider(model: "text-embedding-3-small", dimensions: 256))
+        #expect(
+            try EmbedderSpec(parsing: "openai:text-embedding-3-small/256")
+                == .provider(model: "text-embedding-3-small", dimensions: 256))
         #expect(try EmbedderSpec(parsing: "openai:openai/minilm") == .provider(model: "openai/minilm", dimensions: nil))
-        #expect(try EmbedderSpec(parsing: "openai:nomic-embed-text:latest").description == "openai:nomic-embed-text:latest")
-        #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway") == .provider(model: "text-embedding-3-small", dimensions: 512, server: "gateway"))
-        #expect(try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway").description == "openai:text-embedding-3-small/512@gateway")
+        #expect(
+            try EmbedderSpec(parsing: "openai:nomic-embed-text:latest").description == "openai:nomic-embed-text:latest")
+        #expect(
+            try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway")
+                == .provider(model: "text-embedding-3-small", dimensions: 512, server: "gateway"))
+        #expect(
+            try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway").description
+                == "openai:text-embedding-3-small/512@gateway")
         #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:m@") }
         #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "word2vec") }
         #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:") }

@@ -2,10 +2,11 @@ import Foundation
 import Library
 import TestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Ctrl-C while poppler runs: the tool is in a process group of its own (the terminal's interrupt reaches
@@ -29,9 +30,12 @@ struct ToolInterruptionTests {
     /// The tool's pid, once it has started.
     func startedTool() async throws -> pid_t {
         try await Deadline.poll("the stand-in pdfinfo to start") {
-            (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } != nil
+            (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            } != nil
         }
-        return try #require(pid_t(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        return try #require(
+            pid_t(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// Gone: killed and reaped, not a zombie nor still sleeping.
@@ -65,7 +69,8 @@ struct ToolInterruptionTests {
         let first = try files.write("a.txt", "Otters build dens by the water.\n")
         let slow = try files.write("slow.pdf", "%PDF-1.4\n")
         let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
-        let ingest = Ingest(store: store, extractors: Extractors(environment: environment), chunker: Chunker(size: 200, overlap: 30))
+        let ingest = Ingest(
+            store: store, extractors: Extractors(environment: environment), chunker: Chunker(size: 200, overlap: 30))
         let adding = Task { await ingest.add([first, slow]) { _ in } }
         let pid = try await startedTool()
         defer { if !isGone(pid) { kill(-pid, SIGKILL) } }

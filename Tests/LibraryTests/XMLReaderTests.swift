@@ -1,6 +1,7 @@
 import Foundation
-@testable import Library
 import Testing
+
+@testable import Library
 
 /// libxml2 opened when a DOCX is first read (`LibXML2`), and its streaming reader (`XMLReader`): nodes in
 /// document order, an empty element as a start and an end, entities and character references replaced,
@@ -20,16 +21,19 @@ struct XMLReaderTests {
             <!-- a comment --><w:r xmlns:w="urn:w"><w:t>Fish &amp; chips &lt;&#233;t&#xE9;&gt;</w:t><w:tab/>\
             <w:t xml:space="preserve">  </w:t><w:t> </w:t><w:t><![CDATA[a < b]]></w:t><w:t>Ω≈</w:t></w:r>
             """
-        #expect(try Self.nodes(xml) == [
-            .start("w:r"), .start("w:t"), .text("Fish & chips <été>"), .end("w:t"), .start("w:tab"), .end("w:tab"),
-            .start("w:t"), .text("  "), .end("w:t"), .start("w:t"), .text(" "), .end("w:t"), .start("w:t"), .text("a < b"), .end("w:t"),
-            .start("w:t"), .text("Ω≈"), .end("w:t"), .end("w:r"),
-        ])
+        #expect(
+            try Self.nodes(xml) == [
+                .start("w:r"), .start("w:t"), .text("Fish & chips <été>"), .end("w:t"), .start("w:tab"), .end("w:tab"),
+                .start("w:t"), .text("  "), .end("w:t"), .start("w:t"), .text(" "), .end("w:t"), .start("w:t"),
+                .text("a < b"), .end("w:t"),
+                .start("w:t"), .text("Ω≈"), .end("w:t"), .end("w:r"),
+            ])
     }
 
     @Test func anAttributeOfTheCurrentElement() throws {
         let library = try LibXML2.shared.get()
-        let reader = try #require(XMLReader(Data(#"<a xmlns:w="urn:w"><w:pStyle w:val="Heading2"/><b/></a>"#.utf8), library: library))
+        let reader = try #require(
+            XMLReader(Data(#"<a xmlns:w="urn:w"><w:pStyle w:val="Heading2"/><b/></a>"#.utf8), library: library))
         #expect(try reader.next() == .start("a"))
         #expect(try reader.next() == .start("w:pStyle"))
         #expect(reader.attribute("w:val") == "Heading2")
@@ -71,7 +75,9 @@ struct XMLReaderTests {
     }
 
     @Test func aMissingLibraryNamesThePathsTried() {
-        let error = #expect(throws: LibXML2.LoadError.self) { try LibXML2.load(from: ["/nonexistent/libxml2.so.2", "libno-such-xml.so.9"]) }
+        let error = #expect(throws: LibXML2.LoadError.self) {
+            try LibXML2.load(from: ["/nonexistent/libxml2.so.2", "libno-such-xml.so.9"])
+        }
         #expect(error?.message.contains("/nonexistent/libxml2.so.2") == true)
         #expect(error?.message.contains("libno-such-xml.so.9") == true)
     }

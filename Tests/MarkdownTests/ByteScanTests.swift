@@ -49,7 +49,9 @@ struct ByteScanTests {
             for bytes in Self.cases(value) {
                 for start in 0..<min(bytes.count, 3) {
                     let found = bytes.withUnsafeBufferPointer { DisplayWidth.nextNonWordByte(in: $0, from: start) }
-                    #expect(found == Self.naiveNextNonWordByte(bytes, from: start), "byte \(value) in \(bytes) from \(start)")
+                    #expect(
+                        found == Self.naiveNextNonWordByte(bytes, from: start),
+                        "byte \(value) in \(bytes) from \(start)")
                 }
             }
         }
@@ -69,7 +71,9 @@ struct ByteScanTests {
         for value in UInt8.min...UInt8.max {
             for bytes in Self.cases(value) {
                 for start in 0..<min(bytes.count, 3) {
-                    let found = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: a, b, c, in: $0, from: start, to: bytes.count) }
+                    let found = bytes.withUnsafeBufferPointer {
+                        ByteScan.firstIndex(of: a, b, c, in: $0, from: start, to: bytes.count)
+                    }
                     let expected = bytes[start...].firstIndex { $0 == a || $0 == b || $0 == c } ?? bytes.count
                     #expect(found == expected, "byte \(value) in \(bytes) from \(start)")
                 }
@@ -80,7 +84,8 @@ struct ByteScanTests {
     @Test func randomBuffers() {
         var generator = SystemRandomNumberGenerator()
         // Mostly text, some spaces, line feeds, tabs, carriage returns, DEL, 0xC2 and continuation bytes.
-        let alphabet: [UInt8] = Array("abc xyz|".utf8) + [0x0A, 0x09, 0x0D, 0x7F, 0xC2, 0x85, 0xA0, 0xE2, 0x86, 0x92, 0x1B, 0x00]
+        let alphabet: [UInt8] =
+            Array("abc xyz|".utf8) + [0x0A, 0x09, 0x0D, 0x7F, 0xC2, 0x85, 0xA0, 0xE2, 0x86, 0x92, 0x1B, 0x00]
         for _ in 0..<20_000 {
             let count = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
@@ -89,8 +94,12 @@ struct ByteScanTests {
             let found = bytes.withUnsafeBufferPointer { DisplayWidth.nextNonWordByte(in: $0, from: start) }
             #expect(found == Self.naiveNextNonWordByte(bytes, from: start), "\(bytes) from \(start)")
             let end = Int.random(in: start...count, using: &generator)
-            let pipe = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: 0x7C, 0x0A, 0xC2, in: $0, from: start, to: end) }
-            #expect(pipe == (bytes[start..<end].firstIndex { $0 == 0x7C || $0 == 0x0A || $0 == 0xC2 } ?? end), "\(bytes) from \(start) to \(end)")
+            let pipe = bytes.withUnsafeBufferPointer {
+                ByteScan.firstIndex(of: 0x7C, 0x0A, 0xC2, in: $0, from: start, to: end)
+            }
+            #expect(
+                pipe == (bytes[start..<end].firstIndex { $0 == 0x7C || $0 == 0x0A || $0 == 0xC2 } ?? end),
+                "\(bytes) from \(start) to \(end)")
         }
     }
 }

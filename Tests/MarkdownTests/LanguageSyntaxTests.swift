@@ -1,5 +1,6 @@
-@testable import Markdown
 import Testing
+
+@testable import Markdown
 
 /// A language's words are found as what they are (the packed table against the sets it is built from), and
 /// nothing else is: every keyword and type of every language, those words with a byte changed, cased
@@ -17,7 +18,9 @@ struct LanguageSyntaxTests {
         for language in LanguageSyntax.all {
             for word in language.keywords.union(language.types) {
                 var variants = [word, word.uppercased(), String(word.dropLast()), word + "x", "x" + word]
-                if let first = word.utf8.first { variants.append(String(decoding: [first ^ 1] + word.utf8.dropFirst(), as: UTF8.self)) }
+                if let first = word.utf8.first {
+                    variants.append(String(decoding: [first ^ 1] + word.utf8.dropFirst(), as: UTF8.self))
+                }
                 for variant in variants {
                     let found = language.kind(of: ArraySlice(variant.utf8))
                     #expect(found == Self.expected(language, variant), "\(language.names[0]): \(variant)")
@@ -29,7 +32,9 @@ struct LanguageSyntaxTests {
     }
 
     @Test func aTableOfManyKeysFindsEachOne() {
-        let words = (1...5000).map { (UInt64($0) &* 0x0101_0101, $0 % 2 == 0 ? LanguageSyntax.WordKind.keyword : .type) }
+        let words = (1...5000).map {
+            (UInt64($0) &* 0x0101_0101, $0 % 2 == 0 ? LanguageSyntax.WordKind.keyword : .type)
+        }
         let table = PackedWordTable(words)
         for (key, kind) in words { #expect(table[key] == kind) }
         #expect(table[0] == nil)
@@ -54,9 +59,11 @@ struct LanguageSyntaxTests {
         }
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...9, using: &generator)
-            words.append((0..<length).map { _ in
-                Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : UInt8.random(in: 0x20...0x7E, using: &generator)
-            })
+            words.append(
+                (0..<length).map { _ in
+                    Bool.random(using: &generator)
+                        ? edges.randomElement(using: &generator)! : UInt8.random(in: 0x20...0x7E, using: &generator)
+                })
         }
         for word in words {
             for lowercased in [false, true] {

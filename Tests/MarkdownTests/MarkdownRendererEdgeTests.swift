@@ -1,6 +1,7 @@
-@testable import Markdown
 import Foundation
 import Testing
+
+@testable import Markdown
 
 /// Inputs a review found mishandled, each held to what it should render: carriage returns at a piece's
 /// end, C1 controls, nested emphasis, narrow tables, deep nesting, long fence headers and tabs.
@@ -76,11 +77,15 @@ struct MarkdownRendererEdgeTests {
     }
 
     @Test func deepListsAndQuotesStayWithinTheWidth() {
-        let list = (0..<16).map { String(repeating: "  ", count: $0) + "- item at level \($0) with words" }.joined(separator: "\n") + "\n"
+        let list =
+            (0..<16).map { String(repeating: "  ", count: $0) + "- item at level \($0) with words" }.joined(
+                separator: "\n") + "\n"
         #expect(Self.widest(Self.whole(list, width: 30)) <= 30)
         #expect(Self.widest(Self.whole(String(repeating: ">", count: 24) + " some words here\n", width: 40)) <= 40)
-        let code = (0..<12).map { String(repeating: "  ", count: $0) + "- level \($0)" }.joined(separator: "\n")
-            + "\n" + String(repeating: "  ", count: 12) + "```\n" + String(repeating: "  ", count: 12) + "let x = 1\n```\n"
+        let code =
+            (0..<12).map { String(repeating: "  ", count: $0) + "- level \($0)" }.joined(separator: "\n")
+            + "\n" + String(repeating: "  ", count: 12) + "```\n" + String(repeating: "  ", count: 12)
+            + "let x = 1\n```\n"
         #expect(Self.widest(Self.whole(code, width: 20)) <= 20, "\(Self.whole(code, width: 20))")
     }
 
@@ -88,7 +93,9 @@ struct MarkdownRendererEdgeTests {
         let long = Self.whole("```a-very-long-info-string-here-and-more\nx\n```\n", width: 20)
         #expect(Self.widest(long) <= 20, "\(long)")
         let tab = Self.whole("~~~py\tx\nprint(1)\n~~~\n", colors: true)
-        #expect(!tab.contains("\t") && tab.contains("─── py\u{1B}[0m\n") && tab.contains("\u{1B}[33m1\u{1B}[0m"), "\(tab.debugDescription)")
+        #expect(
+            !tab.contains("\t") && tab.contains("─── py\u{1B}[0m\n") && tab.contains("\u{1B}[33m1\u{1B}[0m"),
+            "\(tab.debugDescription)")
     }
 
     @Test func tabsInTableCellsAndCodeAreSpaces() {
@@ -103,7 +110,8 @@ struct MarkdownRendererEdgeTests {
     @Test(arguments: [" \u{FE0F}", "**👍**🏽", " 🏽"])
     func aClusterAcrossASpaceOrAStyleKeepsTheTableAligned(joint: String) {
         for colors in [false, true] {
-            let table = Self.whole("| h |\n|---|\n| a\(joint) |\n| wider cell |\n| a\(joint)b |\n", width: 80, colors: colors)
+            let table = Self.whole(
+                "| h |\n|---|\n| a\(joint) |\n| wider cell |\n| a\(joint)b |\n", width: 80, colors: colors)
             let widths = Set(table.split(separator: "\n").map { DisplayWidth.of($0) })
             #expect(widths.count == 1, "\(table)")
         }
@@ -150,9 +158,11 @@ struct MarkdownRendererEdgeTests {
     @Test func breaksAndAutolinks() {
         let breaks = Self.whole("a<BR />b <br/>c < b r >d <brr>e <b>f <br//>g\n", width: 100)
         #expect(breaks == "a\nb\nc < b r >d <brr>e <b>f <br//>g\n", "\(breaks.debugDescription)")
-        let links = Self.whole("<https://x.y/z> and <https:\u{301}//x.y> and <mailto:a@b.c> and <http://a b>\n", width: 100, colors: true)
+        let links = Self.whole(
+            "<https://x.y/z> and <https:\u{301}//x.y> and <mailto:a@b.c> and <http://a b>\n", width: 100, colors: true)
         #expect(
-            links == "\u{1B}[4;34mhttps://x.y/z\u{1B}[0m and <https:\u{301}//x.y> and \u{1B}[4;34mmailto:a@b.c\u{1B}[0m and <http://a b>\n",
+            links
+                == "\u{1B}[4;34mhttps://x.y/z\u{1B}[0m and <https:\u{301}//x.y> and \u{1B}[4;34mmailto:a@b.c\u{1B}[0m and <http://a b>\n",
             "\(links.debugDescription)")
     }
 
@@ -164,16 +174,23 @@ struct MarkdownRendererEdgeTests {
         #expect(Self.whole("<a://\u{200D}x>\n") == "a://\u{200D}x\n")
         #expect(Self.whole("<http://a \u{200D}b>\n") == "<http://a \u{200D}b>\n")
         let fences = Self.whole("```é\nx\n```\n```e\u{301}\ny\n```\n")
-        #expect(Array(fences.utf8).split(separator: 0x0A).map { Array($0) }.contains(Array("─── e\u{301}".utf8)), "\(fences.debugDescription)")
+        #expect(
+            Array(fences.utf8).split(separator: 0x0A).map { Array($0) }.contains(Array("─── e\u{301}".utf8)),
+            "\(fences.debugDescription)")
         #expect(Self.whole("**b** c\n", width: Int.max) == "b c\n")
-        #expect(Self.whole("plain words that would wrap somewhere\n", width: Int.max, colors: true) == "plain words that would wrap somewhere\n")
+        #expect(
+            Self.whole("plain words that would wrap somewhere\n", width: Int.max, colors: true)
+                == "plain words that would wrap somewhere\n")
     }
 
     /// A link whose text is its URL shows no URL after it: decided from the bytes when they are equal, or
     /// when both are ASCII, and as strings otherwise (the Kelvin sign is `K` to `==`, `é` is `e` and U+0301).
     @Test func aLinkWhoseTextIsItsTargetShowsItOnce() {
-        #expect(Self.whole("[a.b/c](a.b/c) [a.b](a.c) [x](xy) [xy](x)\n", width: 100) == "a.b/c a.b (a.c) x (xy) xy (x)\n")
-        #expect(Self.whole("[\u{212A}](K) [\u{E9}](e\u{301}) [**b**c](bc) [\u{212A}](k)\n", width: 100) == "\u{212A} \u{E9} bc \u{212A} (k)\n")
+        #expect(
+            Self.whole("[a.b/c](a.b/c) [a.b](a.c) [x](xy) [xy](x)\n", width: 100) == "a.b/c a.b (a.c) x (xy) xy (x)\n")
+        #expect(
+            Self.whole("[\u{212A}](K) [\u{E9}](e\u{301}) [**b**c](bc) [\u{212A}](k)\n", width: 100)
+                == "\u{212A} \u{E9} bc \u{212A} (k)\n")
         let pieces = StyledText([("ab", .plain), ("\u{E9}", TextStyle(bold: true))])
         #expect(pieces.text(0..<2, equals: "abe\u{301}"))
         #expect(!pieces.text(0..<2, equals: "abe"))

@@ -1,7 +1,8 @@
-@testable import Markdown
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Markdown
 
 /// The streaming Markdown renderer over a corpus of answers: the output is the same whether the text
 /// comes in one piece, a byte at a time or in random chunks; `NO_COLOR` leaves no escape code; and each
@@ -32,7 +33,10 @@ struct MarkdownRendererTests {
         var current = ""
         for character in text {
             current.append(character)
-            if Int.random(in: 0..<7, using: &generator) == 0 { pieces.append(current); current = "" }
+            if Int.random(in: 0..<7, using: &generator) == 0 {
+                pieces.append(current)
+                current = ""
+            }
         }
         pieces.append(current)
         return pieces
@@ -50,7 +54,9 @@ struct MarkdownRendererTests {
             if chunked != whole { break }
         }
         for width in [20, 33, 80, 200] {
-            #expect(Self.render(text.map { String($0) }, width: width, colors: colors) == Self.render([text], width: width, colors: colors), "width \(width)")
+            #expect(
+                Self.render(text.map { String($0) }, width: width, colors: colors)
+                    == Self.render([text], width: width, colors: colors), "width \(width)")
         }
     }
 
@@ -68,7 +74,9 @@ struct MarkdownRendererTests {
             try out.write(to: golden, atomically: true, encoding: .utf8)
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(out == expected, "\(name) differs from \(golden.lastPathComponent); OPENRESPONSES_UPDATE_GOLDEN=1 rewrites it")
+        #expect(
+            out == expected,
+            "\(name) differs from \(golden.lastPathComponent); OPENRESPONSES_UPDATE_GOLDEN=1 rewrites it")
     }
 
     /// Control characters from the model (an escape sequence, a bell, a bare carriage return) are shown as
@@ -77,19 +85,24 @@ struct MarkdownRendererTests {
         let text = "clear \u{1B}[2J now \u{07} and\rback\r\nnext\n```\ncode \u{1B}]52;c;eA==\u{07}\n```\n"
         let whole = Self.render([text], colors: false)
         #expect(!whole.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(whole.debugDescription)")
-        #expect(whole.contains("␛[2J") && whole.contains("␇") && whole.contains("and␍back") && whole.contains("␛]52;c;eA==␇"), "\(whole)")
+        #expect(
+            whole.contains("␛[2J") && whole.contains("␇") && whole.contains("and␍back")
+                && whole.contains("␛]52;c;eA==␇"), "\(whole)")
         #expect(whole.contains("back\nnext"), "CR LF is a line ending")
         #expect(Self.render(text.map { String($0) }, colors: false) == whole)
-        #expect(Self.render(["and\r", "\nnext\n"], colors: false) == "and\nnext\n", "a CR at a piece's end waits for the next")
+        #expect(
+            Self.render(["and\r", "\nnext\n"], colors: false) == "and\nnext\n",
+            "a CR at a piece's end waits for the next")
         #expect(Self.render(["and\r", "back\n"], colors: false) == "and␍back\n")
     }
 
     @Test func codeBlocksForCopyFollowTheFences() {
         let blocks = CodeBlocks.of("text\r\n```swift\r\nlet a = 1\r\n```\t\r\n~~~\nraw\n")
-        #expect(blocks == [
-            CodeBlocks.Block(language: "swift", code: "let a = 1"),
-            CodeBlocks.Block(language: "", code: "raw\n", unclosedFence: "~~~"),
-        ])
+        #expect(
+            blocks == [
+                CodeBlocks.Block(language: "swift", code: "let a = 1"),
+                CodeBlocks.Block(language: "", code: "raw\n", unclosedFence: "~~~"),
+            ])
         #expect(CodeBlocks.closingFences("cut off:\n```sh\necho") == "cut off:\n```sh\necho\n```")
         #expect(CodeBlocks.closingFences("done\n```\nx\n```") == "done\n```\nx\n```")
     }

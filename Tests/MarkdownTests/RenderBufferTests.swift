@@ -1,6 +1,7 @@
-@testable import Markdown
 import TestSupport
 import Testing
+
+@testable import Markdown
 
 /// The renderer's output buffer against an array given the same appends: bytes, buffers, slices, text,
 /// spaces and resets, in random order and sizes, across many regrowths and after emptying.
@@ -15,13 +16,29 @@ struct RenderBufferTests {
                 let size = Int.random(in: 0...(Bool.random(using: &generator) ? 8 : 700), using: &generator)
                 let bytes = (0..<size).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
                 switch Int.random(in: 0..<7, using: &generator) {
-                case 0: if let first = bytes.first { buffer.append(first); expected.append(first) }
-                case 1: bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }; expected += bytes
-                case 2: buffer.append(contentsOf: bytes[(size / 3)...]); expected += bytes[(size / 3)...]
-                case 3: buffer += "→ \(size)"; expected += Array("→ \(size)".utf8)
-                case 4: buffer.appendSpaces(size % 40); expected += Array(repeating: 0x20, count: size % 40)
-                case 5: buffer.appendReset(); expected += [0x1B, 0x5B, 0x30, 0x6D]
-                default: buffer.append(contentsOf: bytes); expected += bytes
+                case 0:
+                    if let first = bytes.first {
+                        buffer.append(first)
+                        expected.append(first)
+                    }
+                case 1:
+                    bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                    expected += bytes
+                case 2:
+                    buffer.append(contentsOf: bytes[(size / 3)...])
+                    expected += bytes[(size / 3)...]
+                case 3:
+                    buffer += "→ \(size)"
+                    expected += Array("→ \(size)".utf8)
+                case 4:
+                    buffer.appendSpaces(size % 40)
+                    expected += Array(repeating: 0x20, count: size % 40)
+                case 5:
+                    buffer.appendReset()
+                    expected += [0x1B, 0x5B, 0x30, 0x6D]
+                default:
+                    buffer.append(contentsOf: bytes)
+                    expected += bytes
                 }
             }
             #expect(buffer.count == expected.count, "round \(round)")
@@ -43,7 +60,9 @@ struct RenderBufferTests {
                 for length in 0...40 {
                     var buffer = RenderBuffer()
                     buffer.appendSpaces(lead)
-                    source.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<(from + length)])) }
+                    source.withUnsafeBufferPointer {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<(from + length)]))
+                    }
                     buffer.append(0x21)
                     let expected = Array(repeating: 0x20, count: lead) + source[from..<(from + length)] + [0x21]
                     #expect(buffer.bytes() == expected, "length \(length) from \(from) after \(lead)")

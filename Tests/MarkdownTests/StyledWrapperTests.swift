@@ -1,6 +1,7 @@
-@testable import Markdown
 import TestSupport
 import Testing
+
+@testable import Markdown
 
 /// The wrapper's fast ways (a run that fits written whole, a word placed straight from its run, a line's
 /// unstyled words written together) against its general way (every word gathered, then placed): the same
@@ -10,11 +11,13 @@ import Testing
 @Suite("Styled wrapper")
 struct StyledWrapperTests {
     static let words = [
-        "a", "the", "streaming", "renderer", "x", "1,234", "snake_case", "naïve", "café", "→", "≥", "日本語", "😀", "e\u{301}",
+        "a", "the", "streaming", "renderer", "x", "1,234", "snake_case", "naïve", "café", "→", "≥", "日本語", "😀",
+        "e\u{301}",
         "supercalifragilistic-and-then-some-more-than-a-line-holds",
     ]
     static let styles: [TextStyle] = [
-        .plain, TextStyle(bold: true), TextStyle(italic: true), TextStyle(code: true), TextStyle(underline: true, color: .blue),
+        .plain, TextStyle(bold: true), TextStyle(italic: true), TextStyle(code: true),
+        TextStyle(underline: true, color: .blue),
         TextStyle(strike: true), TextStyle(dim: true),
     ]
 
@@ -23,13 +26,14 @@ struct StyledWrapperTests {
         for _ in 0..<Int.random(in: 1...5, using: &generator) {
             var text = ""
             for index in 0..<Int.random(in: 1...7, using: &generator) {
-                let separator = switch Int.random(in: 0..<12, using: &generator) {
-                case 0: "  "
-                case 1: "\t"
-                case 2: "\n"
-                case 3: ""
-                default: " "
-                }
+                let separator =
+                    switch Int.random(in: 0..<12, using: &generator) {
+                    case 0: "  "
+                    case 1: "\t"
+                    case 2: "\n"
+                    case 3: ""
+                    default: " "
+                    }
                 if index > 0 || Bool.random(using: &generator) { text += separator }
                 text += words.randomElement(using: &generator)!
             }
@@ -70,7 +74,9 @@ struct StyledWrapperTests {
             let general = Self.render(calls, width: width, colors: colors, hyperlinks: hyperlinks, fast: false)
             if fast != general {
                 differing += 1
-                Issue.record("case \(index), width \(width), colours \(colors), hyperlinks \(hyperlinks): \(calls.map(Self.pieces))\nfast:    \(fast.debugDescription)\ngeneral: \(general.debugDescription)")
+                Issue.record(
+                    "case \(index), width \(width), colours \(colors), hyperlinks \(hyperlinks): \(calls.map(Self.pieces))\nfast:    \(fast.debugDescription)\ngeneral: \(general.debugDescription)"
+                )
             }
             if differing == 3 { break }
         }
@@ -78,12 +84,20 @@ struct StyledWrapperTests {
 
     /// The fast ways are taken at all (else the test above holds nothing): plain and styled runs that fit.
     @Test func theFastWaysAreTaken() {
-        let runs = StyledText([("plain words, then ", .plain), ("bold ones", TextStyle(bold: true)), (" and a long tail of more plain words that wraps", .plain)])
+        let runs = StyledText([
+            ("plain words, then ", .plain), ("bold ones", TextStyle(bold: true)),
+            (" and a long tail of more plain words that wraps", .plain),
+        ])
         var wrapper = StyledWrapper(width: 30, colors: true, hyperlinks: false)
         var out = RenderBuffer()
         wrapper.add(runs, into: &out)
-        #expect(out.string == "plain words, then \u{1B}[1mbold\u{1B}[0m \u{1B}[1mones\u{1B}[0m\nand a long tail of more plain\nwords that wraps")
-        #expect(Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: true) == Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: false))
+        #expect(
+            out.string
+                == "plain words, then \u{1B}[1mbold\u{1B}[0m \u{1B}[1mones\u{1B}[0m\nand a long tail of more plain\nwords that wraps"
+        )
+        #expect(
+            Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: true)
+                == Self.render([runs], width: 30, colors: true, hyperlinks: false, fast: false))
     }
 
     /// `feed(_:into:)` and its kin append to what the buffer holds and write what the string calls return.

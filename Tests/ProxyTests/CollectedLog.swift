@@ -19,7 +19,8 @@ struct CollectedLog: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: " ")
         collected.lines.withLock { $0.append("\(event.level) \(event.message) \(fields)") }
     }
 

@@ -18,7 +18,9 @@ final class ProxyHarness: Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
     var storePath: String { directory.appendingPathComponent("inspector.sqlite").path }
 
-    private init(directory: URL, recorder: ExchangeRecorder, port: Int, log: CollectedLog.Lines, task: Task<Void, any Error>) {
+    private init(
+        directory: URL, recorder: ExchangeRecorder, port: Int, log: CollectedLog.Lines, task: Task<Void, any Error>
+    ) {
         self.log = log
         self.directory = directory
         self.recorder = recorder
@@ -30,7 +32,8 @@ final class ProxyHarness: Sendable {
     /// spool (in the store's directory, as `openresponses proxy` has it).
     /// `idleTimeout`: how long a connection with nothing in flight stays open.
     static func start(
-        upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20, idleTimeout: Duration = .seconds(60)
+        upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20,
+        idleTimeout: Duration = .seconds(60)
     ) async throws -> ProxyHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -61,7 +64,9 @@ final class ProxyHarness: Sendable {
         task.cancel()
         _ = try? await task.value
         await recorder.waitUntilIdle(timeout: .seconds(10))
-        guard let store = await recorder.openedStore() else { throw SubprocessError("the inspector store did not open") }
+        guard let store = await recorder.openedStore() else {
+            throw SubprocessError("the inspector store did not open")
+        }
         return store
     }
 
@@ -77,7 +82,8 @@ final class ProxyHarness: Sendable {
     /// Whether `needle` occurs in any of the store's files (database, WAL, shared memory).
     func storeContains(_ needle: String) throws -> Bool {
         var read = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("inspector.sqlite") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where name.hasPrefix("inspector.sqlite") {
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
             read += 1
             if data.range(of: Data(needle.utf8)) != nil { return true }

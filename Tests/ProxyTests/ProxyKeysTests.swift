@@ -17,7 +17,8 @@ struct ProxyKeysTests {
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         defer { Task { await upstream.stop() } }
 
-        let fromEnv = try await ProxyHarness.start(upstream: upstream.baseURL, token: "dummy-key-0005", upstreamKey: "sk-env-secret-0004")
+        let fromEnv = try await ProxyHarness.start(
+            upstream: upstream.baseURL, token: "dummy-key-0005", upstreamKey: "sk-env-secret-0004")
         defer { fromEnv.remove() }
         let dummy = try await fromEnv.curl("/models", ["-H", "Authorization: Bearer dummy-key-0005"], output: out)
         #expect(dummy.stdout == "200")
@@ -26,7 +27,8 @@ struct ProxyKeysTests {
         #expect(try !fromEnv.storeContains("sk-env-secret-0004"))
         #expect(try !fromEnv.storeContains("dummy-key-0005"))
 
-        let guarded = try await ProxyHarness.start(upstream: upstream.baseURL, token: "tok-secret-0006", upstreamKey: "sk-env-secret-0004")
+        let guarded = try await ProxyHarness.start(
+            upstream: upstream.baseURL, token: "tok-secret-0006", upstreamKey: "sk-env-secret-0004")
         defer { guarded.remove() }
         let before = upstream.requests.count
         let refused = try await guarded.curl("/models", ["-H", "Authorization: Bearer wrong"], output: out)
@@ -36,7 +38,9 @@ struct ProxyKeysTests {
         #expect(upstream.requests.count == before, "a refused client reaches nothing")
         let allowed = try await guarded.curl("/models", ["-H", "Authorization: Bearer tok-secret-0006"], output: out)
         #expect(allowed.stdout == "200")
-        #expect(upstream.requests.last?.header("authorization") == "Bearer sk-env-secret-0004", "the token is not forwarded")
+        #expect(
+            upstream.requests.last?.header("authorization") == "Bearer sk-env-secret-0004", "the token is not forwarded"
+        )
         _ = try await guarded.stop()
         #expect(try !guarded.storeContains("tok-secret-0006"))
         #expect(try !guarded.storeContains("sk-env-secret-0004"))
@@ -46,17 +50,22 @@ struct ProxyKeysTests {
         let open = ProxyConfiguration(host: "0.0.0.0", port: 8787, upstream: "https://api.openai.com/v1")
         #expect(throws: ProxyError.self) { try open.validate() }
         do { try open.validate() } catch {
-            #expect(error.message == "--listen 0.0.0.0:8787 is reachable from other machines: give --token SECRET (clients send it as their key)")
+            #expect(
+                error.message
+                    == "--listen 0.0.0.0:8787 is reachable from other machines: give --token SECRET (clients send it as their key)"
+            )
         }
         let tokenOnly = ProxyConfiguration(host: "0.0.0.0", upstream: "https://api.openai.com/v1", token: "t")
         do { try tokenOnly.validate() } catch {
             #expect(error.message.hasPrefix("--token needs the key the proxy sends upstream"))
         }
-        let guarded = ProxyConfiguration(host: "0.0.0.0", upstream: "https://api.openai.com/v1", token: "t", upstreamKey: "k")
+        let guarded = ProxyConfiguration(
+            host: "0.0.0.0", upstream: "https://api.openai.com/v1", token: "t", upstreamKey: "k")
         try guarded.validate()
         try ProxyConfiguration(upstream: "http://127.0.0.1:8321/v1").validate()
         do { try ProxyConfiguration(upstream: "api.openai.com").validate() } catch {
-            #expect(error.message == "--upstream api.openai.com: not an http(s) URL (example: https://api.openai.com/v1)")
+            #expect(
+                error.message == "--upstream api.openai.com: not an http(s) URL (example: https://api.openai.com/v1)")
         }
     }
 }

@@ -28,16 +28,20 @@ struct ProxyLongAnswerTests {
         defer { Task { await upstream.stop() } }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL, backlog: backlog)
         let output = scratch.appendingPathComponent("out-\(UUID().uuidString)")
-        let result = try await proxy.curl("/responses", [
-            "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json",
-            "--data-binary", #"{"model":"bench-model","input":"api","stream":true}"#,
-        ], output: output)
+        let result = try await proxy.curl(
+            "/responses",
+            [
+                "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json",
+                "--data-binary", #"{"model":"bench-model","input":"api","stream":true}"#,
+            ], output: output)
         #expect(result.stdout == "200", "\(result.stderr)")
         let store = try await proxy.stop()
         let detail = try #require(try await proxy.exchanges(in: store).first)
         let (stored, cut) = try await store.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT sum(length(data)) FROM event_batch") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM event_batch WHERE repeats IS NOT NULL") ?? 0
+            )
         }
         return (try Data(contentsOf: output), detail, stored, cut, proxy)
     }
@@ -63,7 +67,9 @@ struct ProxyLongAnswerTests {
     @Test(arguments: ["small deltas", "the API's shape"])
     func aStreamFasterThanItsRecordingIsRecordedWholeThroughTheSpool(shape: String) async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let frames = shape == "small deltas" ? Fixtures.largeTextStream(megabytes: 3) : Fixtures.apiTextStream(megabytes: 3).frames
+        let frames =
+            shape == "small deltas"
+            ? Fixtures.largeTextStream(megabytes: 3) : Fixtures.apiTextStream(megabytes: 3).frames
         let run = try await proxied(frames, key: "sk-client-secret-0004", backlog: 64 << 10)
         defer { run.proxy.remove() }
         #expect(run.received == Data(frames.joined().utf8), "the client gets the upstream's bytes unchanged")
@@ -73,7 +79,9 @@ struct ProxyLongAnswerTests {
         let offsets = run.detail.events.map(\.offsetMs)
         #expect(offsets == offsets.sorted(), "arrival times in order")
         let spooled = run.proxy.log.all.first { $0.contains("recorded through the spool") }
-        #expect(spooled.map { (Int($0.split(separator: "=").last ?? "") ?? 0) > 1 << 20 } == true, "most of it went through the spool: \(spooled ?? "nothing")")
+        #expect(
+            spooled.map { (Int($0.split(separator: "=").last ?? "") ?? 0) > 1 << 20 } == true,
+            "most of it went through the spool: \(spooled ?? "nothing")")
     }
 
     @Test func aKeyInTheAnswerKeepsTheFinalEventsWholeAndRedacted() async throws {

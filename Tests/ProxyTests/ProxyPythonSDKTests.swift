@@ -7,7 +7,9 @@ import Testing
 /// The official OpenAI Python SDK, a client nobody here wrote, pointed at the proxy: in front of the
 /// loopback server (where the bytes the upstream sent are known exactly) and in front of the peer's
 /// llama-stack (an independent server). Responses streamed and whole, a file upload, a vector store search.
-@Suite("recording proxy: the official Python SDK", .enabled(if: PythonSDK.isAvailable, "the OpenAI Python SDK is not installed (scripts/python-sdk.sh)"))
+@Suite(
+    "recording proxy: the official Python SDK",
+    .enabled(if: PythonSDK.isAvailable, "the OpenAI Python SDK is not installed (scripts/python-sdk.sh)"))
 struct ProxyPythonSDKTests {
     /// Prints one JSON line: the raw bytes the SDK received for each call (base64), and what it parsed.
     static let script = #"""
@@ -35,22 +37,33 @@ struct ProxyPythonSDKTests {
 
     @Test func inFrontOfTheLoopbackServer() async throws {
         let frames = Fixtures.textStream(id: "resp_sdk", text: "hello from upstream ✓")
-        let whole = #"{"id":"resp_whole_sdk","object":"response","created_at":1,"status":"completed","model":"test-model","output":[],"usage":{"input_tokens":2,"output_tokens":3,"total_tokens":5}}"#
-        let search = #"{"object":"vector_store.search_results.page","search_query":["q"],"data":[{"file_id":"file-sdk","filename":"notes.txt","score":0.9,"attributes":{},"content":[{"type":"text","text":"Bees dance."}]}],"has_more":false,"next_page":null}"#
+        let whole =
+            #"{"id":"resp_whole_sdk","object":"response","created_at":1,"status":"completed","model":"test-model","output":[],"usage":{"input_tokens":2,"output_tokens":3,"total_tokens":5}}"#
+        let search =
+            #"{"object":"vector_store.search_results.page","search_query":["q"],"data":[{"file_id":"file-sdk","filename":"notes.txt","score":0.9,"attributes":{},"content":[{"type":"text","text":"Bees dance."}]}],"has_more":false,"next_page":null}"#
         let upstream = try await LoopbackServer.start { request in
             switch request.path {
-            case "/v1/files": .json(#"{"id":"file-sdk","object":"file","bytes":38,"created_at":1,"filename":"notes.txt","purpose":"assistants","status":"processed"}"#)
+            case "/v1/files":
+                .json(
+                    #"{"id":"file-sdk","object":"file","bytes":38,"created_at":1,"filename":"notes.txt","purpose":"assistants","status":"processed"}"#
+                )
             case "/v1/vector_stores/vs_sdk/search": .json(search)
             default: (request.jsonBody?["stream"] as? Bool) == true ? .sse(frames) : .json(whole)
             }
         }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer { proxy.remove(); Task { await upstream.stop() } }
+        defer {
+            proxy.remove()
+            Task { await upstream.stop() }
+        }
         let result = try await PythonSDK.run(
-            Self.script, baseURL: proxy.baseURL, key: "sk-sdk-secret-0002", extra: ["MODEL": "test-model", "STORE_ID": "vs_sdk"])
+            Self.script, baseURL: proxy.baseURL, key: "sk-sdk-secret-0002",
+            extra: ["MODEL": "test-model", "STORE_ID": "vs_sdk"])
         #expect(result.status == 0, "\(result.stderr)")
         let out = try JSONValue.parse(Array(result.stdout.utf8))
-        #expect(out["whole"]?.stringValue.flatMap { Data(base64Encoded: $0) } == Data(whole.utf8), "the SDK got the upstream's bytes")
+        #expect(
+            out["whole"]?.stringValue.flatMap { Data(base64Encoded: $0) } == Data(whole.utf8),
+            "the SDK got the upstream's bytes")
         #expect(out["stream"]?.stringValue.flatMap { Data(base64Encoded: $0) } == Data(frames.joined().utf8))
         #expect(out["whole_id"] == "resp_whole_sdk")
         #expect(out["streamed_text"] == "hello from upstream ✓")
@@ -60,12 +73,17 @@ struct ProxyPythonSDKTests {
 
         let store = try await proxy.stop()
         let rows = try await proxy.exchanges(in: store)
-        #expect(rows.map { "\($0.summary.method) \(URL(string: $0.summary.url)!.path)" } == [
-            "POST /v1/responses", "POST /v1/responses", "POST /v1/responses", "POST /v1/files", "POST /v1/vector_stores/vs_sdk/search",
-        ])
+        #expect(
+            rows.map { "\($0.summary.method) \(URL(string: $0.summary.url)!.path)" } == [
+                "POST /v1/responses", "POST /v1/responses", "POST /v1/responses", "POST /v1/files",
+                "POST /v1/vector_stores/vs_sdk/search",
+            ])
         #expect(rows.allSatisfy { $0.summary.state == "completed" && $0.summary.source == "proxy" })
-        #expect(rows.allSatisfy { $0.summary.client?.contains("OpenAI/Python") == true && $0.summary.client?.contains("(python") == true },
-                "\(rows.map(\.summary.client))")
+        #expect(
+            rows.allSatisfy {
+                $0.summary.client?.contains("OpenAI/Python") == true && $0.summary.client?.contains("(python") == true
+            },
+            "\(rows.map(\.summary.client))")
         #expect(rows[1].events.count == frames.count && rows[2].events.count == frames.count)
         #expect(rows[3].requestBody == upload.body, "the multipart upload's exact bytes")
         #expect(try !proxy.storeContains("sk-sdk-secret-0002"))
@@ -76,7 +94,8 @@ struct ProxyPythonSDKTests {
         let peer = try #require(PeerServer.baseURL)
         let proxy = try await ProxyHarness.start(upstream: peer)
         defer { proxy.remove() }
-        let result = try await PythonSDK.run(Self.script, baseURL: proxy.baseURL, key: "sk-sdk-peer-0003", extra: ["MODEL": PeerServer.model])
+        let result = try await PythonSDK.run(
+            Self.script, baseURL: proxy.baseURL, key: "sk-sdk-peer-0003", extra: ["MODEL": PeerServer.model])
         #expect(result.status == 0, "\(result.stderr)")
         let out = try JSONValue.parse(Array(result.stdout.utf8))
         #expect(out["streamed_text"]?.stringValue?.isEmpty == false)
@@ -86,19 +105,27 @@ struct ProxyPythonSDKTests {
         let paths = rows.map { URL(string: $0.summary.url)!.path }
         #expect(paths.filter { $0 == "/v1/responses" }.count == 3)
         #expect(paths.contains("/v1/files") && paths.contains("/v1/vector_stores"))
-        #expect(rows.allSatisfy { $0.summary.source == "proxy" && ($0.summary.status ?? 0) < 400 }, "\(rows.map { ($0.summary.url, $0.summary.status) })")
+        #expect(
+            rows.allSatisfy { $0.summary.source == "proxy" && ($0.summary.status ?? 0) < 400 },
+            "\(rows.map { ($0.summary.url, $0.summary.status) })")
         let streamed = rows.filter { $0.summary.streamed }
         #expect(streamed.count == 2 && streamed.allSatisfy { $0.summary.state == "completed" && !$0.events.isEmpty })
         // What the SDK got for the streamed call is what the inspector stored, event by event.
-        let sse = out["stream"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let sentData = sse.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        let sse =
+            out["stream"]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
+            ?? ""
+        let sentData = sse.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.map {
+            String($0.dropFirst(6))
+        }
         #expect(streamed[0].events.map { String(decoding: $0.data, as: UTF8.self) } == sentData)
         // Clean up on the peer.
         for id in [out["created_store"]?.stringValue].compactMap({ $0 }) {
-            _ = try? await Subprocess.run("/usr/bin/curl", ["-s", "-X", "DELETE", "\(peer)/vector_stores/\(id)"], environment: [:])
+            _ = try? await Subprocess.run(
+                "/usr/bin/curl", ["-s", "-X", "DELETE", "\(peer)/vector_stores/\(id)"], environment: [:])
         }
         if let file = out["file_id"]?.stringValue {
-            _ = try? await Subprocess.run("/usr/bin/curl", ["-s", "-X", "DELETE", "\(peer)/files/\(file)"], environment: [:])
+            _ = try? await Subprocess.run(
+                "/usr/bin/curl", ["-s", "-X", "DELETE", "\(peer)/files/\(file)"], environment: [:])
         }
     }
 }

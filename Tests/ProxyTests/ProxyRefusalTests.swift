@@ -22,14 +22,20 @@ struct ProxyRefusalTests {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer { proxy.remove(); Task { await upstream.stop() } }
+        defer {
+            proxy.remove()
+            Task { await upstream.stop() }
+        }
         let out = scratch.appendingPathComponent("out")
 
         // What a page's fetch() or form sends: text/plain needs no preflight, and the browser adds its Origin.
-        let page = try await proxy.curl("/responses", [
-            "-H", "Origin: https://evil.example", "-H", "Content-Type: text/plain", "-H", "Authorization: Bearer sk-page-0009",
-            "--data-binary", #"{"model":"m","input":"spend it"}"#,
-        ], output: out)
+        let page = try await proxy.curl(
+            "/responses",
+            [
+                "-H", "Origin: https://evil.example", "-H", "Content-Type: text/plain", "-H",
+                "Authorization: Bearer sk-page-0009",
+                "--data-binary", #"{"model":"m","input":"spend it"}"#,
+            ], output: out)
         #expect(page.stdout == "403")
         #expect(try error(in: out)?["code"] == "forbidden_origin")
         #expect(try error(in: out)?["type"] == "proxy_error")
@@ -37,7 +43,8 @@ struct ProxyRefusalTests {
         let rebinding = try await proxy.curl("/models", ["-H", "Host: rebind.evil.example:\(proxy.port)"], output: out)
         #expect(rebinding.stdout == "403")
         #expect(try error(in: out)?["code"] == "forbidden_host")
-        let otherPort = try await proxy.curl("/models", ["-H", "Host: 127.0.0.1:\(proxy.port == 1 ? 2 : 1)"], output: out)
+        let otherPort = try await proxy.curl(
+            "/models", ["-H", "Host: 127.0.0.1:\(proxy.port == 1 ? 2 : 1)"], output: out)
         #expect(otherPort.stdout == "403")
         // An image or a navigation from a page carries no Origin, but its fetch metadata or Referer.
         for header in ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: no-cors", "Referer: https://evil.example/page"] {
@@ -58,10 +65,16 @@ struct ProxyRefusalTests {
         let rows = try await proxy.exchanges(in: store)
         #expect(rows.count == 8, "the refused requests are recorded too")
         let refused = rows.prefix(3)
-        #expect(refused.allSatisfy { $0.summary.status == 403 && $0.summary.state == "failed" && $0.summary.source == "proxy" })
-        #expect(refused.allSatisfy { $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true }, "\(refused.map(\.summary.errorMessage))")
+        #expect(
+            refused.allSatisfy {
+                $0.summary.status == 403 && $0.summary.state == "failed" && $0.summary.source == "proxy"
+            })
+        #expect(
+            refused.allSatisfy { $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true },
+            "\(refused.map(\.summary.errorMessage))")
         #expect(refused.first?.summary.errorMessage?.contains("https://evil.example") == true)
-        #expect(String(decoding: refused.first?.requestBody ?? [], as: UTF8.self) == #"{"model":"m","input":"spend it"}"#)
+        #expect(
+            String(decoding: refused.first?.requestBody ?? [], as: UTF8.self) == #"{"model":"m","input":"spend it"}"#)
         #expect(rows[1].summary.errorMessage?.contains("rebind.evil.example:\(proxy.port)") == true)
         #expect(rows.suffix(2).allSatisfy { $0.summary.status == 200 && $0.summary.state == "completed" })
         #expect(try !proxy.storeContains("sk-page-0009"), "a refused request's key is not stored either")
@@ -72,10 +85,16 @@ struct ProxyRefusalTests {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer { proxy.remove(); Task { await upstream.stop() } }
+        defer {
+            proxy.remove()
+            Task { await upstream.stop() }
+        }
         let out = scratch.appendingPathComponent("out")
 
-        for path in ["/../../x", "/..", "/%2e%2e/%2E%2E/x", "/models/.%2E/../admin", "/..%2f..%2fx", "/..;/..;/x", "/%252e%252e/%252e%252e/x"] {
+        for path in [
+            "/../../x", "/..", "/%2e%2e/%2E%2E/x", "/models/.%2E/../admin", "/..%2f..%2fx", "/..;/..;/x",
+            "/%252e%252e/%252e%252e/x",
+        ] {
             let result = try await proxy.curl(path, ["--path-as-is"], output: out)
             #expect(result.stdout == "400", "\(path)")
             #expect(try error(in: out)?["code"] == "path_outside_upstream", "\(path)")
@@ -89,14 +108,20 @@ struct ProxyRefusalTests {
         let store = try await proxy.stop()
         let rows = try await proxy.exchanges(in: store)
         #expect(rows.count == 8)
-        #expect(rows.prefix(7).allSatisfy { $0.summary.status == 400 && $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true })
+        #expect(
+            rows.prefix(7).allSatisfy {
+                $0.summary.status == 400 && $0.summary.errorMessage?.hasPrefix("refused by the proxy: ") == true
+            })
         #expect(rows.first?.summary.url.hasSuffix("/v1/../../x") == true, "\(rows.first?.summary.url ?? "")")
     }
 
     @Test func anIdleConnectionIsClosed() async throws {
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL, idleTimeout: .milliseconds(500))
-        defer { proxy.remove(); Task { await upstream.stop() } }
+        defer {
+            proxy.remove()
+            Task { await upstream.stop() }
+        }
         // A connection that never sends a request, and one that sent one and then says nothing more.
         let silent = try await IdleSocket.closedByPeer(port: proxy.port, sending: nil, within: .seconds(10))
         #expect(silent.closed, "a silent connection is closed (after \(silent.after))")

@@ -12,7 +12,8 @@ struct ProxyStartupTests {
         let open = ProxyConfiguration(upstream: "https://api.openai.com/v1", upstreamKey: "sk-env")
         #expect(throws: ProxyError.self) { try open.validate() }
         do { try open.validate() } catch {
-            #expect(error.message.hasPrefix("--key-from-env needs --token SECRET or --token-file PATH"), "\(error.message)")
+            #expect(
+                error.message.hasPrefix("--key-from-env needs --token SECRET or --token-file PATH"), "\(error.message)")
         }
         try ProxyConfiguration(upstream: "https://api.openai.com/v1", token: "t", upstreamKey: "sk-env").validate()
         // The client's own key forwarded: nothing of the user's to spend, loopback needs no token.
@@ -26,7 +27,9 @@ struct ProxyStartupTests {
         for host in ["127.0.0.1", "127.1.2.3", "::1", "localhost"] {
             #expect(loopback(host), "\(host)")
         }
-        for host in ["127.evil.example", "127.0.0.1.nip.invalid", "0.0.0.0", "::", "10.0.0.1", "::ffff:10.0.0.1", "1270.0.0.1"] {
+        for host in [
+            "127.evil.example", "127.0.0.1.nip.invalid", "0.0.0.0", "::", "10.0.0.1", "::ffff:10.0.0.1", "1270.0.0.1",
+        ] {
             #expect(!loopback(host), "\(host)")
         }
         let named = ProxyConfiguration(host: "127.evil.example", upstream: "https://api.openai.com/v1")
@@ -42,7 +45,10 @@ struct ProxyStartupTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         #expect(throws: ProxyError.self) { try ProxyToken.read(fromFile: file.path) }
         do { _ = try ProxyToken.read(fromFile: file.path) } catch {
-            #expect(error.message == "--token-file \(file.path): its mode is 0644, so other users can read it: chmod 600 \(file.path)")
+            #expect(
+                error.message
+                    == "--token-file \(file.path): its mode is 0644, so other users can read it: chmod 600 \(file.path)"
+            )
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
         #expect(throws: ProxyError.self) { try ProxyToken.read(fromFile: file.path) }
@@ -53,7 +59,8 @@ struct ProxyStartupTests {
         #expect(try ProxyToken.read(fromFile: file.path) == "tok-from-file-0008")
 
         let empty = directory.appendingPathComponent("empty")
-        _ = FileManager.default.createFile(atPath: empty.path, contents: Data("\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: empty.path, contents: Data("\n".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: ProxyError.self) { try ProxyToken.read(fromFile: empty.path) }
         let missing = directory.appendingPathComponent("missing").path
         do { _ = try ProxyToken.read(fromFile: missing) } catch {

@@ -54,9 +54,12 @@ struct RecordingQueueTests {
         }
         #expect(received == chunks, "every chunk, byte for byte, in the order it came")
         #expect(offsets == (0..<8).map { .milliseconds($0) }, "each with the time it arrived")
-        #expect(positions == [0, 400, 800, 1200, 1600, 2000], "two chunks in memory (1000 bytes of room), six in the spool")
+        #expect(
+            positions == [0, 400, 800, 1200, 1600, 2000], "two chunks in memory (1000 bytes of room), six in the spool")
         #expect(queue.spoolFailure == nil)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "the spool has no name on disk")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "the spool has no name on disk"
+        )
     }
 
     @Test func theSpoolStartsAgainOnceEverythingWrittenWasRead() async throws {
@@ -130,7 +133,9 @@ struct RecordingQueueTests {
         // 300 bytes wait in the spool; a third chunk would end the file at 900.
         let third = Task { await queue.enqueue(Self.chunk(2, size: 300), at: .zero) }
         try await Deadline.poll("the third chunk handed over") { queue.pendingInMemory > 0 || queue.spooledTotal > 600 }
-        #expect(queue.spooledTotal == 600 && queue.pendingInMemory == 300, "the third chunk waits in memory, not past the file's limit")
+        #expect(
+            queue.spooledTotal == 600 && queue.pendingInMemory == 300,
+            "the third chunk waits in memory, not past the file's limit")
         guard case .spooled(let second, let secondCount, _)? = await items.next() else {
             Issue.record("the second chunk is spooled")
             return

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ResponsesAPI
+import Synchronization
 import TestSupport
 
 /// A client over the real transport, pointed at a loopback server; shut down after `body`.
@@ -56,7 +56,9 @@ func collect(
         }
         return (events, nil)
     } catch {
-        return (events, error as? ResponsesAPIError ?? ResponsesAPIError(code: .network, message: "unexpected \(error)"))
+        return (
+            events, error as? ResponsesAPIError ?? ResponsesAPIError(code: .network, message: "unexpected \(error)")
+        )
     }
 }
 

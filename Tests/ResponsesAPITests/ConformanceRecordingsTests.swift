@@ -10,7 +10,9 @@ import Testing
 /// One test and one recording at a time (`.serialized`): each case decodes its file nine times, about half a
 /// minute of work in all in the debug build; run in parallel, the cases held both of the concurrency pool's
 /// threads that long and every other test in the process waited.
-@Suite("Conformance recordings", .serialized, .enabled(if: Fixtures.conformanceDirectory != nil, "../shared/conformance is absent"))
+@Suite(
+    "Conformance recordings", .serialized,
+    .enabled(if: Fixtures.conformanceDirectory != nil, "../shared/conformance is absent"))
 struct ConformanceRecordingsTests {
     /// The recordings' names. Throws when the folder is there but cannot be listed or holds none, so a
     /// parameterised test never runs zero cases and passes: Swift Testing reports the error as a failure.
@@ -124,15 +126,20 @@ struct ConformanceRecordingsTests {
                     if case .unknown = item { unknownItems.insert(item.type) }
                     if case .message(let message) = item {
                         for case .outputText(let part) in message.content {
-                            for case .unknown(let type, _) in part.annotations { unknownItems.insert("annotation " + type) }
+                            for case .unknown(let type, _) in part.annotations {
+                                unknownItems.insert("annotation " + type)
+                            }
                         }
                     }
                 }
             }
         }
         // apply_patch diff events are on the wire but in no published union: they stay unknown, harmlessly.
-        #expect(unknownEvents.subtracting(["response.apply_patch_call_operation_diff.delta", "response.apply_patch_call_operation_diff.done"]).isEmpty,
-                "untyped events: \(unknownEvents.sorted())")
+        #expect(
+            unknownEvents.subtracting([
+                "response.apply_patch_call_operation_diff.delta", "response.apply_patch_call_operation_diff.done",
+            ]).isEmpty,
+            "untyped events: \(unknownEvents.sorted())")
         #expect(unknownItems.isEmpty, "untyped items: \(unknownItems.sorted())")
     }
 
@@ -161,15 +168,17 @@ enum SSEPerturbation: String, CaseIterable, CustomTestStringConvertible {
         case .commentsBetweenEvents:
             return Array((": keep-alive\n\n" + text.replacingOccurrences(of: "\n\n", with: "\n\n: ping\n\n")).utf8)
         case .noEventLines:
-            return Array(text.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix("event:") }.joined(separator: "\n").utf8)
+            return Array(
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("event:") }.joined(separator: "\n").utf8)
         case .trailingDone:
             return Array((text.hasSuffix("\n\n") ? text : text + "\n\n").utf8) + Array("data: [DONE]\n\n".utf8)
         case .multiLineData:
-            return Array(text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-                guard line.hasPrefix("data: ") else { return String(line) }
-                return Self.splitData(String(line.dropFirst(6)))
-            }.joined(separator: "\n").utf8)
+            return Array(
+                text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                    guard line.hasPrefix("data: ") else { return String(line) }
+                    return Self.splitData(String(line.dropFirst(6)))
+                }.joined(separator: "\n").utf8)
         }
     }
 
@@ -183,12 +192,24 @@ enum SSEPerturbation: String, CaseIterable, CustomTestStringConvertible {
         var commas = 0
         for character in json {
             current.append(character)
-            if escaped { escaped = false; continue }
-            if character == "\\" { escaped = inString; continue }
-            if character == "\"" { inString.toggle(); continue }
+            if escaped {
+                escaped = false
+                continue
+            }
+            if character == "\\" {
+                escaped = inString
+                continue
+            }
+            if character == "\"" {
+                inString.toggle()
+                continue
+            }
             if character == ",", !inString {
                 commas += 1
-                if commas % 3 == 0 { lines.append(current); current = "" }
+                if commas % 3 == 0 {
+                    lines.append(current)
+                    current = ""
+                }
             }
         }
         lines.append(current)
@@ -198,7 +219,8 @@ enum SSEPerturbation: String, CaseIterable, CustomTestStringConvertible {
     /// A `.chunks.txt` capture holds one event's JSON per line: frame each as OpenAI does.
     static func framesFromChunkLines(_ bytes: [UInt8]) -> [UInt8] {
         var out = ""
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let type = (try? JSONValue.parse(Array(line.utf8)))?["type"]?.stringValue ?? "message"
             out += "event: \(type)\ndata: \(line)\n\n"
         }

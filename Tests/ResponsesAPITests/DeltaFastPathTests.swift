@@ -1,13 +1,15 @@
 import Foundation
-@testable import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import ResponsesAPI
 
 /// The `output_text.delta` fast path decodes exactly what the general path decodes, and steps aside for
 /// every shape it does not handle.
 @Suite("Output text delta fast path")
 struct DeltaFastPathTests {
-    static let plain = #"{"type":"response.output_text.delta","sequence_number":74,"item_id":"msg_68d5f30b20a4819488897c4474d830f40eb1ac777f9e7501","output_index":1,"content_index":0,"delta":"The","logprobs":[],"obfuscation":"vcLfGww14wiGT"}"#
+    static let plain =
+        #"{"type":"response.output_text.delta","sequence_number":74,"item_id":"msg_68d5f30b20a4819488897c4474d830f40eb1ac777f9e7501","output_index":1,"content_index":0,"delta":"The","logprobs":[],"obfuscation":"vcLfGww14wiGT"}"#
 
     /// Shapes the fast path takes.
     static let taken = [
@@ -77,14 +79,16 @@ struct DeltaFastPathTests {
             for offset in text.indices {
                 var changed = bytes
                 changed[at + offset] = changed[at + offset] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
-                #expect(changed.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) == nil,
-                        "\(introducer) with byte \(offset) changed")
+                #expect(
+                    changed.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) == nil,
+                    "\(introducer) with byte \(offset) changed")
             }
         }
     }
 
     @Test func invalidUTF8IsRepairedAlikeOnBothPaths() throws {
-        let bytes = Array(#"{"type":"response.output_text.delta","delta":"a"#.utf8) + [0xFF, 0xC3] + Array(#"b"}"#.utf8)
+        let bytes =
+            Array(#"{"type":"response.output_text.delta","delta":"a"#.utf8) + [0xFF, 0xC3] + Array(#"b"}"#.utf8)
         #expect(bytes.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) != nil)
         let sse = ServerSentEvent(data: bytes)
         #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse))
@@ -92,7 +96,9 @@ struct DeltaFastPathTests {
 
     /// Every delta of the project's fixtures.
     @Test func everyDeltaOfTheFixturesDecodesAlikeOnBothPaths() throws {
-        let files = ["stream-hello.sse", "stream-every-event.sse", "stream-reasoning-citation.sse"].map { Fixtures.text($0) }
+        let files = ["stream-hello.sse", "stream-every-event.sse", "stream-reasoning-citation.sse"].map {
+            Fixtures.text($0)
+        }
         #expect(try Self.compareBothPaths(files) > 0)
     }
 
@@ -102,7 +108,9 @@ struct DeltaFastPathTests {
         let directory = try #require(Fixtures.conformanceDirectory).appendingPathComponent("sse")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sse") }
         try #require(!names.isEmpty, "no recordings in \(directory.path)")
-        let files = try names.map { String(decoding: try Data(contentsOf: directory.appendingPathComponent($0)), as: UTF8.self) }
+        let files = try names.map {
+            String(decoding: try Data(contentsOf: directory.appendingPathComponent($0)), as: UTF8.self)
+        }
         #expect(try Self.compareBothPaths(files) > 0)
     }
 
@@ -110,10 +118,13 @@ struct DeltaFastPathTests {
     /// last item id back when the next delta names the same): each as the general path decodes it alone.
     @Test func anItemIDGivenBackIsTheOneTheDeltaNames() throws {
         let long = "msg_68af3c2e9b7c8190a1b2c3d4e5f60718293a4b5c6d7e8f90"
-        let ids = [long, long, "msg_b", long, "", "", "msg_a", "msg_b", long + "x", String(long.dropLast()) + "Y", "é", "e"]
+        let ids = [
+            long, long, "msg_b", long, "", "", "msg_a", "msg_b", long + "x", String(long.dropLast()) + "Y", "é", "e",
+        ]
         let longStrings = LongStrings()
         for (position, id) in ids.enumerated() {
-            let data = #"{"type":"response.output_text.delta","sequence_number":\#(position),"item_id":"\#(id)","output_index":0,"content_index":0,"delta":"d","logprobs":[]}"#
+            let data =
+                #"{"type":"response.output_text.delta","sequence_number":\#(position),"item_id":"\#(id)","output_index":0,"content_index":0,"delta":"d","logprobs":[]}"#
             let sse = ServerSentEvent(event: "response.output_text.delta", data: data)
             let event = try ResponseStreamEvent(sse, longStrings: longStrings)
             #expect(longStrings.fastDelta != nil, "took the fast path: \(data)")
@@ -138,7 +149,8 @@ struct DeltaFastPathTests {
             for sse in events where sse.dataString.contains(#""type":"response.output_text.delta""#) {
                 if let taken = sse.data.withUnsafeBufferPointer(ResponseStreamEvent.fastOutputTextDelta) {
                     fast += 1
-                    #expect(taken.rawDelta == sse.data.withUnsafeBufferPointer(JSONParser.deltaRange), "\(sse.dataString)")
+                    #expect(
+                        taken.rawDelta == sse.data.withUnsafeBufferPointer(JSONParser.deltaRange), "\(sse.dataString)")
                 }
                 #expect(try ResponseStreamEvent(sse) == ResponseStreamEvent(general: sse), "\(sse.dataString)")
             }

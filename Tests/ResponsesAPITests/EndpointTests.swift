@@ -8,7 +8,8 @@ import Testing
 struct EndpointTests {
     @Test func retrieveWithIncludeAndResumeFromASequenceNumber() async throws {
         let server = try await LoopbackServer.start { request in
-            request.uri.contains("stream=true") ? .sse(Array(Fixtures.frames("stream-hello.sse").dropFirst(4))) : .jsonFixture("response-hello.json")
+            request.uri.contains("stream=true")
+                ? .sse(Array(Fixtures.frames("stream-hello.sse").dropFirst(4))) : .jsonFixture("response-hello.json")
         }
         let (retrieved, events) = try await withClient(server: server) { client in
             let retrieved = try await client.retrieve(id: "resp_plain1", include: ["message.output_text.logprobs"])
@@ -19,8 +20,9 @@ struct EndpointTests {
         #expect(retrieved.id == "resp_plain1")
         try #require(server.requests.count == 2)
         #expect(server.requests[0].method == "GET")
-        #expect(server.requests[0].uri == "/v1/responses/resp_plain1?include%5B%5D=message.output_text.logprobs"
-            || server.requests[0].uri == "/v1/responses/resp_plain1?include[]=message.output_text.logprobs")
+        #expect(
+            server.requests[0].uri == "/v1/responses/resp_plain1?include%5B%5D=message.output_text.logprobs"
+                || server.requests[0].uri == "/v1/responses/resp_plain1?include[]=message.output_text.logprobs")
         #expect(server.requests[1].method == "GET")
         #expect(server.requests[1].uri == "/v1/responses/resp_hello1?stream=true&starting_after=3")
         #expect(server.requests[1].header("accept") == "text/event-stream")
@@ -33,9 +35,13 @@ struct EndpointTests {
             let after = URLComponents(string: request.uri)?.queryItems?.first { $0.name == "after" }?.value
             switch after {
             case nil:
-                return .json(#"{"object":"list","data":[{"id":"item_1","type":"message"},{"id":"item_2","type":"message"}],"first_id":"item_1","last_id":"item_2","has_more":true}"#)
+                return .json(
+                    #"{"object":"list","data":[{"id":"item_1","type":"message"},{"id":"item_2","type":"message"}],"first_id":"item_1","last_id":"item_2","has_more":true}"#
+                )
             case "item_2":
-                return .json(#"{"object":"list","data":[{"id":"item_3","type":"message"}],"first_id":"item_3","last_id":"item_3","has_more":false}"#)
+                return .json(
+                    #"{"object":"list","data":[{"id":"item_3","type":"message"}],"first_id":"item_3","last_id":"item_3","has_more":false}"#
+                )
             default:
                 return .json(#"{"error":{"message":"bad cursor"}}"#, status: 400)
             }
@@ -45,19 +51,24 @@ struct EndpointTests {
         }
         await server.stop()
         #expect(items.compactMap { $0["id"]?.stringValue } == ["item_1", "item_2", "item_3"])
-        #expect(server.requests.map(\.uri) == [
-            "/v1/responses/resp_1/input_items?limit=2", "/v1/responses/resp_1/input_items?limit=2&after=item_2",
-        ])
+        #expect(
+            server.requests.map(\.uri) == [
+                "/v1/responses/resp_1/input_items?limit=2", "/v1/responses/resp_1/input_items?limit=2&after=item_2",
+            ])
     }
 
     @Test func deleteCancelCountAndCompact() async throws {
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
-            case ("DELETE", "/v1/responses/resp_9"): .json(#"{"id":"resp_9","object":"response.deleted","deleted":true}"#)
-            case ("POST", "/v1/responses/resp_9/cancel"): .json(#"{"id":"resp_9","object":"response","status":"cancelled","output":[]}"#)
+            case ("DELETE", "/v1/responses/resp_9"):
+                .json(#"{"id":"resp_9","object":"response.deleted","deleted":true}"#)
+            case ("POST", "/v1/responses/resp_9/cancel"):
+                .json(#"{"id":"resp_9","object":"response","status":"cancelled","output":[]}"#)
             case ("POST", "/v1/responses/input_tokens"): .json(#"{"object":"response.input_tokens","input_tokens":42}"#)
             case ("POST", "/v1/responses/compact"):
-                .json(#"{"id":"resp_c","object":"response.compaction","output":[{"id":"cmp_1","type":"compaction","encrypted_content":"gAAA"}],"usage":{"input_tokens":9,"output_tokens":3,"total_tokens":12}}"#)
+                .json(
+                    #"{"id":"resp_c","object":"response.compaction","output":[{"id":"cmp_1","type":"compaction","encrypted_content":"gAAA"}],"usage":{"input_tokens":9,"output_tokens":3,"total_tokens":12}}"#
+                )
             default: .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
         }
@@ -85,14 +96,19 @@ struct EndpointTests {
     }
 
     @Test func conversationsAndTheirItems() async throws {
-        let conversation = #"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{"topic":"cats"}}"#
+        let conversation =
+            #"{"id":"conv_1","object":"conversation","created_at":1795270000,"metadata":{"topic":"cats"}}"#
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
-            case ("POST", "/v1/conversations"), ("GET", "/v1/conversations/conv_1"), ("POST", "/v1/conversations/conv_1"):
+            case ("POST", "/v1/conversations"), ("GET", "/v1/conversations/conv_1"),
+                ("POST", "/v1/conversations/conv_1"):
                 .json(conversation)
-            case ("DELETE", "/v1/conversations/conv_1"): .json(#"{"id":"conv_1","object":"conversation.deleted","deleted":true}"#)
+            case ("DELETE", "/v1/conversations/conv_1"):
+                .json(#"{"id":"conv_1","object":"conversation.deleted","deleted":true}"#)
             case ("GET", "/v1/conversations/conv_1/items"), ("POST", "/v1/conversations/conv_1/items"):
-                .json(#"{"object":"list","data":[{"id":"msg_1","type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}],"first_id":"msg_1","last_id":"msg_1","has_more":false}"#)
+                .json(
+                    #"{"object":"list","data":[{"id":"msg_1","type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}],"first_id":"msg_1","last_id":"msg_1","has_more":false}"#
+                )
             case ("GET", "/v1/conversations/conv_1/items/msg_1"): .json(#"{"id":"msg_1","type":"message"}"#)
             case ("DELETE", "/v1/conversations/conv_1/items/msg_1"): .json(conversation)
             default: .json(#"{"error":{"message":"no route"}}"#, status: 404)
@@ -106,19 +122,21 @@ struct EndpointTests {
             #expect(try await client.conversation(id: "conv_1").id == "conv_1")
             _ = try await client.updateConversation(id: "conv_1", metadata: ["topic": "dogs"])
             #expect(try await client.conversationItems(conversationID: "conv_1").data.count == 1)
-            _ = try await client.addConversationItems(conversationID: "conv_1", items: [["type": "message", "role": "user", "content": "more"]])
+            _ = try await client.addConversationItems(
+                conversationID: "conv_1", items: [["type": "message", "role": "user", "content": "more"]])
             #expect(try await client.conversationItem(conversationID: "conv_1", itemID: "msg_1")["id"] == "msg_1")
             _ = try await client.deleteConversationItem(conversationID: "conv_1", itemID: "msg_1")
             #expect(try await client.deleteConversation(id: "conv_1").deleted)
         }
         await server.stop()
         let seen = server.requests.map { "\($0.method) \($0.path)" }
-        #expect(seen == [
-            "POST /v1/conversations", "GET /v1/conversations/conv_1", "POST /v1/conversations/conv_1",
-            "GET /v1/conversations/conv_1/items", "POST /v1/conversations/conv_1/items",
-            "GET /v1/conversations/conv_1/items/msg_1", "DELETE /v1/conversations/conv_1/items/msg_1",
-            "DELETE /v1/conversations/conv_1",
-        ])
+        #expect(
+            seen == [
+                "POST /v1/conversations", "GET /v1/conversations/conv_1", "POST /v1/conversations/conv_1",
+                "GET /v1/conversations/conv_1/items", "POST /v1/conversations/conv_1/items",
+                "GET /v1/conversations/conv_1/items/msg_1", "DELETE /v1/conversations/conv_1/items/msg_1",
+                "DELETE /v1/conversations/conv_1",
+            ])
         try #require(server.requests.count == 8)
         #expect(server.requests[0].jsonBody?["metadata"] as? [String: String] == ["topic": "cats"])
         #expect(server.requests[2].jsonBody?["metadata"] as? [String: String] == ["topic": "dogs"])
@@ -126,12 +144,14 @@ struct EndpointTests {
 
     @Test func headersAreParsedIntoMetadata() async throws {
         let server = try await LoopbackServer.start { _ in
-            .jsonFixture("response-hello.json", headers: [
-                ("X-Request-ID", "req_meta"), ("openai-processing-ms", "312"),
-                ("x-ratelimit-limit-requests", "5000"), ("x-ratelimit-remaining-requests", "4999"),
-                ("x-ratelimit-limit-tokens", "800000"), ("x-ratelimit-remaining-tokens", "799950"),
-                ("x-ratelimit-reset-requests", "12ms"), ("x-ratelimit-reset-tokens", "6m0s"),
-            ])
+            .jsonFixture(
+                "response-hello.json",
+                headers: [
+                    ("X-Request-ID", "req_meta"), ("openai-processing-ms", "312"),
+                    ("x-ratelimit-limit-requests", "5000"), ("x-ratelimit-remaining-requests", "4999"),
+                    ("x-ratelimit-limit-tokens", "800000"), ("x-ratelimit-remaining-tokens", "799950"),
+                    ("x-ratelimit-reset-requests", "12ms"), ("x-ratelimit-reset-tokens", "6m0s"),
+                ])
         }
         let metadata = try await withClient(server: server) { client in
             try await client.createWithMetadata(CreateResponseRequest(model: "m", input: "hi")).metadata
@@ -147,9 +167,12 @@ struct EndpointTests {
         #expect(limits.resetTokens == .seconds(360))
     }
 
-    @Test("Go durations as OpenAI sends them", arguments: [
-        ("0s", 0.0), ("2ms", 2), ("6m0s", 360_000), ("1m7.5s", 67_500), ("1h2m3s", 3_723_000), ("250us", 0.25), ("1.5", 1500),
-    ])
+    @Test(
+        "Go durations as OpenAI sends them",
+        arguments: [
+            ("0s", 0.0), ("2ms", 2), ("6m0s", 360_000), ("1m7.5s", 67_500), ("1h2m3s", 3_723_000), ("250us", 0.25),
+            ("1.5", 1500),
+        ])
     func goDurations(_ text: String, _ milliseconds: Double) {
         #expect(RateLimits.parseDuration(text) == .milliseconds(milliseconds))
     }
@@ -162,9 +185,11 @@ struct EndpointTests {
         // One event, then a silence longer than the read timeout. (Under a loaded machine the first event may
         // itself come late: the error must be a timeout either way.)
         let server = try await LoopbackServer.start { _ in
-            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: [
-                .bytes(Array((Fixtures.frames("stream-hello.sse").first ?? "").utf8)), .pause(.seconds(4)),
-            ])
+            Reply(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                parts: [
+                    .bytes(Array((Fixtures.frames("stream-hello.sse").first ?? "").utf8)), .pause(.seconds(4)),
+                ])
         }
         let configuration = Configuration(
             baseURL: server.baseURL, apiKey: nil, readTimeout: .seconds(1), retryPolicy: .none)
@@ -202,7 +227,10 @@ struct EndpointTests {
     }
 
     @Test func malformedEnvironmentIsAConfigurationErrorNamingTheVariable() {
-        for (name, value) in [("OPENRESPONSES_MAX_RETRIES", "-1"), ("OPENRESPONSES_TIMEOUT", "soon"), ("OPENRESPONSES_CONNECT_TIMEOUT", "0")] {
+        for (name, value) in [
+            ("OPENRESPONSES_MAX_RETRIES", "-1"), ("OPENRESPONSES_TIMEOUT", "soon"),
+            ("OPENRESPONSES_CONNECT_TIMEOUT", "0"),
+        ] {
             do {
                 _ = try Configuration(environment: [name: value])
                 Issue.record("\(name)=\(value) was accepted")
@@ -211,7 +239,9 @@ struct EndpointTests {
                 #expect(error.message.contains(name))
             }
         }
-        let configuration = try? Configuration(environment: ["OPENRESPONSES_MAX_RETRIES": "5", "OPENRESPONSES_TIMEOUT": "1.5"])
+        let configuration = try? Configuration(environment: [
+            "OPENRESPONSES_MAX_RETRIES": "5", "OPENRESPONSES_TIMEOUT": "1.5",
+        ])
         #expect(configuration?.retryPolicy.maxRetries == 5)
         #expect(configuration?.readTimeout == .milliseconds(1500))
     }
@@ -219,7 +249,8 @@ struct EndpointTests {
     /// A value pasted with spaces, tabs or a line break around it is the value; one of only those is unset.
     @Test func environmentValuesAreTrimmedAndBlankIsUnset() throws {
         let configuration = try Configuration(environment: [
-            "OPENAI_BASE_URL": " \thttp://127.0.0.1:8321/v1/\n", "OPENAI_ORG_ID": " \n\t ", "OPENRESPONSES_TIMEOUT": "\n2\n",
+            "OPENAI_BASE_URL": " \thttp://127.0.0.1:8321/v1/\n", "OPENAI_ORG_ID": " \n\t ",
+            "OPENRESPONSES_TIMEOUT": "\n2\n",
         ])
         #expect(configuration.baseURL == "http://127.0.0.1:8321/v1")
         #expect(configuration.organization == nil)

@@ -7,7 +7,9 @@ import Testing
 /// something without ../shared too.
 @Suite("Every event family")
 struct EventFamilyTests {
-    static let fixtures = ["stream-every-event.sse", "stream-hello.sse", "stream-incomplete.sse", "stream-error-then-failed.sse"]
+    static let fixtures = [
+        "stream-every-event.sse", "stream-hello.sse", "stream-incomplete.sse", "stream-error-then-failed.sse",
+    ]
 
     static func events(_ name: String) throws -> [ResponseStreamEvent] {
         try decodeSSE(Fixtures.text(name)).map { try ResponseStreamEvent($0) }
@@ -26,30 +28,39 @@ struct EventFamilyTests {
             }
         }
         #expect(ResponseStreamEvent.knownTypes.count == 58)
-        #expect(Set(ResponseStreamEvent.knownTypes).subtracting(seen).isEmpty,
-                "not covered: \(Set(ResponseStreamEvent.knownTypes).subtracting(seen).sorted())")
+        #expect(
+            Set(ResponseStreamEvent.knownTypes).subtracting(seen).isEmpty,
+            "not covered: \(Set(ResponseStreamEvent.knownTypes).subtracting(seen).sorted())")
     }
 
     @Test func typedPayloads() throws {
         let events = try Self.events("stream-every-event.sse")
-        func first<T>(_ extract: (ResponseStreamEvent.Kind) -> T?) -> T? { events.compactMap { extract($0.kind) }.first }
+        func first<T>(_ extract: (ResponseStreamEvent.Kind) -> T?) -> T? {
+            events.compactMap { extract($0.kind) }.first
+        }
 
         let queued: ResponseStatus? = first { kind -> ResponseStatus? in
             if case .responseQueued(let response) = kind { return response.status }
             return nil
         }
         #expect(queued == .queued)
-        let annotations = events.compactMap { if case .outputTextAnnotationAdded(let a) = $0.kind { a.annotation } else { nil } }
-        #expect(annotations == [
-            .fileCitation(fileID: "file-abc", filename: "cats.pdf", index: 10),
-            .urlCitation(url: "https://example.org/cats", title: "Cats", startIndex: 0, endIndex: 4),
-            .containerFileCitation(containerID: "cntr_1", fileID: "cfile_1", filename: "plot.png", startIndex: 5, endIndex: 9),
-            .filePath(fileID: "file-out", index: 3),
-        ])
+        let annotations = events.compactMap {
+            if case .outputTextAnnotationAdded(let a) = $0.kind { a.annotation } else { nil }
+        }
+        #expect(
+            annotations == [
+                .fileCitation(fileID: "file-abc", filename: "cats.pdf", index: 10),
+                .urlCitation(url: "https://example.org/cats", title: "Cats", startIndex: 0, endIndex: 4),
+                .containerFileCitation(
+                    containerID: "cntr_1", fileID: "cfile_1", filename: "plot.png", startIndex: 5, endIndex: 9),
+                .filePath(fileID: "file-out", index: 3),
+            ])
         let argumentsDone = first { if case .functionCallArgumentsDone(let d) = $0 { d } else { nil } }
         #expect(argumentsDone?.text == #"{"city":"Paris"}"#)
         #expect(argumentsDone?.name == nil)  // as recorded: the name comes from the item
-        let statuses = events.compactMap { if case .toolCallStatus(let s) = $0.kind { "\(s.tool.rawValue).\(s.phase)" } else { nil } }
+        let statuses = events.compactMap {
+            if case .toolCallStatus(let s) = $0.kind { "\(s.tool.rawValue).\(s.phase)" } else { nil }
+        }
         #expect(statuses.contains("file_search_call.searching"))
         #expect(statuses.contains("code_interpreter_call.interpreting"))
         #expect(statuses.contains("image_generation_call.generating"))
@@ -60,8 +71,12 @@ struct EventFamilyTests {
         #expect(partial?.outputFormat == "png")
         let shell = events.compactMap { if case .shellCallCommandDelta(let c) = $0.kind { c.text } else { nil } }
         #expect(shell == ["ls"])
-        #expect(first { if case .error(let e) = $0 { e } else { nil } } == StreamErrorPayload(code: "rate_limit_exceeded", message: "Slow down"))
-        let reasoning = events.compactMap { if case .reasoningSummaryTextDelta(let d) = $0.kind { d.delta } else { nil } }.joined()
+        #expect(
+            first { if case .error(let e) = $0 { e } else { nil } }
+                == StreamErrorPayload(code: "rate_limit_exceeded", message: "Slow down"))
+        let reasoning = events.compactMap {
+            if case .reasoningSummaryTextDelta(let d) = $0.kind { d.delta } else { nil }
+        }.joined()
         #expect(reasoning == "Thinking about cats.")
         let refusal = events.compactMap { if case .refusalDelta(let d) = $0.kind { d.delta } else { nil } }.joined()
         #expect(refusal == "I can't help with that.")
@@ -77,7 +92,10 @@ struct EventFamilyTests {
             #expect(item.type == type)
         }
         #expect(OutputItem.knownTypes.count == 28)
-        if case .unknown = OutputItem(json: ["type": "hologram_call"]) {} else { Issue.record("an unknown item type must stay unknown") }
+        if case .unknown = OutputItem(json: ["type": "hologram_call"]) {
+        } else {
+            Issue.record("an unknown item type must stay unknown")
+        }
 
         try #require(items.count >= 12, "\(items.map(\.type))")
         guard case .reasoning(let reasoning) = items[0], case .message(let message) = items[1],
@@ -106,7 +124,10 @@ struct EventFamilyTests {
         #expect(list.toolNames == ["search"])
         #expect(mcp.output == "3 results")
         #expect(approval.name == "delete")
-        #expect(final.usage == Usage(inputTokens: 100, cachedInputTokens: 20, outputTokens: 50, reasoningTokens: 12, totalTokens: 150))
+        #expect(
+            final.usage
+                == Usage(
+                    inputTokens: 100, cachedInputTokens: 20, outputTokens: 50, reasoningTokens: 12, totalTokens: 150))
     }
 
     @Test func accumulatorRebuildsTheFinalOutputAndKeepsPartialOutput() throws {

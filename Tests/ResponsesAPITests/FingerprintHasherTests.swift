@@ -1,6 +1,7 @@
-@testable import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import ResponsesAPI
 
 /// The fingerprint of a text fed in pieces (its deltas) is the fingerprint of the text in one piece (a
 /// final event's string), and any change of a byte or of the length changes it.

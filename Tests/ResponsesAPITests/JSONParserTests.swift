@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import TestSupport
 import Testing
 
 @Suite("JSON parser")
@@ -32,18 +33,20 @@ struct JSONParserTests {
         #expect(value[4]?.intValue == 1)
     }
 
-    @Test("errors say where", arguments: [
-        ("{\"a\":1,}", "line 1, column 8: expected a string key, found '}'"),
-        ("{\"a\" 1}", "line 1, column 6: expected ':' after key \"a\""),
-        ("[1,\n 2,\n x]", "line 3, column 2: unexpected character 'x', expected a value"),
-        ("\"open", "line 1, column 1: unterminated string"),
-        ("{\"a\":01}", "line 1, column 7: expected ',' or '}' in an object, found '1'"),
-        ("[1] 2", "line 1, column 5: unexpected data after the JSON value"),
-        ("tru", "line 1, column 1: unexpected end of input in a literal"),
-        ("\"tab\there\"", "line 1, column 5: control character byte 0x9 in a string"),
-        ("\"\\q\"", "line 1, column 2: invalid escape '\\'q'' in a string"),
-        ("", "line 1, column 1: unexpected end of input, expected a value"),
-    ])
+    @Test(
+        "errors say where",
+        arguments: [
+            ("{\"a\":1,}", "line 1, column 8: expected a string key, found '}'"),
+            ("{\"a\" 1}", "line 1, column 6: expected ':' after key \"a\""),
+            ("[1,\n 2,\n x]", "line 3, column 2: unexpected character 'x', expected a value"),
+            ("\"open", "line 1, column 1: unterminated string"),
+            ("{\"a\":01}", "line 1, column 7: expected ',' or '}' in an object, found '1'"),
+            ("[1] 2", "line 1, column 5: unexpected data after the JSON value"),
+            ("tru", "line 1, column 1: unexpected end of input in a literal"),
+            ("\"tab\there\"", "line 1, column 5: control character byte 0x9 in a string"),
+            ("\"\\q\"", "line 1, column 2: invalid escape '\\'q'' in a string"),
+            ("", "line 1, column 1: unexpected end of input, expected a value"),
+        ])
     func errorsSayWhere(_ text: String, _ message: String) {
         #expect {
             _ = try JSONValue.parse(text)
@@ -62,7 +65,9 @@ struct JSONParserTests {
     @Test func stringsOfEveryLengthAndEscapePositionRoundTrip() throws {
         // Escapes and multi-byte characters land at every offset from the eight-byte steps the scan takes.
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "plain text ", "\"", "\\", "\n", "\t", "\u{1}", "/", "é", "中文", "👋", "0123456789abcdef", "\u{7F}"]
+        let pieces = [
+            "a", "plain text ", "\"", "\\", "\n", "\t", "\u{1}", "/", "é", "中文", "👋", "0123456789abcdef", "\u{7F}",
+        ]
         for _ in 0..<3000 {
             var text = ""
             for _ in 0..<Int.random(in: 0...12, using: &generator) { text += pieces.randomElement(using: &generator)! }
@@ -75,12 +80,14 @@ struct JSONParserTests {
 
     @Test func aControlCharacterIsFoundWhereverItIs() {
         for position in 0..<40 {
-            let plain = "\"" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
+            let plain =
+                "\"" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
             #expect { _ = try JSONValue.parse(plain) } throws: {
                 "\($0)" == "line 1, column \(position + 2): control character byte 0x1 in a string"
             }
             // After an escape, where the string is decoded into its storage.
-            let escaped = "\"\\n" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
+            let escaped =
+                "\"\\n" + String(repeating: "x", count: position) + "\u{1}" + String(repeating: "y", count: 20) + "\""
             #expect { _ = try JSONValue.parse(escaped) } throws: {
                 "\($0)" == "line 1, column \(position + 4): control character byte 0x1 in a string"
             }
@@ -100,7 +107,9 @@ struct JSONParserTests {
         var compared = 0
         for name in names {
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
-            let foundation = try #require(try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]), "Foundation cannot read \(name)")
+            let foundation = try #require(
+                try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+                "Foundation cannot read \(name)")
             let ours = try JSONValue.parse(Array(data))
             let back = try JSONSerialization.jsonObject(with: Data(ours.serialized()), options: [.fragmentsAllowed])
             #expect(NSDictionary(dictionary: ["v": foundation]).isEqual(to: ["v": back]), "\(name)")
@@ -109,8 +118,6 @@ struct JSONParserTests {
         #expect(compared == names.count)
     }
 }
-
-import TestSupport
 
 enum TestSupportPaths {
     static var conformanceJSON: URL? { Fixtures.conformanceDirectory?.appendingPathComponent("json") }

@@ -40,7 +40,8 @@ struct JSONStringScanTests {
                 let after = Self.filler(length - position, seed: position + 3)
                 for (escape, meaning) in [("\\n", "\n"), ("\\\"", "\""), ("\\\\", "\\"), ("\\u00e9", "é")] {
                     let inside = before + Array(escape.utf8) + after
-                    let expected = String(decoding: before, as: UTF8.self) + meaning + String(decoding: after, as: UTF8.self)
+                    let expected =
+                        String(decoding: before, as: UTF8.self) + meaning + String(decoding: after, as: UTF8.self)
                     #expect(try decode(inside) == expected, "escape \(escape) at \(position) of \(length)")
                 }
                 // No escape at all: the fast path, its end found by the same scan.

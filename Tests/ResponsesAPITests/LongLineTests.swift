@@ -1,7 +1,8 @@
 import Foundation
-@testable import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import ResponsesAPI
 
 /// The two places a long answer's final events pass through whole: the SSE decoder, which moves a long data
 /// line into the event instead of copying it, and the JSON parser, which decodes a long string once per
@@ -12,7 +13,8 @@ struct LongLineTests {
 
     @Test func aLongDataLineIsTheSameEventHoweverItArrives() {
         for separator in ["data: ", "data:"] {
-            let stream = "event: big\n\(separator)\(long)\n\ndata: after\n\n:comment\ndata: one\n\(separator)\(long)\n\n"
+            let stream =
+                "event: big\n\(separator)\(long)\n\ndata: after\n\n:comment\ndata: one\n\(separator)\(long)\n\n"
             let whole = decodeSSE(stream)
             #expect(whole.map(\.dataString) == [long, "after", "one\n" + long], "\(separator)")
             #expect(whole.first?.event == "big")
@@ -41,13 +43,16 @@ struct LongLineTests {
 
     @Test func aLongStringIsDecodedOnceAndFoundAgainByItsBytes() throws {
         let text = long + "\nline two \"quoted\" \\ and \u{1F680}"
-        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast()
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst()
+            .dropLast()
         let longStrings = LongStrings()
         func textField(_ json: String) throws -> String? {
             var value: String?
             try Array(json.utf8).withUnsafeBufferPointer { buffer in
-                try JSONParser.parseFields(buffer, wanted: { String(decoding: $0, as: UTF8.self) == "text" ? "text" : nil },
-                                           longStrings: longStrings) { _, found in value = found.stringValue }
+                try JSONParser.parseFields(
+                    buffer, wanted: { String(decoding: $0, as: UTF8.self) == "text" ? "text" : nil },
+                    longStrings: longStrings
+                ) { _, found in value = found.stringValue }
             }
             return value
         }

@@ -1,14 +1,19 @@
 import Foundation
-@testable import TestSupport
 import Testing
+
+@testable import TestSupport
 
 /// How the peer suites find the peer: the environment first, else a short probe of the usual address that
 /// must answer 200 and list the echo model; anything else is no peer (the suites are then skipped).
 @Suite("Finding the peer")
 struct PeerDiscoveryTests {
     @Test func theEnvironmentDecidesFirst() {
-        #expect(PeerServer.discover(environment: ["OPENRESPONSES_PEER_URL": "http://10.0.0.9:8321/v1"]).url == "http://10.0.0.9:8321/v1")
-        let skipped = PeerServer.discover(environment: ["OPENRESPONSES_SKIP_PEER": "1", "OPENRESPONSES_PEER_URL": "http://10.0.0.9:8321/v1"])
+        #expect(
+            PeerServer.discover(environment: ["OPENRESPONSES_PEER_URL": "http://10.0.0.9:8321/v1"]).url
+                == "http://10.0.0.9:8321/v1")
+        let skipped = PeerServer.discover(environment: [
+            "OPENRESPONSES_SKIP_PEER": "1", "OPENRESPONSES_PEER_URL": "http://10.0.0.9:8321/v1",
+        ])
         #expect(skipped.url == nil)
         #expect(skipped.reason == "OPENRESPONSES_SKIP_PEER=1 leaves the peer out")
     }

@@ -56,8 +56,9 @@ struct PeerTests {
             for event in events.dropLast() { accumulator.apply(event) }
             #expect(accumulator.rebuilt.outputText == final.outputText)
 
-            let second = try await client.create(CreateResponseRequest(
-                model: Self.model, input: "and again", previousResponseID: final.id))
+            let second = try await client.create(
+                CreateResponseRequest(
+                    model: Self.model, input: "and again", previousResponseID: final.id))
             #expect(second.outputText == "echo[2]: and again")
             _ = try await client.delete(id: second.id)
             _ = try await client.delete(id: final.id)

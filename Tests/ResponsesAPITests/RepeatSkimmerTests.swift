@@ -9,7 +9,8 @@ import Testing
 /// everywhere.
 @Suite("Final events skimmed in pieces")
 struct RepeatSkimmerTests {
-    private let source = RepeatedTextSource(deltaType: "response.output_text.delta", outputIndex: 0, partField: "content_index", partIndex: 0)
+    private let source = RepeatedTextSource(
+        deltaType: "response.output_text.delta", outputIndex: 0, partField: "content_index", partIndex: 0)
 
     /// Raw JSON string content (escapes included) of about `count` bytes, seeded.
     private func rawText(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -37,7 +38,9 @@ struct RepeatSkimmerTests {
         return .init(source: source, fingerprint: hasher.finalize(), checkpoints: checkpoints)
     }
 
-    private func skim(_ line: [UInt8], candidates: [RepeatSkimmer.Candidate], pieces: Int, threshold: Int = 40, interval: Int = 64) -> RepeatSkimmer.Result {
+    private func skim(
+        _ line: [UInt8], candidates: [RepeatSkimmer.Candidate], pieces: Int, threshold: Int = 40, interval: Int = 64
+    ) -> RepeatSkimmer.Result {
         var skimmer = RepeatSkimmer(candidates: candidates, threshold: threshold, interval: interval)
         var from = 0
         var state = UInt64(pieces)
@@ -79,7 +82,9 @@ struct RepeatSkimmerTests {
             let result = skim(original, candidates: [candidate(raw, interval: 64)], pieces: pieces)
             #expect(restored(result, raw: raw) == original, "seed \(seed)")
             #expect(result.repeats.count == 2 && result.repeats.allSatisfy { $0.whole && $0.span.count == raw.count })
-            #expect(result.bytes == line([[], Array("between".utf8), []]), "seed \(seed): both repeats read as empty strings")
+            #expect(
+                result.bytes == line([[], Array("between".utf8), []]),
+                "seed \(seed): both repeats read as empty strings")
         }
     }
 
@@ -101,13 +106,17 @@ struct RepeatSkimmerTests {
             let raw = rawText(2_000, seed: seed)
             var changed = raw
             let at = 300 + Int(seed) * 97
-            changed[at] = changed[at] == UInt8(ascii: "a") ? UInt8(ascii: "b") : changed[at] == UInt8(ascii: "\\") ? changed[at] : UInt8(ascii: "a")
+            changed[at] =
+                changed[at] == UInt8(ascii: "a")
+                ? UInt8(ascii: "b") : changed[at] == UInt8(ascii: "\\") ? changed[at] : UInt8(ascii: "a")
             guard changed != raw else { continue }
             let original = line([changed])
             let result = skim(original, candidates: [candidate(raw, interval: 64)], pieces: pieces)
             #expect(restored(result, raw: raw) == original, "seed \(seed)")
             let only = try! #require(result.repeats.first)
-            #expect(!only.whole && !only.extended && only.span.count <= at && only.span.count > at - 3 * 64, "seed \(seed): \(only.span.count) of \(at)")
+            #expect(
+                !only.whole && !only.extended && only.span.count <= at && only.span.count > at - 3 * 64,
+                "seed \(seed): \(only.span.count) of \(at)")
             #expect(result.bytes.count < original.count - only.span.count + 1)
         }
     }

@@ -18,7 +18,9 @@ struct ResponsesClientTests {
         let final = try #require(events.finalResponse)
         #expect(final.id == "resp_hello1")
         #expect(final.outputText == events.deltaText)
-        #expect(final.usage == Usage(inputTokens: 21, cachedInputTokens: 3, outputTokens: 9, reasoningTokens: 0, totalTokens: 30))
+        #expect(
+            final.usage
+                == Usage(inputTokens: 21, cachedInputTokens: 3, outputTokens: 9, reasoningTokens: 0, totalTokens: 30))
         // The unknown event is delivered, typed as .unknown, and did not break anything.
         #expect(events.contains { $0.type == "response.future_feature.delta" && $0.kind == .unknown })
         #expect(events.map(\.sequenceNumber) == Array(0...11).map(Optional.some))
@@ -69,7 +71,9 @@ struct ResponsesClientTests {
 
     @Test func nonStreamedHTTPErrorIsTyped() async throws {
         let server = try await LoopbackServer.start { _ in
-            .json(#"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#, status: 401)
+            .json(
+                #"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#,
+                status: 401)
         }
         await #expect {
             try await withClient(server: server) { client in
@@ -91,16 +95,22 @@ struct ResponsesClientTests {
         #expect(error == nil)  // response.failed is a terminal event: the stream ends normally
         #expect(events.deltaText == "Partial ")
         let errorEvent = try #require(events.first { $0.type == "error" })
-        #expect(errorEvent.kind == .error(StreamErrorPayload(
-            type: "server_error", code: "server_error",
-            message: "The server had an error while processing your request.")))
+        #expect(
+            errorEvent.kind
+                == .error(
+                    StreamErrorPayload(
+                        type: "server_error", code: "server_error",
+                        message: "The server had an error while processing your request.")))
         #expect(events.finalResponse?.status == .failed)
         #expect(events.finalResponse?.error?.code == "server_error")
     }
 
     @Test func flatErrorEventShapeIsAccepted() throws {
-        let event = ResponseStreamEvent(json: try JSONValue.parse(Array(
-            #"{"type":"error","code":"rate_limit_exceeded","message":"Slow down","param":null,"sequence_number":3}"#.utf8)))
+        let event = ResponseStreamEvent(
+            json: try JSONValue.parse(
+                Array(
+                    #"{"type":"error","code":"rate_limit_exceeded","message":"Slow down","param":null,"sequence_number":3}"#
+                        .utf8)))
         #expect(event.kind == .error(StreamErrorPayload(code: "rate_limit_exceeded", message: "Slow down")))
     }
 
@@ -131,8 +141,11 @@ struct ResponsesClientTests {
         }
         // The read timeout far past any stall of the whole suite, as in its twin in RetryTests: the drop now waits
         // for the client's reading task, and a 60 s timeout ended the stream first once, as a timeout.
-        let (events, error) = try await withClient(baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(600)) { client in
-            await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")), opening: gate, atText: "Hello there, ")
+        let (events, error) = try await withClient(
+            baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: .seconds(600)
+        ) { client in
+            await collect(
+                client.stream(CreateResponseRequest(model: "m", input: "hi")), opening: gate, atText: "Hello there, ")
         }
         await server.stop()
         #expect(events.deltaText == "Hello there, ")
@@ -157,8 +170,10 @@ struct ResponsesClientTests {
     @Test func organizationAndProjectHeadersAreSent() async throws {
         let server = try await LoopbackServer.start { _ in .jsonFixture("response-hello.json") }
         let configuration = try Configuration(
-            environment: ["OPENAI_BASE_URL": server.baseURL + "/", "OPENAI_API_KEY": "sk-x-123456789",
-                          "OPENAI_ORG_ID": "org_1", "OPENAI_PROJECT_ID": "proj_2"])
+            environment: [
+                "OPENAI_BASE_URL": server.baseURL + "/", "OPENAI_API_KEY": "sk-x-123456789",
+                "OPENAI_ORG_ID": "org_1", "OPENAI_PROJECT_ID": "proj_2",
+            ])
         #expect(configuration.baseURL == server.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         _ = try await ResponsesClient(configuration: configuration, transport: transport)

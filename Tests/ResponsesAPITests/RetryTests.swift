@@ -18,7 +18,12 @@ struct RetryTests {
 
     final class Attempts: Sendable {
         private let count = Mutex(0)
-        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     func client(
@@ -29,12 +34,14 @@ struct RetryTests {
             baseURL: server.baseURL, apiKey: "sk-test-0123456789abcdef", readTimeout: readTimeout, retryPolicy: policy)
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let client = ResponsesClient(
-            configuration: configuration, transport: transport, observer: observer, sleep: { try await waits.sleep($0) },
+            configuration: configuration, transport: transport, observer: observer,
+            sleep: { try await waits.sleep($0) },
             random: { 0 })
         return (client, transport)
     }
 
-    static let rateLimited = #"{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#
+    static let rateLimited =
+        #"{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#
 
     @Test func rateLimitWithRetryAfterIsRetriedOnceAfterWaiting() async throws {
         let attempts = Attempts()
@@ -99,7 +106,9 @@ struct RetryTests {
         let attempts = Attempts()
         let server = try await LoopbackServer.start { _ in
             attempts.next() == 1
-                ? .json(#"{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}"#, status: 500)
+                ? .json(
+                    #"{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}"#,
+                    status: 500)
                 : .sseFixture("stream-hello.sse")
         }
         let waits = Waits()
@@ -131,7 +140,10 @@ struct RetryTests {
         let attempts = Attempts()
         let server = try await LoopbackServer.start { _ in
             switch attempts.next() {
-            case 1: .json(#"{"error":{"message":"odd"}}"#, status: 400, headers: [("x-should-retry", "true"), ("retry-after-ms", "10")])
+            case 1:
+                .json(
+                    #"{"error":{"message":"odd"}}"#, status: 400,
+                    headers: [("x-should-retry", "true"), ("retry-after-ms", "10")])
             case 2: .json(#"{"error":{"message":"busy"}}"#, status: 503, headers: [("x-should-retry", "false")])
             default: .jsonFixture("response-hello.json")
             }
@@ -151,7 +163,9 @@ struct RetryTests {
 
     @Test func clientErrorsAreNotRetried() async throws {
         let server = try await LoopbackServer.start { _ in
-            .json(#"{"error":{"message":"Invalid 'temperature'","type":"invalid_request_error","param":"temperature","code":"decimal_below_min_value"}}"#, status: 400)
+            .json(
+                #"{"error":{"message":"Invalid 'temperature'","type":"invalid_request_error","param":"temperature","code":"decimal_below_min_value"}}"#,
+                status: 400)
         }
         let waits = Waits()
         let (client, transport) = client(server, waits: waits)
@@ -174,7 +188,8 @@ struct RetryTests {
             baseURL: baseURL, apiKey: nil, connectTimeout: .seconds(120), readTimeout: .seconds(5),
             retryPolicy: RetryPolicy(maxRetries: 1, initialDelay: .milliseconds(10)))
         let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let client = ResponsesClient(configuration: configuration, transport: transport, sleep: { try await waits.sleep($0) }, random: { 0 })
+        let client = ResponsesClient(
+            configuration: configuration, transport: transport, sleep: { try await waits.sleep($0) }, random: { 0 })
         let started = ContinuousClock.now
         let (_, error) = await collect(client.stream(CreateResponseRequest(model: "m", input: "hi")))
         await transport.shutdown()
@@ -226,7 +241,9 @@ struct RetryTests {
     @Test func everyAttemptIsReportedToTheObserver() async throws {
         let attempts = Attempts()
         let server = try await LoopbackServer.start { _ in
-            attempts.next() == 1 ? .json(Self.rateLimited, status: 429, headers: [("retry-after-ms", "5")]) : .jsonFixture("response-hello.json")
+            attempts.next() == 1
+                ? .json(Self.rateLimited, status: 429, headers: [("retry-after-ms", "5")])
+                : .jsonFixture("response-hello.json")
         }
         let observer = CollectingObserver()
         let (client, transport) = client(server, waits: Waits(), observer: observer)

@@ -117,7 +117,9 @@ struct SSEDecoderTests {
 
     @Test("any chunking gives the same events, UTF-8 never split", arguments: [1, 2, 3, 7, 64, 4096])
     func chunkingDoesNotMatter(_ size: Int) {
-        let text = "event: e\r\ndata: héllo wörld 👋 \u{1F680}\r\n\r\n: c\rdata: second\rdata: line\r\rdata: " + String(repeating: "x", count: 300)
+        let text =
+            "event: e\r\ndata: héllo wörld 👋 \u{1F680}\r\n\r\n: c\rdata: second\rdata: line\r\rdata: "
+            + String(repeating: "x", count: 300)
         let whole = decodeSSE(text)
         #expect(decodeSSE(text, chunkSize: size) == whole)
         #expect(whole.first?.dataString == "héllo wörld 👋 \u{1F680}")
@@ -167,6 +169,8 @@ struct SSEDecoderTests {
         var decoder = SSEDecoder()
         decoder.push(Array((large + small).utf8)) { kept.append($0) }
         #expect(kept.count == 51)
-        #expect(kept.dropFirst().allSatisfy { $0.data.capacity < 1024 }, "\(kept.dropFirst().map(\.data.capacity).max() ?? 0)")
+        #expect(
+            kept.dropFirst().allSatisfy { $0.data.capacity < 1024 },
+            "\(kept.dropFirst().map(\.data.capacity).max() ?? 0)")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ResponsesAPI
 import TestSupport
 import Testing
+
+@testable import ResponsesAPI
 
 /// Where a long line is skimmed and where it is not, found by a review's fuzzing: a text whose checkpoints
 /// all fall inside escapes is still dropped as it is matched; candidates taken before a read that also
@@ -9,7 +10,8 @@ import Testing
 /// with or without `event:` names.
 @Suite("Long lines skimmed, or not")
 struct SkimmedLineTests {
-    private let source = RepeatedTextSource(deltaType: "response.output_text.delta", outputIndex: 0, partField: "content_index", partIndex: 0)
+    private let source = RepeatedTextSource(
+        deltaType: "response.output_text.delta", outputIndex: 0, partField: "content_index", partIndex: 0)
 
     private func candidate(_ raw: [UInt8], interval: Int) -> RepeatSkimmer.Candidate {
         var hasher = FingerprintHasher()
@@ -58,7 +60,9 @@ struct SkimmedLineTests {
         let finals = recorded.filter { $0.type.hasSuffix(".done") || $0.type == "response.completed" }
         #expect(finals.count == 4)
         for entry in finals {
-            #expect(entry.repeats.map(\.count) == [deltaBytes], "\(entry.type): the whole text, not the text less its last delta")
+            #expect(
+                entry.repeats.map(\.count) == [deltaBytes],
+                "\(entry.type): the whole text, not the text less its last delta")
             #expect(entry.count < 4096, "\(entry.type) kept \(entry.count) bytes")
         }
     }
@@ -69,7 +73,9 @@ struct SkimmedLineTests {
         for (type, skimmed) in [("response.output_text.delta", false), ("response.output_text.done", true)] {
             let name = withEventNames ? "event: \(type)\n" : ""
             let opening = Array("data: {\"type\":\"response.created\"}\n\n".utf8)
-            let frame = Array("\(name)data: {\"type\":\"\(type)\",\"sequence_number\":3,\"delta\":\"".utf8) + raw + Array("\"}\n\n".utf8)
+            let frame =
+                Array("\(name)data: {\"type\":\"\(type)\",\"sequence_number\":3,\"delta\":\"".utf8) + raw
+                + Array("\"}\n\n".utf8)
             var decoder = SSEDecoder(longLine: 64)
             decoder.skimThreshold = 16
             decoder.skimInterval = 32
@@ -77,7 +83,9 @@ struct SkimmedLineTests {
             var events: [ServerSentEvent] = []
             let stream = opening + frame
             for start in stride(from: 0, to: stream.count, by: 50) {
-                Array(stream[start..<min(stream.count, start + 50)]).withUnsafeBytes { decoder.push($0) { events.append($0) } }
+                Array(stream[start..<min(stream.count, start + 50)]).withUnsafeBytes {
+                    decoder.push($0) { events.append($0) }
+                }
             }
             #expect(events.count == 2)
             #expect(events.last?.repeats.isEmpty == !skimmed, "\(type), event names \(withEventNames)")
@@ -89,23 +97,36 @@ struct SkimmedLineTests {
     /// recognised in the final events: every delta goes to its own text's fingerprint, whichever came last.
     @Test func deltasOfTextsThatAlternateEachGoToTheirOwnText() {
         func frame(_ json: String) -> String { "data: \(json)\n\n" }
-        let parts = (0..<2).map { part in (0..<1_600).map { "part \(part), piece \($0) of the answer, said in words; " } }
+        let parts = (0..<2).map { part in (0..<1_600).map { "part \(part), piece \($0) of the answer, said in words; " }
+        }
         let summary = (0..<1_600).map { "thinking \($0) about it, at some length, before answering; " }
         var frames = [frame(#"{"type":"response.created","sequence_number":0}"#)]
         var sequence = 1
         for index in 0..<1_600 {
             for part in 0..<2 {
-                frames.append(frame(#"{"type":"response.output_text.delta","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"delta":"\#(parts[part][index])"}"#))
+                frames.append(
+                    frame(
+                        #"{"type":"response.output_text.delta","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"delta":"\#(parts[part][index])"}"#
+                    ))
                 sequence += 1
             }
-            frames.append(frame(#"{"type":"response.reasoning_summary_text.delta","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"delta":"\#(summary[index])"}"#))
+            frames.append(
+                frame(
+                    #"{"type":"response.reasoning_summary_text.delta","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"delta":"\#(summary[index])"}"#
+                ))
             sequence += 1
         }
         for part in 0..<2 {
-            frames.append(frame(#"{"type":"response.output_text.done","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"text":"\#(parts[part].joined())"}"#))
+            frames.append(
+                frame(
+                    #"{"type":"response.output_text.done","sequence_number":\#(sequence),"item_id":"msg","output_index":1,"content_index":\#(part),"text":"\#(parts[part].joined())"}"#
+                ))
             sequence += 1
         }
-        frames.append(frame(#"{"type":"response.reasoning_summary_text.done","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"text":"\#(summary.joined())"}"#))
+        frames.append(
+            frame(
+                #"{"type":"response.reasoning_summary_text.done","sequence_number":\#(sequence),"item_id":"rs","output_index":0,"summary_index":0,"text":"\#(summary.joined())"}"#
+            ))
         var tap = StreamTap()
         var recorded: [RecordedEvents.Entry] = []
         for piece in frames { recorded += Array(piece.utf8).withUnsafeBytes { tap.push($0, at: .zero) }.entries }

@@ -9,12 +9,15 @@ struct StreamNoiseTests {
     }
 
     @Test func theMemberGoesWithItsCommaWhereverItIs() {
-        #expect(strip(#"{"type":"response.output_text.delta","delta":"Hi","obfuscation":"x9Q"}"#)
-            == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
-        #expect(strip(#"{"obfuscation":"x9Q","type":"response.output_text.delta","delta":"Hi"}"#)
-            == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
-        #expect(strip(#"{"type":"response.output_text.delta","obfuscation":"a\"b","delta":"Hi"}"#)
-            == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
+        #expect(
+            strip(#"{"type":"response.output_text.delta","delta":"Hi","obfuscation":"x9Q"}"#)
+                == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
+        #expect(
+            strip(#"{"obfuscation":"x9Q","type":"response.output_text.delta","delta":"Hi"}"#)
+                == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
+        #expect(
+            strip(#"{"type":"response.output_text.delta","obfuscation":"a\"b","delta":"Hi"}"#)
+                == #"{"type":"response.output_text.delta","delta":"Hi"}"#)
         #expect(strip(#"{ "type" : "d" , "obfuscation" : "pad" }"#) == #"{ "type" : "d" }"#)
         #expect(strip(#"{"obfuscation":"only one member"}"#) == #"{}"#)
     }

@@ -17,7 +17,9 @@ struct UploadTests {
         let bytes = (0..<3000).map { UInt8($0 % 251) }
         let url = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(at: url) }
-        let server = try await LoopbackServer.start { _ in .json(#"{"id":"file-1","object":"file","bytes":3000,"filename":"x.bin","purpose":"user_data"}"#) }
+        let server = try await LoopbackServer.start { _ in
+            .json(#"{"id":"file-1","object":"file","bytes":3000,"filename":"x.bin","purpose":"user_data"}"#)
+        }
         let sent = SentCounter()
         let file = try await withClient(server: server) { client in
             try await client.uploadFile(url, purpose: "user_data", progress: { sent.set($0) })
@@ -29,9 +31,12 @@ struct UploadTests {
         #expect(request.path == "/v1/files")
         let contentType = try #require(request.headers.headerValue("content-type"))
         let boundary = try #require(contentType.components(separatedBy: "boundary=").last)
-        let expected = Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nuser_data\r\n"
-            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(url.lastPathComponent)\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n").utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        let expected =
+            Array(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nuser_data\r\n"
+                    + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(url.lastPathComponent)\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\n").utf8) + bytes
+            + Array("\r\n--\(boundary)--\r\n".utf8)
         #expect(request.body == expected)
         #expect(request.headers.headerValue("content-length") == String(expected.count))
     }
@@ -46,7 +51,9 @@ struct UploadTests {
             case "/v1/uploads": return .json(#"{"id":"upload_1","object":"upload","status":"pending"}"#)
             case "/v1/uploads/upload_1/parts": return .json(#"{"id":"part_\#(parts.next())","object":"upload.part"}"#)
             case "/v1/uploads/upload_1/complete":
-                return .json(#"{"id":"upload_1","object":"upload","status":"completed","file":{"id":"file-big","object":"file","bytes":10}}"#)
+                return .json(
+                    #"{"id":"upload_1","object":"upload","status":"completed","file":{"id":"file-big","object":"file","bytes":10}}"#
+                )
             default: return .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
         }
@@ -58,7 +65,11 @@ struct UploadTests {
         let requests = server.requests
         try #require(requests.count == 5)
         let create = try JSONValue.parse(requests[0].body)
-        #expect(create == ["filename": .string(url.lastPathComponent), "purpose": "assistants", "bytes": 10, "mime_type": "application/octet-stream"])
+        #expect(
+            create == [
+                "filename": .string(url.lastPathComponent), "purpose": "assistants", "bytes": 10,
+                "mime_type": "application/octet-stream",
+            ])
         let partBodies = requests[1...3].map { String(decoding: $0.body, as: UTF8.self) }
         #expect(partBodies[0].contains("name=\"data\"") && partBodies[0].contains("\r\n\r\n0123\r\n"))
         #expect(partBodies[1].contains("\r\n\r\n4567\r\n"))
@@ -84,5 +95,10 @@ final class SentCounter: Sendable {
     private let state = Mutex(0)
     var value: Int { state.withLock { $0 } }
     func set(_ value: Int) { state.withLock { $0 = value } }
-    func next() -> Int { state.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        state.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import ResponsesAPI
 import Spawning
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What other threads do meanwhile: signals that interrupt the waiting thread's system calls, and a child
 /// started by another thread while a child's pipes are open.
@@ -20,9 +21,9 @@ import Testing
     @Test func signalsToTheWaitingThreadDoNotEndTheWait() async throws {
         var action = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { _ in }
+            action.__sigaction_handler.sa_handler = { _ in }
         #else
-        action.__sigaction_u.__sa_handler = { _ in }
+            action.__sigaction_u.__sa_handler = { _ in }
         #endif
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Spawning
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A child's end: run to completion, stopped by a cancellation with its whole group, stopped at its deadline,
 /// and its input, output and errors moved at once. Real programs (sh, sleep, head, cat), no stand-ins.
@@ -13,7 +14,8 @@ import Testing
     let path = ["PATH": "/usr/bin:/bin"]
 
     @Test func aChildRunsToItsEndWithItsStatusOutputAndErrors() throws {
-        let outcome = try ChildProcess("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], environment: path).runBlocking()
+        let outcome = try ChildProcess("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], environment: path)
+            .runBlocking()
         #expect(outcome.end == .exited(3))
         #expect(outcome.end.status == 3)
         #expect(outcome.output == Array("out\n".utf8))
@@ -81,8 +83,10 @@ import Testing
     /// Input a child never reads does not keep it from ending nor its output from being read.
     @Test func inputTheChildNeverReadsIsDropped() throws {
         let input = [UInt8](repeating: 0x61, count: 1_000_000)
-        let outcome = try ChildProcess("/bin/sh", ["-c", "echo done"], environment: path, input: .bytes(input),
-            timeout: .seconds(30)).runBlocking()
+        let outcome = try ChildProcess(
+            "/bin/sh", ["-c", "echo done"], environment: path, input: .bytes(input),
+            timeout: .seconds(30)
+        ).runBlocking()
         #expect(outcome.end == .exited(0))
         #expect(outcome.output == Array("done\n".utf8))
     }
@@ -91,8 +95,10 @@ import Testing
     /// pipe, so the child's end is not waited for past its own.
     @Test func aDiscardedOutputIsNotHeldOpenByWhatTheChildLeavesBehind() throws {
         let began = ContinuousClock.now
-        let outcome = try ChildProcess("/bin/sh", ["-c", "sleep 3 & echo started"], environment: path, output: .discarded)
-            .runBlocking()
+        let outcome = try ChildProcess(
+            "/bin/sh", ["-c", "sleep 3 & echo started"], environment: path, output: .discarded
+        )
+        .runBlocking()
         #expect(outcome.end == .exited(0))
         #expect(outcome.output.isEmpty && outcome.errors.isEmpty)
         #expect(ContinuousClock.now - began < .seconds(2))
@@ -116,7 +122,9 @@ import Testing
         for _ in 0..<500 {
             if kill(pid, 0) != 0 && errno == ESRCH { return true }
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z") { return true }
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z") {
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false

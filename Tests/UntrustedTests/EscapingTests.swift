@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Untrusted
 
 /// HTML, shell and FTS5 escaping by Unicode scalar or byte, checked against real parsers: Python's HTML
@@ -22,7 +22,9 @@ struct EscapingTests {
         var strings = HostileStrings(seed: 12)
         for _ in 0..<2_000 {
             let word = ShellQuoting.quote(strings.next())
-            #expect(!word.utf8.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F } && !word.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+            #expect(
+                !word.utf8.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F }
+                    && !word.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
         }
     }
 
@@ -40,7 +42,9 @@ struct EscapingTests {
         var documents: [[String: String]] = []
         for text in texts {
             let escaped = HTMLEscaping.escape(text)
-            documents.append(["html": "<p title=\"\(escaped)\" class='c'>\(escaped)</p><i title='\(escaped)'></i>", "text": text])
+            documents.append([
+                "html": "<p title=\"\(escaped)\" class='c'>\(escaped)</p><i title='\(escaped)'></i>", "text": text,
+            ])
         }
         let input = try JSONSerialization.data(withJSONObject: documents)
         let script = """
@@ -67,8 +71,9 @@ struct EscapingTests {
                     if bad < 5: print(repr(d["text"]), p.tags, repr(p.data))
             print("bad", bad)
             """
-        let result = try await Subprocess.run("/usr/bin/env", ["python3", "-c", script], environment: ["PATH": "/usr/bin:/bin:/usr/local/bin"],
-                                              stdin: String(decoding: input, as: UTF8.self))
+        let result = try await Subprocess.run(
+            "/usr/bin/env", ["python3", "-c", script], environment: ["PATH": "/usr/bin:/bin:/usr/local/bin"],
+            stdin: String(decoding: input, as: UTF8.self))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("bad 0\n"), "\(result.stdout)")
     }
@@ -103,7 +108,12 @@ struct EscapingTests {
             let name = SafeFileName(strings.next() + "/" + strings.next()).name
             #expect(!name.isEmpty && name.count <= SafeFileName.maximumLength)
             #expect(!name.hasPrefix(".") && !name.hasPrefix("-") && !name.contains("/"))
-            #expect(name.utf8.allSatisfy { $0 < 0x80 && ($0 == 0x2E || $0 == 0x5F || $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)) })
+            #expect(
+                name.utf8.allSatisfy {
+                    $0 < 0x80
+                        && ($0 == 0x2E || $0 == 0x5F || $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39)
+                            || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A))
+                })
         }
     }
 }

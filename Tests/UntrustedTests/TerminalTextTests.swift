@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import Untrusted
 
 /// The terminal cleaner: what a server sends cannot act on the terminal, and ordinary text is kept as it is.
@@ -35,7 +35,10 @@ struct TerminalTextTests {
     }
 
     @Test func ordinaryTextIsKeptExactly() {
-        for text in ["", "plain", "tabs\tand\nlines\n", "é\u{0301} ß 日本語 👩\u{200D}💻 \u{1F1E9}\u{1F1EA}", "\"\u{0301}'", "U+2028\u{2028}"] {
+        for text in [
+            "", "plain", "tabs\tand\nlines\n", "é\u{0301} ß 日本語 👩\u{200D}💻 \u{1F1E9}\u{1F1EA}", "\"\u{0301}'",
+            "U+2028\u{2028}",
+        ] {
             #expect(TerminalText.clean(text) == text)
             #expect(TerminalText.isClean(text))
         }

@@ -1,17 +1,21 @@
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// Where the data directory is, and that it is made private.
 @Suite("The environment's data directory")
 struct AppEnvironmentTests {
     @Test func homeThenXDGThenTheHomeDirectory() {
-        func directory(_ variables: [String: String]) -> String { AppEnvironment(variables: variables).dataDirectory.path }
+        func directory(_ variables: [String: String]) -> String {
+            AppEnvironment(variables: variables).dataDirectory.path
+        }
         #expect(directory(["OPENRESPONSES_HOME": "/a/or", "XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/a/or")
         #expect(directory(["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/openresponses")
         #expect(directory(["HOME": "/h"]) == "/h/.local/share/openresponses")
         // Set but empty is not set.
-        #expect(directory(["OPENRESPONSES_HOME": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/openresponses")
+        #expect(
+            directory(["OPENRESPONSES_HOME": "", "XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/openresponses")
         let environment = AppEnvironment(variables: ["XDG_DATA_HOME": "/x"])
         #expect(environment.inspectorPath == "/x/openresponses/inspector.sqlite")
         #expect(environment.historyPath == "/x/openresponses/history")
@@ -24,19 +28,26 @@ struct AppEnvironmentTests {
             let environment = AppEnvironment(variables: variables)
             if let home = environment["OPENRESPONSES_HOME"] { return URL(fileURLWithPath: home, isDirectory: true) }
             if let xdg = environment["XDG_DATA_HOME"] {
-                return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("openresponses", isDirectory: true)
+                return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(
+                    "openresponses", isDirectory: true)
             }
             return URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
                 .appendingPathComponent(".local/share/openresponses", isDirectory: true)
         }
-        let directories = ["/a/or", "/a/or/", "/", "//a", "/a//b/", "/a/./b", "rel/or", "./x", "../x", "a/../b", "~", "~/x", "x/~", "é t/%20"]
+        let directories = [
+            "/a/or", "/a/or/", "/", "//a", "/a//b/", "/a/./b", "rel/or", "./x", "../x", "a/../b", "~", "~/x", "x/~",
+            "é t/%20",
+        ]
         for directory in directories {
             for variables in [["OPENRESPONSES_HOME": directory], ["XDG_DATA_HOME": directory], ["HOME": directory]] {
                 let environment = AppEnvironment(variables: variables)
                 let expected = old(variables)
                 #expect(environment.dataDirectoryPath == expected.path, "\(variables)")
-                #expect(environment.inspectorPath == expected.appendingPathComponent("inspector.sqlite").path, "\(variables)")
-                #expect(environment.libraryPath == expected.appendingPathComponent("library.sqlite").path, "\(variables)")
+                #expect(
+                    environment.inspectorPath == expected.appendingPathComponent("inspector.sqlite").path,
+                    "\(variables)")
+                #expect(
+                    environment.libraryPath == expected.appendingPathComponent("library.sqlite").path, "\(variables)")
                 #expect(environment.historyPath == expected.appendingPathComponent("history").path, "\(variables)")
             }
         }
@@ -68,7 +79,8 @@ struct AppEnvironmentTests {
     }
 
     @Test func theDirectoryIsCreatedForItsOwnerAlone() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("or-env-\(UUID().uuidString)", isDirectory: true)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "or-env-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: root) }
         let environment = AppEnvironment(variables: ["XDG_DATA_HOME": root.appendingPathComponent("xdg").path])
         let made = try environment.ensureDataDirectory()

@@ -10,20 +10,27 @@ import Workbench
 struct ChatSessionTests {
     /// A function tool with a local handler that upper-cases its arguments; not trusted unless said.
     static func shoutTool(trusted: Bool = false) -> JSONObject {
-        ["tools": [[
-            "type": "function", "name": "local_time", "parameters": ["type": "object"],
-            "handler": ["command": ["tr", "a-z", "A-Z"], "timeout_seconds": 5, "trusted": .bool(trusted)],
-        ]]]
+        [
+            "tools": [
+                [
+                    "type": "function", "name": "local_time", "parameters": ["type": "object"],
+                    "handler": ["command": ["tr", "a-z", "A-Z"], "timeout_seconds": 5, "trusted": .bool(trusted)],
+                ]
+            ]
+        ]
     }
 
     /// Answers a function call first, then (when the input carries its output) the output as text.
     static func functionRoute(counter: Counter) -> LoopbackServer.Route {
         { request in
             let id = "resp_\(counter.next())"
-            if let output = ChatSessionHarness.inputItems(request).first(where: { $0["type"] as? String == "function_call_output" }) {
-                return .sse(Fixtures.textStream(
-                    id: id, text: "result: \(output["output"] as? String ?? "?")",
-                    previousResponseID: request.jsonBody?["previous_response_id"] as? String))
+            if let output = ChatSessionHarness.inputItems(request).first(where: {
+                $0["type"] as? String == "function_call_output"
+            }) {
+                return .sse(
+                    Fixtures.textStream(
+                        id: id, text: "result: \(output["output"] as? String ?? "?")",
+                        previousResponseID: request.jsonBody?["previous_response_id"] as? String))
             }
             return .sseFixture("stream-function-call.sse")
         }
@@ -100,11 +107,19 @@ struct ChatSessionTests {
     func anMCPApprovalRequestIsPutToTheDelegate(answer: Bool) async throws {
         let counter = Counter()
         let server = try await LoopbackServer.start { request in
-            if ChatSessionHarness.inputItems(request).contains(where: { $0["type"] as? String == "mcp_approval_response" }) {
-                return .sse(Fixtures.textStream(
-                    id: "resp_\(counter.next())", text: "done", previousResponseID: request.jsonBody?["previous_response_id"] as? String))
+            if ChatSessionHarness.inputItems(request).contains(where: {
+                $0["type"] as? String == "mcp_approval_response"
+            }) {
+                return .sse(
+                    Fixtures.textStream(
+                        id: "resp_\(counter.next())", text: "done",
+                        previousResponseID: request.jsonBody?["previous_response_id"] as? String))
             }
-            return ChatSessionHarness.completed(id: "resp_mcp", output: #"[{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":1}"}]"#)
+            return ChatSessionHarness.completed(
+                id: "resp_mcp",
+                output:
+                    #"[{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":1}"}]"#
+            )
         }
         var session = ChatSessionHarness.session(server: server)
         var renderer = TextRenderer()
@@ -113,7 +128,12 @@ struct ChatSessionTests {
         await server.stop()
         #expect(outcome.response?.outputText == "done")
         #expect(delegate.asked == [.mcp(server: "deepwiki", name: "ask_question", arguments: #"{"q":1}"#)])
-        #expect(delegate.events == [answer ? .mcpApproved(server: "deepwiki", name: "ask_question") : .mcpDenied(server: "deepwiki", name: "ask_question")])
+        #expect(
+            delegate.events == [
+                answer
+                    ? .mcpApproved(server: "deepwiki", name: "ask_question")
+                    : .mcpDenied(server: "deepwiki", name: "ask_question")
+            ])
         let last = try #require(server.requests.last)
         let reply = try #require(ChatSessionHarness.inputItems(last).first)
         #expect(reply["approval_request_id"] as? String == "mcpr_1")
@@ -124,14 +144,19 @@ struct ChatSessionTests {
         // Three words at once, then a stream that stalls: the turn is cancelled while it waits.
         let frames = Fixtures.textStream(id: "resp_slow", text: "w1 w2 w3 w4 w5")
         let server = try await LoopbackServer.start { _ in
-            Reply(status: 200, headers: [("Content-Type", "text/event-stream")],
-                  parts: [.bytes(Array(frames.prefix(7).joined().utf8)), .pause(.seconds(30)), .bytes(Array(frames.dropFirst(7).joined().utf8))])
+            Reply(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                parts: [
+                    .bytes(Array(frames.prefix(7).joined().utf8)), .pause(.seconds(30)),
+                    .bytes(Array(frames.dropFirst(7).joined().utf8)),
+                ])
         }
         let session = ChatSessionHarness.session(server: server)
         let task = Task { () -> (ChatSession, TurnOutcome, String) in
             var session = session
             var renderer = TextRenderer()
-            let outcome = await session.send("go slowly", renderer: &renderer, delegate: RecordingDelegate(answer: true))
+            let outcome = await session.send(
+                "go slowly", renderer: &renderer, delegate: RecordingDelegate(answer: true))
             return (session, outcome, renderer.text)
         }
         try await Deadline.poll("the request reaches the server") { server.requests.count == 1 }
@@ -148,7 +173,9 @@ struct ChatSessionTests {
         let counter = Counter()
         let server = try await LoopbackServer.start { request in
             let id = "resp_\(counter.next())"
-            return .sse(Fixtures.textStream(id: id, text: "ok", previousResponseID: request.jsonBody?["previous_response_id"] as? String))
+            return .sse(
+                Fixtures.textStream(
+                    id: id, text: "ok", previousResponseID: request.jsonBody?["previous_response_id"] as? String))
         }
         var session = ChatSessionHarness.session(server: server)
         var renderer = TextRenderer()

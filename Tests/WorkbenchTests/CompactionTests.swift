@@ -1,5 +1,6 @@
 import ResponsesAPI
 import Testing
+
 @testable import Workbench
 
 /// What `/compact` makes of each conversation mode: the compaction request's body, and the next request's.
@@ -8,14 +9,19 @@ struct CompactionTests {
     let compacted: [JSONValue] = [["id": "cmp_1", "type": "compaction", "encrypted_content": "gAAA"]]
 
     func answer(_ id: String) -> Response {
-        Response(json: ["id": .string(id), "object": "response", "status": "completed", "output": [
-            ["type": "message", "role": "assistant", "content": [["type": "output_text", "text": "ok"]]],
-        ]])
+        Response(json: [
+            "id": .string(id), "object": "response", "status": "completed",
+            "output": [
+                ["type": "message", "role": "assistant", "content": [["type": "output_text", "text": "ok"]]]
+            ],
+        ])
     }
 
     @Test func statelessKeepsTheCompactedItemsAsItsHistory() throws {
         var conversation = Conversation(sessionID: "s", mode: .stateless)
-        #expect(try conversation.compactionBody(model: "gpt-5.1", instructions: nil) == nil, "nothing to compact before a turn")
+        #expect(
+            try conversation.compactionBody(model: "gpt-5.1", instructions: nil) == nil,
+            "nothing to compact before a turn")
         conversation.record(input: "first", response: answer("resp_1"))
         let body = try #require(try conversation.compactionBody(model: "gpt-5.1", instructions: "Be brief."))
         #expect(body["input"]?.arrayValue?.count == 2, "the user's message and the answer")

@@ -3,22 +3,27 @@ import ResponsesAPI
 import TestSupport
 import Testing
 import Workbench
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Function tools' local handlers, run for real: output, failures and timeouts become results.
 @Suite("Handler runner")
 struct HandlerRunnerTests {
     func handler(_ command: JSONValue, timeout: Int = 5, directory: String = "/tmp") throws -> HandlerRunner.Handler {
-        try #require(HandlerRunner.Handler(tool: [
-            "type": "function", "name": "t",
-            "handler": ["command": command, "timeout_seconds": .integer(timeout), "working_directory": .string(directory)],
-        ]))
+        try #require(
+            HandlerRunner.Handler(tool: [
+                "type": "function", "name": "t",
+                "handler": [
+                    "command": command, "timeout_seconds": .integer(timeout), "working_directory": .string(directory),
+                ],
+            ]))
     }
 
     @Test func theArgumentsGoInOnStdinAndStdoutComesBack() async throws {
-        let outcome = await HandlerRunner().run(try handler(["sh", "-c", "tr a-z A-Z"]), arguments: #"{"city":"paris"}"#)
+        let outcome = await HandlerRunner().run(
+            try handler(["sh", "-c", "tr a-z A-Z"]), arguments: #"{"city":"paris"}"#)
         #expect(outcome == .output(#"{"CITY":"PARIS"}"#))
     }
 
@@ -47,7 +52,9 @@ struct HandlerRunnerTests {
 
     /// The pid a handler wrote to `file`, once it has.
     static func writtenPID(_ file: URL) -> pid_t? {
-        (try? String(contentsOf: file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        (try? String(contentsOf: file, encoding: .utf8)).flatMap {
+            pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     /// Ctrl-C during a turn cancels its task: the handler's whole process group is killed then, not at its
@@ -77,7 +84,8 @@ struct HandlerRunnerTests {
     /// A handler that closes its output and goes on is still held to its timeout (it was waited for
     /// without one).
     @Test func aHandlerThatClosesItsOutputIsStillTimedOut() async throws {
-        let outcome = await HandlerRunner().run(try handler(.string("exec >/dev/null 2>&1; sleep 30"), timeout: 1), arguments: "{}")
+        let outcome = await HandlerRunner().run(
+            try handler(.string("exec >/dev/null 2>&1; sleep 30"), timeout: 1), arguments: "{}")
         #expect(outcome == .failed("the handler timed out after 1 s"))
     }
 

@@ -4,11 +4,14 @@ import Workbench
 
 @Suite("Model-aware checks")
 struct ModelCapabilitiesTests {
-    @Test("families", arguments: [
-        ("gpt-5.1", ModelCapabilities.Family.reasoning), ("gpt-5-mini-2025-08-07", .reasoning), ("o3", .reasoning),
-        ("o4-mini", .reasoning), ("o1-pro", .reasoning), ("gpt-4.1-mini", .nonReasoning), ("gpt-4o", .nonReasoning),
-        ("gpt-4o-mini-2024-07-18", .nonReasoning), ("openai/echo", .unknown), ("llama3.1:8b", .unknown), ("o3x", .unknown),
-    ])
+    @Test(
+        "families",
+        arguments: [
+            ("gpt-5.1", ModelCapabilities.Family.reasoning), ("gpt-5-mini-2025-08-07", .reasoning), ("o3", .reasoning),
+            ("o4-mini", .reasoning), ("o1-pro", .reasoning), ("gpt-4.1-mini", .nonReasoning), ("gpt-4o", .nonReasoning),
+            ("gpt-4o-mini-2024-07-18", .nonReasoning), ("openai/echo", .unknown), ("llama3.1:8b", .unknown),
+            ("o3x", .unknown),
+        ])
     func families(_ model: String, _ family: ModelCapabilities.Family) {
         #expect(ModelCapabilities.family(of: model) == family)
     }
@@ -17,7 +20,10 @@ struct ModelCapabilitiesTests {
         var reasoning = CreateResponseRequest(model: "gpt-5.1", input: "hi")
         reasoning.body["temperature"] = 0.3
         reasoning.body["reasoning"] = ["effort": "high"]
-        #expect(ModelCapabilities.adjust(&reasoning) == ["dropped temperature: gpt-5.1 is a reasoning model, which rejects it"])
+        #expect(
+            ModelCapabilities.adjust(&reasoning) == [
+                "dropped temperature: gpt-5.1 is a reasoning model, which rejects it"
+            ])
         #expect(reasoning.body["temperature"] == nil)
         #expect(reasoning.body["reasoning"] == ["effort": "high"])
 

@@ -7,11 +7,14 @@ import Workbench
 /// Presets, the config file and the settings layers, on real files in a temporary directory.
 @Suite("Presets and settings layers")
 struct PresetTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("or-presets-\(UUID().uuidString)", isDirectory: true)
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "or-presets-\(UUID().uuidString)", isDirectory: true)
     var home: URL { root.appendingPathComponent("home", isDirectory: true) }
     var shipped: URL { root.appendingPathComponent("shipped", isDirectory: true) }
     var environment: AppEnvironment {
-        AppEnvironment(variables: ["OPENRESPONSES_HOME": home.path, "OPENRESPONSES_PRESETS_DIR": shipped.path, "MCP_TOKEN": "tok-123"])
+        AppEnvironment(variables: [
+            "OPENRESPONSES_HOME": home.path, "OPENRESPONSES_PRESETS_DIR": shipped.path, "MCP_TOKEN": "tok-123",
+        ])
     }
 
     func write(_ text: String, to url: URL) throws {
@@ -21,10 +24,12 @@ struct PresetTests {
 
     @Test func precedenceDefaultsConfigPresetFlagsSet() throws {
         defer { try? FileManager.default.removeItem(at: root) }
-        try write("version: 1\npreset: team\nmodel: gpt-4.1\ntemperature: 0.1\nmetadata: {owner: config}\nconsole: {show_usage: false}\n",
-                  to: home.appendingPathComponent("config.yaml"))
-        try write("version: 1\nname: team\ntemperature: 0.5\ntop_p: 0.9\nmetadata: {team: core}\nreasoning: {effort: low}\n",
-                  to: shipped.appendingPathComponent("team.yaml"))
+        try write(
+            "version: 1\npreset: team\nmodel: gpt-4.1\ntemperature: 0.1\nmetadata: {owner: config}\nconsole: {show_usage: false}\n",
+            to: home.appendingPathComponent("config.yaml"))
+        try write(
+            "version: 1\nname: team\ntemperature: 0.5\ntop_p: 0.9\nmetadata: {team: core}\nreasoning: {effort: low}\n",
+            to: shipped.appendingPathComponent("team.yaml"))
         let flags = try SettingsLayer.commandLine(model: "gpt-5.1", assignments: ["reasoning.summary=auto"])
         var stack = try SettingsStack.load(environment: environment, preset: nil, flags: flags)
         // A key that both the config file and the preset set: the preset's, and said so.
@@ -85,7 +90,8 @@ struct PresetTests {
 
     @Test func saveThenLoadBuildsTheSamePayload() throws {
         defer { try? FileManager.default.removeItem(at: root) }
-        try write("""
+        try write(
+            """
             version: 1
             name: rich
             description: every kind of value
@@ -114,19 +120,23 @@ struct PresetTests {
             extra_body: {future_field: {nested: [1, 2.5, null]}}
             """, to: shipped.appendingPathComponent("rich.yaml"))
         let library = PresetLibrary(environment: environment)
-        var stack = SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("rich"))
+        var stack = SettingsStack(
+            defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("rich"))
         stack.session.assign("temperature", nil)
         stack.session.assign("max_output_tokens", .integer(500))
         stack.session.assign("file_search.vector_store_ids", .array(["vs_9", "vs_8"]))
         let before = PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json
 
         let effective = stack.effective
-        let url = try library.save(Preset(name: "mine", description: "saved", template: effective.template,
-                                          console: effective.console, extraBody: effective.extraBody))
+        let url = try library.save(
+            Preset(
+                name: "mine", description: "saved", template: effective.template,
+                console: effective.console, extraBody: effective.extraBody))
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
-        var fresh = SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("mine"))
+        var fresh = SettingsStack(
+            defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("mine"))
         let after = PayloadBuilder().build(settings: fresh.effective, conversation: nil, input: "q").json
         #expect(before == after)
         #expect(before.compactString == after.compactString, "key order survives the round trip")
@@ -137,17 +147,23 @@ struct PresetTests {
 
     @Test func mcpHeadersComeFromTheEnvironmentOnlyWhenSent() throws {
         var settings = TurnSettings(model: "gpt-4.1")
-        settings.template["tools"] = [["type": "mcp", "server_label": "gh", "server_url": "https://example.com/mcp",
-                                       "headers": ["Authorization": "Bearer ${MCP_TOKEN}"]]]
+        settings.template["tools"] = [
+            [
+                "type": "mcp", "server_label": "gh", "server_url": "https://example.com/mcp",
+                "headers": ["Authorization": "Bearer ${MCP_TOKEN}"],
+            ]
+        ]
         let builder = PayloadBuilder()
         let shown = builder.build(settings: settings, conversation: nil, input: "q").json
         #expect(shown["tools"]?[0]?["headers"]?["Authorization"] == "Bearer ${MCP_TOKEN}")
         let sent = try builder.build(settings: settings, conversation: nil, input: "q", for: .send(environment)).json
         #expect(sent["tools"]?[0]?["headers"]?["Authorization"] == "Bearer tok-123")
         #expect {
-            _ = try builder.build(settings: settings, conversation: nil, input: "q", for: .send(AppEnvironment(variables: [:])))
+            _ = try builder.build(
+                settings: settings, conversation: nil, input: "q", for: .send(AppEnvironment(variables: [:])))
         } throws: { error in
-            (error as? SettingError)?.message == "tools[0].headers.Authorization: the environment variable MCP_TOKEN is not set"
+            (error as? SettingError)?.message
+                == "tools[0].headers.Authorization: the environment variable MCP_TOKEN is not set"
         }
     }
 
@@ -161,12 +177,16 @@ struct PresetTests {
         #expect(settings.template["tools"] == nil)
 
         settings.template["tools"] = [["type": "file_search", "vector_store_ids": []]]
-        #expect(PayloadBuilder().problems(settings: settings).first?.hasPrefix("tools[0]: file_search has no vector stores") == true)
+        #expect(
+            PayloadBuilder().problems(settings: settings).first?.hasPrefix("tools[0]: file_search has no vector stores")
+                == true)
     }
 
     @Test func aFormatSetOnTheCommandLineReplacesTheWholeFormat() throws {
         var settings = TurnSettings(model: "gpt-4.1")
-        settings.template["text"] = ["format": ["type": "json_schema", "name": "x", "schema": [:]], "verbosity": "low"]
+        settings.template["text"] = [
+            "format": ["type": "json_schema", "name": "x", "schema": [:]], "verbosity": "low",
+        ]
         try settings.apply("text.format=json_object")
         #expect(settings.template["text"] == ["format": ["type": "json_object"], "verbosity": "low"])
         settings.set("text.verbosity", to: nil)
@@ -178,7 +198,8 @@ struct PresetTests {
         defer { try? FileManager.default.removeItem(at: root) }
         try write("version: 1\npreset: 12\ntemprature: 1\n", to: home.appendingPathComponent("config.yaml"))
         #expect {
-            _ = try SettingsStack.load(environment: environment, preset: nil, flags: SettingsLayer(label: "command line"))
+            _ = try SettingsStack.load(
+                environment: environment, preset: nil, flags: SettingsLayer(label: "command line"))
         } throws: { error in
             "\(error)" == "\(home.path)/config.yaml:3:1: temprature: unknown key (did you mean temperature?)"
         }
@@ -186,7 +207,8 @@ struct PresetTests {
 
     @Test func theNewestRequestFieldsGoInPresetsAndAreChecked() throws {
         defer { try? FileManager.default.removeItem(at: root) }
-        try write("""
+        try write(
+            """
             version: 1
             name: newest
             model: gpt-5.1
@@ -200,23 +222,32 @@ struct PresetTests {
             moderation: {model: omni-moderation-latest, policy: {input: {mode: block}, output: {mode: score}}}
             """, to: shipped.appendingPathComponent("newest.yaml"))
         let library = PresetLibrary(environment: environment)
-        var stack = SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("newest"))
-        let body = try PayloadBuilder().compose(settings: stack.effective, conversation: nil, input: "q", for: .display).request.json
+        var stack = SettingsStack(
+            defaults: SettingsStack.builtInDefaults(environment: environment), preset: try library.load("newest"))
+        let body = try PayloadBuilder().compose(settings: stack.effective, conversation: nil, input: "q", for: .display)
+            .request.json
         #expect(body["top_logprobs"] == 3)
         #expect(body["prompt_cache_options"] == ["mode": "explicit", "ttl": "30m"])
         #expect(body["stream_options"] == ["include_obfuscation": false])
         #expect(body["context_management"] == [["type": "compaction", "compact_threshold": 200000]])
         #expect(stack.effective.value(forKey: "context_management.compact_threshold") == 200000)
-        #expect(body["moderation"] == ["model": "omni-moderation-latest", "policy": ["input": ["mode": "block"], "output": ["mode": "score"]]])
+        #expect(
+            body["moderation"] == [
+                "model": "omni-moderation-latest", "policy": ["input": ["mode": "block"], "output": ["mode": "score"]],
+            ])
         #expect(stack.effective.value(forKey: "moderation.policy.input") == "block")
         // /set replaces the threshold; /unset takes automatic compaction off.
         stack.session.assign("context_management.compact_threshold", .integer(50000))
-        #expect(PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"]
-            == [["type": "compaction", "compact_threshold": 50000]])
+        #expect(
+            PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"]
+                == [["type": "compaction", "compact_threshold": 50000]])
         stack.session.assign("context_management.compact_threshold", nil)
-        #expect(PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"] == nil)
+        #expect(
+            PayloadBuilder().build(settings: stack.effective, conversation: nil, input: "q").json["context_management"]
+                == nil)
 
-        try write("""
+        try write(
+            """
             version: 1
             name: low
             context_management:

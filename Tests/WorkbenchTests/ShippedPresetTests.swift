@@ -16,8 +16,12 @@ struct ShippedPresetTests {
     }
 
     var environment: [String: String] {
-        ["OPENRESPONSES_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("or-shipped-\(UUID().uuidString)").path,
-         "OPENRESPONSES_PRESETS_DIR": Self.directory.path, "OPENAI_API_KEY": "sk-unused", "PATH": "/usr/bin:/bin"]
+        [
+            "OPENRESPONSES_HOME": FileManager.default.temporaryDirectory.appendingPathComponent(
+                "or-shipped-\(UUID().uuidString)"
+            ).path,
+            "OPENRESPONSES_PRESETS_DIR": Self.directory.path, "OPENAI_API_KEY": "sk-unused", "PATH": "/usr/bin:/bin",
+        ]
     }
 
     @Test func atLeastTheSixPresetsTheIssueAsksFor() {
@@ -28,7 +32,8 @@ struct ShippedPresetTests {
     }
 
     @Test func presetsValidateAcceptsThemAll() async throws {
-        let result = try await Subprocess.run(Subprocess.openresponsesBinary, ["presets", "validate"], environment: environment)
+        let result = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["presets", "validate"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == Self.names.count)
     }
@@ -52,7 +57,8 @@ struct ShippedPresetTests {
 
     @Test func theJSONExtractionPresetCarriesItsSchemaFile() throws {
         let preset = try Preset.load(from: Self.directory.appendingPathComponent("json-extraction.yaml"))
-        let schema = try JSONValue.parse(Array(try Data(contentsOf: Self.directory.appendingPathComponent("schemas/contact-card.json"))))
+        let schema = try JSONValue.parse(
+            Array(try Data(contentsOf: Self.directory.appendingPathComponent("schemas/contact-card.json"))))
         #expect(preset.template["text"]?["format"]?["schema"] == schema)
         #expect(preset.template["text"]?["format"]?["schema_file"] == nil)
     }

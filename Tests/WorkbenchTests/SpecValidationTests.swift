@@ -6,7 +6,9 @@ import Workbench
 
 /// Every setting, at each of its values, builds a body that OpenAI's CreateResponse schema accepts
 /// (checked with python3's jsonschema against ../shared/conformance/openapi; skipped when either is absent).
-@Suite("Bodies against the OpenAPI spec", .enabled(if: SpecValidation.available, "../shared or python3 jsonschema is absent"))
+@Suite(
+    "Bodies against the OpenAPI spec",
+    .enabled(if: SpecValidation.available, "../shared or python3 jsonschema is absent"))
 struct SpecValidationTests {
     @Test func everySettingAtEveryValueBuildsAValidBody() async throws {
         var bodies: [JSONValue] = []
@@ -20,7 +22,9 @@ struct SpecValidationTests {
             let key = setting.key.hasSuffix(".*") ? String(setting.key.dropLast()) + "example" : setting.key
             for value in SpecValidation.samples(for: setting) {
                 // A setting the API takes only beside another gets that one too.
-                let companion = key.hasPrefix("prompt.") && key != "prompt.id" ? ["prompt.id=pmpt_123"]
+                let companion =
+                    key.hasPrefix("prompt.") && key != "prompt.id"
+                    ? ["prompt.id=pmpt_123"]
                     : key.hasPrefix("moderation.policy.") ? ["moderation.model=omni-moderation-latest"] : []
                 bodies.append(try body(["\(key)=\(value)"] + companion))
             }
@@ -31,7 +35,9 @@ struct SpecValidationTests {
     }
 
     @Test func theValidatorCatchesABadBody() async throws {
-        let problems = try await SpecValidation.validate([["model": "m", "input": "x", "reasoning": ["effort": "huge"]]])
+        let problems = try await SpecValidation.validate([
+            ["model": "m", "input": "x", "reasoning": ["effort": "huge"]]
+        ])
         #expect(problems.contains("reasoning"))
     }
 }
@@ -54,7 +60,8 @@ enum SpecValidation {
         switch setting.kind {
         case .string: [setting.key == "model" ? "gpt-5.1" : setting.key == "conversation" ? "conv_123" : "pmpt_123"]
         case .integer(let minimum, _): [String(minimum), String(minimum * 100)]
-        case .number(let range): [JSONValue.number(range.lowerBound).compactString, JSONValue.number(range.upperBound).compactString]
+        case .number(let range):
+            [JSONValue.number(range.lowerBound).compactString, JSONValue.number(range.upperBound).compactString]
         case .boolean: ["true", "false"]
         case .choice(let values): values
         case .stringList: ["vs_1,vs_2"]
@@ -76,7 +83,8 @@ enum SpecValidation {
             paths.append(url.path)
         }
         let result = try await Subprocess.run(
-            "/usr/bin/env", ["python3", script.path, try #require(spec).path] + paths, environment: ProcessInfo.processInfo.environment)
+            "/usr/bin/env", ["python3", script.path, try #require(spec).path] + paths,
+            environment: ProcessInfo.processInfo.environment)
         return result.stdout + result.stderr
     }
 }

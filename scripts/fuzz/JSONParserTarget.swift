@@ -20,8 +20,11 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(decoded == (try? ResponseStreamEvent(general: event)), "fast and general paths disagree")
             // With a stream's long strings (kept from 8 bytes here), decoding it twice gives the same event.
             let longStrings = LongStrings(threshold: 8)
-            precondition(decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)), "long strings changed an event")
-            precondition(decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)), "a long string found again differs")
+            precondition(
+                decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)), "long strings changed an event")
+            precondition(
+                decoded == (try? ResponseStreamEvent(event, longStrings: longStrings)),
+                "a long string found again differs")
         }
     }
     return 0

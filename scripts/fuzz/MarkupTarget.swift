@@ -9,7 +9,9 @@ public func fuzzMarkup(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let scalars = Array(document.text.unicodeScalars)
         var previousEnd = 0
         for segment in document.segments {
-            precondition(segment.start >= previousEnd && segment.start < segment.end && segment.end <= scalars.count, "a segment is out of place")
+            precondition(
+                segment.start >= previousEnd && segment.start < segment.end && segment.end <= scalars.count,
+                "a segment is out of place")
             previousEnd = segment.end
         }
         for chunk in Chunker(size: 64, overlap: 16).chunks(of: document) {

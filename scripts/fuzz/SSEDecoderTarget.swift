@@ -23,7 +23,8 @@ public func fuzzSSEDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(whole == single, "byte-by-byte feeding changed the events")
     // A decoder that moves every data line over 4 bytes instead of copying it gives the same events.
     precondition(decodeSSE(chunks, longLine: 4) == whole, "moving long data lines changed the events")
-    precondition(decodeSSE(chunks, longLine: 4, hint: size / 2) == whole, "room asked for long lines changed the events")
+    precondition(
+        decodeSSE(chunks, longLine: 4, hint: size / 2) == whole, "room asked for long lines changed the events")
     for event in whole where !event.isDoneMarker {
         if let decoded = try? ResponseStreamEvent(event) {
             precondition(decoded == (try? ResponseStreamEvent(general: event)), "fast and general paths disagree")

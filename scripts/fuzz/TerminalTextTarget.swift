@@ -30,6 +30,8 @@ func check(_ cleaned: String) {
     }
     for scalar in cleaned.unicodeScalars {
         precondition(!(0x80...0x9F).contains(scalar.value), "a C1 control survived")
-        precondition(!(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value), "a bidi override survived")
+        precondition(
+            !(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value),
+            "a bidi override survived")
     }
 }

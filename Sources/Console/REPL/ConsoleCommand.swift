@@ -12,7 +12,9 @@ struct ConsoleCommand: Sendable {
     var help: [(usage: String, summary: String)]
     /// What Tab offers for the word at `position` (0 is the first word after the command), given the words
     /// before it.
-    var complete: @Sendable (_ position: Int, _ words: [String], _ sources: CompletionSources) -> [String] = { _, _, _ in [] }
+    var complete: @Sendable (_ position: Int, _ words: [String], _ sources: CompletionSources) -> [String] = {
+        _, _, _ in []
+    }
     /// Runs it with the rest of the line (after the command and its space) and that rest's words.
     var run: @Sendable (_ repl: REPL, _ input: CommandInput) -> REPL.CommandResult
 

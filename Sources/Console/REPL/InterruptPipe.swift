@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CTerminal
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Ctrl-C without races: the SIGINT handler (in C) only writes a byte to a pipe; whoever waits polls
 /// the pipe beside what it waits for (stdin at the prompt, a "finished" pipe during a request).

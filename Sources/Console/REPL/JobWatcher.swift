@@ -58,7 +58,9 @@ final class JobWatcher: Sendable {
                 let words = JobsRunner.firstWords(of: .string(response.outputText))
                 state.withLock { state in
                     if state.watched.removeValue(forKey: id) != nil {
-                        state.notices.append("[job \(id) \(status.rawValue)" + (words.isEmpty ? "" : ": \(words)") + " · /attach-job \(id) shows it]")
+                        state.notices.append(
+                            "[job \(id) \(status.rawValue)" + (words.isEmpty ? "" : ": \(words)")
+                                + " · /attach-job \(id) shows it]")
                     }
                 }
             }

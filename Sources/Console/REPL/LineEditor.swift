@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CReadline
-import Foundation
 import CTerminal
+import Foundation
 import Untrusted
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the user gave at the prompt.
 enum LineInput: Sendable, Equatable {
@@ -48,8 +49,10 @@ private func attemptedCompletion(
     _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
 ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     guard let completer = activeCompleter, let text, let buffer = or_rl_line_buffer() else { return nil }
-    let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
-                                                      count: Int(start)), as: UTF8.self)
+    let before = String(
+        decoding: UnsafeBufferPointer(
+            start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+            count: Int(start)), as: UTF8.self)
     // File names after /attach (readline's own completion); nothing but the completer's words elsewhere.
     let wantsFiles = Completer.completesFileNames(before: before)
     or_rl_set_attempted_completion_over(wantsFiles ? 0 : 1)
@@ -123,8 +126,10 @@ final class LineEditor {
         interrupt.drain()
         rl_callback_handler_install(prompt.text, lineHandler)
         defer { rl_callback_handler_remove() }
-        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
@@ -162,8 +167,10 @@ final class LineEditor {
                 pendingBytes.removeAll()
                 return .line(line)
             }
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs async work from the main thread and blocks it in `poll` until the work is done, so a Ctrl-C
 /// (a byte on the interrupt pipe) can cancel the work at once. The main thread stays the only one that
@@ -42,9 +43,11 @@ public struct MainThreadBridge: Sendable {
             _ = write(doneFD, &byte, 1)
         }
         var interrupted = false
-        var polled = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
-                      pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0),
-                      pollfd(fd: jobs.readFD, events: Int16(POLLIN), revents: 0)]
+        var polled = [
+            pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interrupt.readFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: jobs.readFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             for index in polled.indices { polled[index].revents = 0 }
             if poll(&polled, 3, -1) < 0 {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Work a task hands to the main thread while `MainThreadBridge.run` has it waiting: a question at the
 /// prompt in the middle of a turn (may this function run?), which only the main thread, the one that owns

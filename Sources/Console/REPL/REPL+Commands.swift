@@ -9,7 +9,8 @@ extension REPL {
         let name = String(line.prefix { $0 != " " })
         let rest = line.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
         guard let command = ConsoleCommand.named(name) else {
-            let hint = SettingsRegistry.closest(to: name, in: ConsoleCommand.names).map { " (did you mean \($0)?)" } ?? ""
+            let hint =
+                SettingsRegistry.closest(to: name, in: ConsoleCommand.names).map { " (did you mean \($0)?)" } ?? ""
             context.diagnostics.write("unknown command \(name)\(hint); /help lists the commands\n")
             return .continue
         }
@@ -28,7 +29,8 @@ extension REPL {
     func detachCommand() {
         let count = attachments.count
         attachments.removeAll()
-        context.output.write(count == 0 ? "Nothing attached.\n" : "Dropped \(count) attachment\(count == 1 ? "" : "s").\n")
+        context.output.write(
+            count == 0 ? "Nothing attached.\n" : "Dropped \(count) attachment\(count == 1 ? "" : "s").\n")
     }
 
     /// Where the summaries start: a longer usage puts its summary on the next line, in the same column.
@@ -42,7 +44,8 @@ extension REPL {
             """
         for (usage, summary) in ConsoleCommand.all.flatMap(\.help) {
             let head = "  " + usage
-            text += head.count + 2 <= helpColumn
+            text +=
+                head.count + 2 <= helpColumn
                 ? head.padding(toLength: helpColumn, withPad: " ", startingAt: 0) + summary + "\n"
                 : head + "\n" + String(repeating: " ", count: helpColumn) + summary + "\n"
         }

@@ -6,7 +6,8 @@ import Workbench
 extension REPL {
     func compactCommand() {
         let session = self.session
-        let (result, interrupted) = bridge.run { () async -> (ChatSession, Result<ChatSession.Compaction, SettingError>) in
+        let (result, interrupted) = bridge.run {
+            () async -> (ChatSession, Result<ChatSession.Compaction, SettingError>) in
             var session = session
             do throws(SettingError) {
                 let compaction = try await session.compact()
@@ -20,7 +21,9 @@ extension REPL {
         case .success(let compaction):
             self.session = result.0
             let tokens = compaction.usage?.inputTokens.map { " (\(SessionSpending.number($0)) tokens read)" } ?? ""
-            context.output.write("Compacted the conversation into \(compaction.items) item\(compaction.items == 1 ? "" : "s")\(tokens); the next turn goes on from them.\n")
+            context.output.write(
+                "Compacted the conversation into \(compaction.items) item\(compaction.items == 1 ? "" : "s")\(tokens); the next turn goes on from them.\n"
+            )
         case .failure(let error):
             context.diagnostics.write("error: \(error.message)\n")
         }

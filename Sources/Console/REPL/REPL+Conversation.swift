@@ -8,9 +8,10 @@ extension REPL {
     func attachCommand(_ text: String) {
         let paths = text.split(separator: " ").map(String.init)
         guard !paths.isEmpty else {
-            context.output.write(attachments.isEmpty
-                ? "Nothing attached (/attach PATH... adds files to the next message).\n"
-                : attachments.map { "  \($0.url.path)  \($0.mediaType), \($0.size.formatted()) bytes\n" }.joined())
+            context.output.write(
+                attachments.isEmpty
+                    ? "Nothing attached (/attach PATH... adds files to the next message).\n"
+                    : attachments.map { "  \($0.url.path)  \($0.mediaType), \($0.size.formatted()) bytes\n" }.joined())
             return
         }
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -24,22 +25,28 @@ extension REPL {
             }
         }
         attachments += added
-        context.output.write(added.map { "Attached \($0.url.lastPathComponent) (\($0.isImage ? "image" : $0.mediaType)) to the next message.\n" }.joined())
+        context.output.write(
+            added.map {
+                "Attached \($0.url.lastPathComponent) (\($0.isImage ? "image" : $0.mediaType)) to the next message.\n"
+            }.joined())
     }
 
     func modeCommand(_ text: String) {
         guard !text.isEmpty else {
-            context.output.write("Mode: \(conversation.mode.rawValue) (/mode stored|stateless; /conversation new|use ID).\n")
+            context.output.write(
+                "Mode: \(conversation.mode.rawValue) (/mode stored|stateless; /conversation new|use ID).\n")
             return
         }
         guard let mode = Conversation.Mode(rawValue: text), mode != .conversation else {
-            context.diagnostics.write("error: /mode takes stored or stateless (/conversation new|use ID for the Conversations API)\n")
+            context.diagnostics.write(
+                "error: /mode takes stored or stateless (/conversation new|use ID for the Conversations API)\n")
             return
         }
         conversation = Conversation(sessionID: UUID().uuidString.lowercased(), mode: mode)
-        context.output.write(mode == .stored
-            ? "Stored mode: each turn chains to the last with previous_response_id. New conversation.\n"
-            : "Stateless mode: store: false, and each request carries the whole history. New conversation.\n")
+        context.output.write(
+            mode == .stored
+                ? "Stored mode: each turn chains to the last with previous_response_id. New conversation.\n"
+                : "Stateless mode: store: false, and each request carries the whole history. New conversation.\n")
     }
 
     func conversationCommand(_ arguments: [String]) {
@@ -56,12 +63,15 @@ extension REPL {
             if let id = result.id {
                 useConversation(id)
             } else {
-                context.diagnostics.write("error: cannot create a conversation: \(result.error ?? "no id in the answer")\n")
+                context.diagnostics.write(
+                    "error: cannot create a conversation: \(result.error ?? "no id in the answer")\n")
             }
         case ("use", 2):
             useConversation(arguments[1])
         case (nil, _):
-            context.output.write(conversation.conversationID.map { "Conversation \($0).\n" } ?? "Not in a Conversations API conversation (mode \(conversation.mode.rawValue)).\n")
+            context.output.write(
+                conversation.conversationID.map { "Conversation \($0).\n" }
+                    ?? "Not in a Conversations API conversation (mode \(conversation.mode.rawValue)).\n")
         default:
             context.diagnostics.write("usage: /conversation new | use ID\n")
         }
@@ -101,7 +111,8 @@ extension REPL {
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
         var lines = sessions.map { session in
             let when = formatter.string(from: session.lastAt).replacingOccurrences(of: "T", with: " ")
-            return "  \(session.id.prefix(8))  \(when)  \(session.turns) turn\(session.turns == 1 ? "" : "s")  \(ConsoleSessionDelegate.clip(session.firstInput ?? "", 60))"
+            return
+                "  \(session.id.prefix(8))  \(when)  \(session.turns) turn\(session.turns == 1 ? "" : "s")  \(ConsoleSessionDelegate.clip(session.firstInput ?? "", 60))"
         }
         lines.append("/resume ID continues one; /history \(page + 1) shows older ones.")
         context.output.write(lines.joined(separator: "\n") + "\n")
@@ -128,8 +139,10 @@ extension REPL {
     /// `/edit`: the next message written in `$VISUAL` or `$EDITOR` (vi when neither is set), then sent.
     func editCommand() {
         let editor = context.environment["VISUAL"] ?? context.environment["EDITOR"] ?? "vi"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openresponses-\(UUID().uuidString).md")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "openresponses-\(UUID().uuidString).md")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             context.diagnostics.write("error: cannot create \(file.path)\n")
             return
         }
@@ -140,7 +153,8 @@ extension REPL {
             context.diagnostics.write("error: \(editor) exited with status \(status); nothing sent\n")
             return
         }
-        let text = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text =
+            (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !text.isEmpty else {
             context.output.write("Empty message; nothing sent.\n")
             return

@@ -25,7 +25,8 @@ extension REPL {
         if interrupted { return context.diagnostics.write("[interrupted]\n") }
         switch result {
         case .success(let estimate):
-            context.output.write((text.isEmpty ? "The conversation so far, with an empty message. " : "") + estimate.line)
+            context.output.write(
+                (text.isEmpty ? "The conversation so far, with an empty message. " : "") + estimate.line)
         case .failure(let error):
             context.diagnostics.write("error: cannot count the input tokens: \(error.message)\n")
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Markdown
 import Inspector
+import Markdown
 import Untrusted
 
 /// Taking an answer or a conversation away: `/copy` (the clipboard, through OSC 52, which works in tmux
@@ -15,16 +15,20 @@ extension REPL {
 
     /// `/save PATH` the last answer; `/save code [N] PATH` its Nth code block (the first by default).
     func saveCommand(_ words: [String]) {
-        guard let path = words.last, words != ["code"], words.count == 1 || (words.first == "code" && (2...3).contains(words.count)) else {
+        guard let path = words.last, words != ["code"],
+            words.count == 1 || (words.first == "code" && (2...3).contains(words.count))
+        else {
             context.diagnostics.write("usage: /save PATH | /save code [N] PATH\n")
             return
         }
         // `/save code 2`: a block's number where the file's name should be.
         if words.count == 2, words.first == "code", Int(path) != nil {
-            context.diagnostics.write("usage: /save code [N] PATH (\(path) is taken as a block's number: give the file's name after it)\n")
+            context.diagnostics.write(
+                "usage: /save code [N] PATH (\(path) is taken as a block's number: give the file's name after it)\n")
             return
         }
-        guard let (text, what) = answerPart(Array(words.dropLast()), usage: "usage: /save PATH | /save code [N] PATH") else { return }
+        guard let (text, what) = answerPart(Array(words.dropLast()), usage: "usage: /save PATH | /save code [N] PATH")
+        else { return }
         do throws(ConsoleError) {
             let url = try OutputFile.write(text.hasSuffix("\n") ? text : text + "\n", to: path)
             context.output.write("Saved \(what) to \(url.path).\n")
@@ -81,7 +85,9 @@ extension REPL {
                 return nil
             }
             guard let number = words.count == 2 ? Int(words[1]) : 1, (1...blocks.count).contains(number) else {
-                context.diagnostics.write("error: the last answer has \(blocks.count) code block\(blocks.count == 1 ? "" : "s") (1-\(blocks.count)), not \(words[1])\n")
+                context.diagnostics.write(
+                    "error: the last answer has \(blocks.count) code block\(blocks.count == 1 ? "" : "s") (1-\(blocks.count)), not \(words[1])\n"
+                )
                 return nil
             }
             let language = blocks[number - 1].language
@@ -98,6 +104,8 @@ extension REPL {
     static func osc52(_ text: String, inTmux: Bool) -> TerminalText {
         let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
         guard inTmux else { return TerminalText(composed: sequence) }
-        return TerminalText(composed: sequence + "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\")
+        return TerminalText(
+            composed: sequence + "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}")
+                + "\u{1B}\\")
     }
 }

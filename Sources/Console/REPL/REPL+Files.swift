@@ -11,10 +11,12 @@ extension REPL {
         if root == StoresCommand.self {
             switch (arguments.first, arguments.count) {
             case (nil, _):
-                let active = settings.value(forKey: "file_search.vector_store_ids")?.arrayValue?.compactMap(\.stringValue) ?? []
-                context.output.write(active.isEmpty
-                    ? "No vector stores in use (/stores use ID[,ID...] turns on file_search).\n"
-                    : "file_search uses: \(active.joined(separator: ", "))\n")
+                let active =
+                    settings.value(forKey: "file_search.vector_store_ids")?.arrayValue?.compactMap(\.stringValue) ?? []
+                context.output.write(
+                    active.isEmpty
+                        ? "No vector stores in use (/stores use ID[,ID...] turns on file_search).\n"
+                        : "file_search uses: \(active.joined(separator: ", "))\n")
                 return
             case ("use", 2):
                 if arguments[1] == "none" {
@@ -24,7 +26,8 @@ extension REPL {
                     let ids = arguments[1].split(separator: ",").map(String.init)
                     stack.session.assign("file_search.vector_store_ids", .array(ids.map(JSONValue.string)))
                     storeIDs.add(ids)
-                    context.output.write("file_search now searches \(arguments[1].replacingOccurrences(of: ",", with: ", ")).\n")
+                    context.output.write(
+                        "file_search now searches \(arguments[1].replacingOccurrences(of: ",", with: ", ")).\n")
                 }
                 return
             default:

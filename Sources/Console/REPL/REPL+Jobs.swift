@@ -27,7 +27,8 @@ extension REPL {
     /// provider the ledger names for it).
     func cancelJobCommand(_ words: [String]) {
         guard words.count <= 1, let id = words.first ?? detachedJob else {
-            context.diagnostics.write("usage: /cancel [RESPONSE_ID] (alone: the background response Ctrl-C detached from; none yet)\n")
+            context.diagnostics.write(
+                "usage: /cancel [RESPONSE_ID] (alone: the background response Ctrl-C detached from; none yet)\n")
             return
         }
         if id == detachedJob {
@@ -48,7 +49,9 @@ extension REPL {
         switch words {
         case ["on"]: setCommand("background true")
         case ["off"]: setCommand("background false")
-        default: context.diagnostics.write("usage: /bg on|off (now \(settings.value(forKey: "background")?.boolValue == true ? "on" : "off"))\n")
+        default:
+            context.diagnostics.write(
+                "usage: /bg on|off (now \(settings.value(forKey: "background")?.boolValue == true ? "on" : "off"))\n")
         }
     }
 

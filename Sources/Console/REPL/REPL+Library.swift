@@ -1,7 +1,7 @@
 import Foundation
 import Library
-import Untrusted
 import ResponsesAPI
+import Untrusted
 import Workbench
 
 /// What the console knows of the local library during a session.
@@ -28,7 +28,8 @@ struct LibraryState {
 /// `/library`, `/doc`, `/sources`, and turns answered from the library.
 extension REPL {
     var libraryRunner: LibraryRunner {
-        LibraryRunner(CommandIO(environment: context.environment, output: context.output, diagnostics: context.diagnostics))
+        LibraryRunner(
+            CommandIO(environment: context.environment, output: context.output, diagnostics: context.diagnostics))
     }
 
     func libraryCommand(_ text: String) {
@@ -36,7 +37,9 @@ extension REPL {
         case "": break
         case "on":
             guard library.hasProvider else {
-                context.diagnostics.write("there is no model to send passages to (no OPENAI_API_KEY for \(context.configuration.baseURL)); answers come from the library without one\n")
+                context.diagnostics.write(
+                    "there is no model to send passages to (no OPENAI_API_KEY for \(context.configuration.baseURL)); answers come from the library without one\n"
+                )
                 return
             }
             library.mode = .on
@@ -50,11 +53,16 @@ extension REPL {
             return
         }
         let scope = library.document.map { ", scoped to \($0)" } ?? ""
-        let message = switch library.mode {
-        case .on: "Library on: each turn sends the best passages of your documents to the model, cited as [n]\(scope).\n"
-        case .offline: "Library offline: questions are answered from your documents without a model\(scope).\n"
-        case .off: library.hasProvider ? "Library off: turns go to the model alone.\n" : "Library off; with no model, turns fail until you add a key (/library offline answers from documents).\n"
-        }
+        let message =
+            switch library.mode {
+            case .on:
+                "Library on: each turn sends the best passages of your documents to the model, cited as [n]\(scope).\n"
+            case .offline: "Library offline: questions are answered from your documents without a model\(scope).\n"
+            case .off:
+                library.hasProvider
+                    ? "Library off: turns go to the model alone.\n"
+                    : "Library off; with no model, turns fail until you add a key (/library offline answers from documents).\n"
+            }
         context.output.write(message)
     }
 
@@ -82,13 +90,18 @@ extension REPL {
     func docCommand(_ text: String) {
         switch text {
         case "":
-            context.output.write(library.document.map { "Turns are scoped to \($0) (/doc off clears it).\n" } ?? "No document scope (/doc PATH picks one).\n")
+            context.output.write(
+                library.document.map { "Turns are scoped to \($0) (/doc off clears it).\n" }
+                    ?? "No document scope (/doc PATH picks one).\n")
         case "off":
             library.document = nil
             context.output.write("No document scope: turns search the whole library.\n")
         default:
-            let path = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-                .standardizedFileURL.path
+            let path = URL(
+                fileURLWithPath: text,
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            )
+            .standardizedFileURL.path
             let options: LibraryOptions
             do {
                 options = try LibraryOptions(settings.library, source: "the session's library.* settings (/settings)")
@@ -97,11 +110,14 @@ extension REPL {
                 return
             }
             let runner = libraryRunner
-            let (status, _) = bridge.run { await runner.add([path], chunker: options.chunker, ocr: options.ocr, embedding: options) }
+            let (status, _) = bridge.run {
+                await runner.add([path], chunker: options.chunker, ocr: options.ocr, embedding: options)
+            }
             guard status == .success else { return }
             library.document = path
             if library.mode == .off { library.mode = library.hasProvider ? .on : .offline }
-            context.output.write("Following turns are about \((path as NSString).lastPathComponent) (/doc off to search everything).\n")
+            context.output.write(
+                "Following turns are about \((path as NSString).lastPathComponent) (/doc off to search everything).\n")
         }
     }
 
@@ -123,7 +139,9 @@ extension REPL {
         let client = context.client
         let (result, _) = bridge.run { () async -> Result<[SearchHit], any Error> in
             do {
-                return .success(try await runner.passages(question, k: options.passages, filter: filter, options: options, client: client))
+                return .success(
+                    try await runner.passages(
+                        question, k: options.passages, filter: filter, options: options, client: client))
             } catch {
                 return .failure(error)
             }
@@ -140,7 +158,9 @@ extension REPL {
     func answerFromLibrary(_ question: String) {
         guard let hits = searchLibrary(question) else { return }
         guard !hits.isEmpty else {
-            context.output.write("Nothing in your library matches that (openresponses library add PATH adds documents; /doc PATH adds one and asks about it).\n")
+            context.output.write(
+                "Nothing in your library matches that (openresponses library add PATH adds documents; /doc PATH adds one and asks about it).\n"
+            )
             return
         }
         let colors = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).colors
@@ -159,7 +179,9 @@ extension REPL {
             return
         }
         library.sources = hits
-        guard let outcome = send(.string(AnswerBuilder().context(question: question, passages: hits))), outcome.error == nil else { return }
+        guard let outcome = send(.string(AnswerBuilder().context(question: question, passages: hits))),
+            outcome.error == nil
+        else { return }
         context.output.write(LibraryRunner.footnotes(for: outcome.text, hits: hits))
     }
 }

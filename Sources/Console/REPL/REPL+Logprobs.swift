@@ -20,7 +20,8 @@ extension REPL {
                     + "(0-20 alternatives per token), then ask again.\n")
             return
         }
-        let width = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).width ?? Int.max
+        let width =
+            RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).width ?? Int.max
         let lines = table.lines(width: width, limit: Int(argument) ?? 50)
         context.output.write(lines.joined(separator: "\n") + "\n")
     }

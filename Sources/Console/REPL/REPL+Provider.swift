@@ -8,11 +8,15 @@ import Workbench
 extension REPL {
     func providerCommand(_ name: String) {
         guard !name.isEmpty else {
-            context.output.write("Provider \(providerName): \(context.configuration.baseURL) (/provider NAME switches; openresponses providers list shows them).\n")
+            context.output.write(
+                "Provider \(providerName): \(context.configuration.baseURL) (/provider NAME switches; openresponses providers list shows them).\n"
+            )
             return
         }
         if switchProvider(to: name) {
-            context.output.write("Provider \(name): \(context.configuration.baseURL), model \(settings.model); a new conversation starts.\n")
+            context.output.write(
+                "Provider \(name): \(context.configuration.baseURL), model \(settings.model); a new conversation starts.\n"
+            )
         }
     }
 

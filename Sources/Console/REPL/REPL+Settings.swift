@@ -1,6 +1,6 @@
 import Foundation
-import Library
 import Inspector
+import Library
 import ResponsesAPI
 import Workbench
 
@@ -24,7 +24,9 @@ extension REPL {
                 stack.use(preset)
                 var line = moved + "Using preset \(preset.name)" + (preset.description.map { ": \($0)" } ?? "") + "\n"
                 let kept = stack.session.assignments.map(\.key)
-                if !kept.isEmpty { line += "Your /set values stay on top: \(kept.joined(separator: ", ")) (/reset drops them).\n" }
+                if !kept.isEmpty {
+                    line += "Your /set values stay on top: \(kept.joined(separator: ", ")) (/reset drops them).\n"
+                }
                 context.output.write(line)
             } catch {
                 context.diagnostics.write(error.linesPrefixed("error: "))
@@ -38,7 +40,8 @@ extension REPL {
                 }
             } else {
                 guard let current = stack.preset else {
-                    context.output.write("No preset in use (/preset use NAME picks one; /settings shows what is in effect).\n")
+                    context.output.write(
+                        "No preset in use (/preset use NAME picks one; /settings shows what is in effect).\n")
                     return
                 }
                 preset = current
@@ -48,7 +51,8 @@ extension REPL {
             savePreset(named: arguments[1])
         case ("diff", 3):
             do {
-                let old = try presets.load(arguments[1]), new = try presets.load(arguments[2])
+                let old = try presets.load(arguments[1])
+                let new = try presets.load(arguments[2])
                 let diff = JSONDiff(.object(old.comparable), .object(new.comparable))
                 context.output.write(
                     diff.changes.isEmpty
@@ -79,7 +83,11 @@ extension REPL {
             let replaced = presets.locate(name)
             let url = try presets.save(preset)
             stack.use(try Preset.load(from: url))
-            let note = replaced.map { $0.deletingLastPathComponent() == presets.userDirectory ? " (replaced)" : " (overrides the shipped one)" } ?? ""
+            let note =
+                replaced.map {
+                    $0.deletingLastPathComponent() == presets.userDirectory
+                        ? " (replaced)" : " (overrides the shipped one)"
+                } ?? ""
             context.output.write("Saved preset \(name) to \(url.path)\(note); it is now in use.\n")
         } catch {
             context.diagnostics.write(error.linesPrefixed("error: "))
@@ -88,7 +96,8 @@ extension REPL {
 
     func setCommand(_ text: String) {
         guard !text.isEmpty else {
-            context.diagnostics.write("usage: /set KEY VALUE (for example /set reasoning.effort high); /settings lists the keys\n")
+            context.diagnostics.write(
+                "usage: /set KEY VALUE (for example /set reasoning.effort high); /settings lists the keys\n")
             return
         }
         let assignment: String
@@ -111,14 +120,18 @@ extension REPL {
         guard let key = validKey(key, command: "/unset") else { return }
         let previous = settings.value(forKey: key)
         stack.session.assign(key, nil)
-        context.output.write(previous.map { "\(key) will not be sent (it was \(Self.display($0)))\n" } ?? "\(key) was not set; it will not be sent\n")
+        context.output.write(
+            previous.map { "\(key) will not be sent (it was \(Self.display($0)))\n" }
+                ?? "\(key) was not set; it will not be sent\n")
     }
 
     func resetCommand(_ key: String) {
         if key.isEmpty {
             let count = stack.session.assignments.count
             stack.session.forgetAll()
-            context.output.write(count == 0 ? "Nothing to reset.\n" : "Dropped \(count) /set and /unset value\(count == 1 ? "" : "s").\n")
+            context.output.write(
+                count == 0 ? "Nothing to reset.\n" : "Dropped \(count) /set and /unset value\(count == 1 ? "" : "s").\n"
+            )
             return
         }
         guard let key = validKey(key, command: "/reset") else { return }
@@ -149,11 +162,12 @@ extension REPL {
         let rows = effective.leaves.map { (key: $0.key, value: Self.display($0.value), source: sources[$0.key] ?? "") }
         let keyWidth = min(rows.map(\.key.count).max() ?? 0, 32)
         let valueWidth = min(rows.map(\.value.count).max() ?? 0, 48)
-        var text = rows.map { row in
-            let value = row.value.count > 48 ? String(row.value.prefix(47)) + "…" : row.value
-            return row.key.padding(toLength: max(keyWidth, row.key.count), withPad: " ", startingAt: 0) + "  "
-                + value.padding(toLength: valueWidth, withPad: " ", startingAt: 0) + "  " + row.source
-        }.joined(separator: "\n") + "\n"
+        var text =
+            rows.map { row in
+                let value = row.value.count > 48 ? String(row.value.prefix(47)) + "…" : row.value
+                return row.key.padding(toLength: max(keyWidth, row.key.count), withPad: " ", startingAt: 0) + "  "
+                    + value.padding(toLength: valueWidth, withPad: " ", startingAt: 0) + "  " + row.source
+            }.joined(separator: "\n") + "\n"
         let unset = stack.session.assignments.filter { $0.value == nil }.map(\.key)
         if !unset.isEmpty { text += "not sent (/unset): \(unset.joined(separator: ", "))\n" }
         context.output.write(text)
@@ -188,12 +202,14 @@ extension REPL {
         switch value {
         case .string(let text): return text.replacingOccurrences(of: "\n", with: "⏎")
         case .array(let items) where items.allSatisfy({ $0["type"] != nil }):
-            return "[" + items.map { item in
-                let type = item["type"]?.stringValue ?? "?"
-                let detail = item["name"]?.stringValue ?? item["server_label"]?.stringValue
-                    ?? item["vector_store_ids"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",")
-                return detail.flatMap { $0.isEmpty ? nil : "\(type) \($0)" } ?? type
-            }.joined(separator: ", ") + "]"
+            return "["
+                + items.map { item in
+                    let type = item["type"]?.stringValue ?? "?"
+                    let detail =
+                        item["name"]?.stringValue ?? item["server_label"]?.stringValue
+                        ?? item["vector_store_ids"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ",")
+                    return detail.flatMap { $0.isEmpty ? nil : "\(type) \($0)" } ?? type
+                }.joined(separator: ", ") + "]"
         default: return value.compactString
         }
     }

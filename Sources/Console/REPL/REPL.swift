@@ -1,8 +1,8 @@
 import Foundation
 import Inspector
 import ResponsesAPI
-import Workbench
 import Untrusted
+import Workbench
 
 /// The interactive console: plain lines are user turns (chained as the conversation mode says); lines
 /// starting with `/` are commands. A turn that ends in function calls or MCP approval requests goes on
@@ -80,13 +80,14 @@ public final class REPL {
         editor.complete(with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
-            context.output.write(library.hasProvider
-                ? "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
-                    + "Type a message; /help for commands, Ctrl-D to quit.\n"
-                : "openresponses · offline: no OPENAI_API_KEY for \(context.configuration.baseURL), so questions are answered "
-                    + "from your library, without a model (openresponses library add PATH adds documents; export "
-                    + "OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server, for a model's answers).\n"
-                    + "Type a message; /help for commands, Ctrl-D to quit.\n")
+            context.output.write(
+                library.hasProvider
+                    ? "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
+                        + "Type a message; /help for commands, Ctrl-D to quit.\n"
+                    : "openresponses · offline: no OPENAI_API_KEY for \(context.configuration.baseURL), so questions are answered "
+                        + "from your library, without a model (openresponses library add PATH adds documents; export "
+                        + "OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server, for a model's answers).\n"
+                        + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
         while true {
             for notice in jobWatcher.takeNotices() { context.diagnostics.write(notice + "\n") }
@@ -189,10 +190,13 @@ public final class REPL {
         let (result, _) = bridge.run { () async -> (ids: [URL: String], error: String?) in
             var ids: [URL: String] = [:]
             for attachment in large {
-                let progress = ProgressLine(output: diagnostics, enabled: progressEnabled, label: attachment.url.lastPathComponent, total: attachment.size)
+                let progress = ProgressLine(
+                    output: diagnostics, enabled: progressEnabled, label: attachment.url.lastPathComponent,
+                    total: attachment.size)
                 do {
                     let file = try await client.uploadFile(
-                        attachment.url, purpose: attachment.uploadPurpose, mediaType: attachment.mediaType, progress: { progress.update($0) })
+                        attachment.url, purpose: attachment.uploadPurpose, mediaType: attachment.mediaType,
+                        progress: { progress.update($0) })
                     progress.finish()
                     ids[attachment.url] = file["id"]?.stringValue
                 } catch {
@@ -220,15 +224,17 @@ public final class REPL {
             output: output, diagnostics: context.diagnostics, approval: .ask(askAtPrompt()))
         let session = self.session
         let spending = self.spending
-        let (result, _) = bridge.run { () async -> (session: ChatSession, outcome: TurnOutcome?, spending: SessionSpending?) in
+        let (result, _) = bridge.run {
+            () async -> (session: ChatSession, outcome: TurnOutcome?, spending: SessionSpending?) in
             var session = session
             var renderer = TurnRenderer(output: output, options: options)
             renderer.spending = spending
-            let outcome: TurnOutcome? = if let input {
-                await session.send(input, renderer: &renderer, delegate: delegate)
-            } else {
-                await session.retry(renderer: &renderer, delegate: delegate)
-            }
+            let outcome: TurnOutcome? =
+                if let input {
+                    await session.send(input, renderer: &renderer, delegate: delegate)
+                } else {
+                    await session.retry(renderer: &renderer, delegate: delegate)
+                }
             return (session, outcome, renderer.spending)
         }
         self.session = result.session
@@ -241,7 +247,9 @@ public final class REPL {
             detachedJob = job
             justDetached = true
             jobWatcher.watch(job, client: context.client)
-            context.diagnostics.write("[detached from \(job): it goes on on the server · /attach-job \(job) follows it · Ctrl-C again or /cancel cancels it]\n")
+            context.diagnostics.write(
+                "[detached from \(job): it goes on on the server · /attach-job \(job) follows it · Ctrl-C again or /cancel cancels it]\n"
+            )
         }
         return outcome
     }

@@ -50,13 +50,16 @@ struct SessionSpending: Sendable {
                 Self.number(line.outputTokens), line.cost.map(Self.dollars) ?? "no price",
             ])
         }
-        return InspectorPresenter.render(rows) + "Session total: \(Self.dollars(total)) (estimated from the shipped price table; models without a price are not counted)\n"
+        return InspectorPresenter.render(rows)
+            + "Session total: \(Self.dollars(total)) (estimated from the shipped price table; models without a price are not counted)\n"
     }
 
     static func number(_ value: Int) -> String { value.formatted(.number.grouping(.automatic)) }
 
     /// Dollars: two decimals from a dollar, four from a cent, six below (a short answer costs millionths).
     static func dollars(_ value: Double) -> String {
-        value >= 1 ? String(format: "$%.2f", value) : value >= 0.01 ? String(format: "$%.4f", value) : String(format: "$%.6f", value)
+        value >= 1
+            ? String(format: "$%.2f", value)
+            : value >= 0.01 ? String(format: "$%.4f", value) : String(format: "$%.6f", value)
     }
 }

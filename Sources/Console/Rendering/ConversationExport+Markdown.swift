@@ -1,6 +1,6 @@
 import Foundation
-import Markdown
 import Inspector
+import Markdown
 import ResponsesAPI
 
 /// The Markdown form: a header with the model, preset and provider, then each turn: what was asked, the
@@ -22,7 +22,10 @@ extension ConversationExport {
         }
         var footnotes: [String] = []
         for (index, turn) in turns.enumerated() {
-            if turn.compacted > 0 { out += "*(the conversation so far was compacted into \(turn.compacted) item\(turn.compacted == 1 ? "" : "s"))*\n\n" }
+            if turn.compacted > 0 {
+                out +=
+                    "*(the conversation so far was compacted into \(turn.compacted) item\(turn.compacted == 1 ? "" : "s"))*\n\n"
+            }
             for item in Self.newItems(turn.request, first: index == 0, compacted: turn.compacted) {
                 switch item["type"]?.stringValue ?? (item["role"] != nil ? "message" : "") {
                 case "message" where item["role"]?.stringValue == "user":
@@ -37,10 +40,14 @@ extension ConversationExport {
             for item in Response(json: turn.response).output {
                 switch item {
                 case .message(let message):
-                    if !answered { out += "## Assistant\n\n"; answered = true }
+                    if !answered {
+                        out += "## Assistant\n\n"
+                        answered = true
+                    }
                     for part in message.content {
                         switch part {
-                        case .outputText(let text): out += CodeBlocks.closingFences(Self.cited(text, footnotes: &footnotes)) + "\n\n"
+                        case .outputText(let text):
+                            out += CodeBlocks.closingFences(Self.cited(text, footnotes: &footnotes)) + "\n\n"
                         case .refusal(let refusal): out += "> Refused: " + refusal + "\n\n"
                         default: break
                         }
@@ -56,7 +63,10 @@ extension ConversationExport {
             }
             if turn.exchange.state != "completed" {
                 // On one line: a line break would end the emphasis (an error page's body has many).
-                let error = turn.exchange.errorMessage.map { ": " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") } ?? ""
+                let error =
+                    turn.exchange.errorMessage.map {
+                        ": " + $0.split(whereSeparator: \.isNewline).joined(separator: " ")
+                    } ?? ""
                 out += "*(\(turn.exchange.state)\(error))*\n\n"
             }
             out += "*" + Self.usage(turn.exchange) + "*\n\n"
@@ -67,7 +77,8 @@ extension ConversationExport {
 
     /// `text` whole in a fenced block, its fence longer than any run of backticks in it.
     static func fenced(_ text: String) -> String {
-        var longest = 0, run = 0
+        var longest = 0
+        var run = 0
         for character in text {
             run = character == "`" ? run + 1 : 0
             longest = max(longest, run)
@@ -82,7 +93,8 @@ extension ConversationExport {
         var scalars = Array(part.text.unicodeScalars)
         var marks: [(position: Int, number: Int)] = []
         for annotation in part.annotations {
-            let label: String, position: Int?
+            let label: String
+            let position: Int?
             switch annotation {
             case .urlCitation(let url, let title, _, let end):
                 label = title.map { "[\($0)](\(url))" } ?? "<\(url)>"
@@ -91,7 +103,9 @@ extension ConversationExport {
                 label = filename.map { "\($0) (\(fileID))" } ?? fileID
                 position = index
             case .containerFileCitation(let containerID, let fileID, let filename, _, let end):
-                label = (filename ?? fileID) + " (code interpreter: `openresponses containers download \(containerID) \(fileID)`)"
+                label =
+                    (filename ?? fileID)
+                    + " (code interpreter: `openresponses containers download \(containerID) \(fileID)`)"
                 position = end
             case .filePath(let fileID, let index):
                 label = "file \(fileID)"
@@ -99,7 +113,12 @@ extension ConversationExport {
             case .unknown:
                 continue
             }
-            let number = (footnotes.firstIndex(of: label) ?? { footnotes.append(label); return footnotes.count - 1 }()) + 1
+            let number =
+                (footnotes.firstIndex(of: label)
+                    ?? {
+                        footnotes.append(label)
+                        return footnotes.count - 1
+                    }()) + 1
             marks.append((min(max(position ?? scalars.count, 0), scalars.count), number))
         }
         for mark in marks.sorted(by: { ($0.position, $0.number) > ($1.position, $1.number) }) {

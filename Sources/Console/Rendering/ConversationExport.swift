@@ -29,7 +29,10 @@ struct ConversationExport {
             if detail.summary.url.hasSuffix("/responses/compact") {
                 compacted = detail.responseJSON["output"]?.arrayValue?.count ?? 0
             } else if detail.summary.url.hasSuffix("/responses") {
-                turns.append(Turn(exchange: detail.summary, request: detail.requestJSON, response: detail.responseJSON, compacted: compacted))
+                turns.append(
+                    Turn(
+                        exchange: detail.summary, request: detail.requestJSON, response: detail.responseJSON,
+                        compacted: compacted))
                 compacted = 0
             }
         }
@@ -41,12 +44,17 @@ struct ConversationExport {
     /// a `/compact`, those after the `compacted` items it starts with.
     static func newItems(_ request: JSONValue, first: Bool, compacted: Int = 0) -> [JSONValue] {
         guard let items = request["input"]?.arrayValue else {
-            return request["input"]?.stringValue.map { [["type": "message", "role": "user", "content": .string($0)]] } ?? []
+            return request["input"]?.stringValue.map { [["type": "message", "role": "user", "content": .string($0)]] }
+                ?? []
         }
         if compacted > 0 { return Array(items.dropFirst(compacted)) }
-        if first || request["previous_response_id"]?.stringValue != nil || request["conversation"] != nil { return items }
+        if first || request["previous_response_id"]?.stringValue != nil || request["conversation"] != nil {
+            return items
+        }
         let produced = items.lastIndex { item in
-            item["role"]?.stringValue == "assistant" || ["function_call", "reasoning", "web_search_call", "file_search_call"].contains(item["type"]?.stringValue ?? "")
+            item["role"]?.stringValue == "assistant"
+                || ["function_call", "reasoning", "web_search_call", "file_search_call"].contains(
+                    item["type"]?.stringValue ?? "")
         }
         return produced.map { Array(items[($0 + 1)...]) } ?? items
     }
@@ -71,23 +79,24 @@ struct ConversationExport {
     var json: JSONValue {
         .object([
             "session": .string(session),
-            "turns": .array(turns.map { turn in
-                .object([
-                    "exchange": .integer(Int(turn.exchange.id)),
-                    "started_at": .string(InspectorStore.timestamp(turn.exchange.startedAt)),
-                    "model": turn.exchange.model.map(JSONValue.string) ?? .null,
-                    "preset": turn.exchange.preset.map(JSONValue.string) ?? .null,
-                    "provider": turn.exchange.provider.map(JSONValue.string) ?? .null,
-                    "state": .string(turn.exchange.state),
-                    "usage": .object([
-                        "input_tokens": turn.exchange.inputTokens.map(JSONValue.integer) ?? .null,
-                        "output_tokens": turn.exchange.outputTokens.map(JSONValue.integer) ?? .null,
-                    ]),
-                    "cost_usd": turn.exchange.costUsd.map(JSONValue.number) ?? .null,
-                    "request": turn.request,
-                    "response": turn.response,
-                ])
-            }),
+            "turns": .array(
+                turns.map { turn in
+                    .object([
+                        "exchange": .integer(Int(turn.exchange.id)),
+                        "started_at": .string(InspectorStore.timestamp(turn.exchange.startedAt)),
+                        "model": turn.exchange.model.map(JSONValue.string) ?? .null,
+                        "preset": turn.exchange.preset.map(JSONValue.string) ?? .null,
+                        "provider": turn.exchange.provider.map(JSONValue.string) ?? .null,
+                        "state": .string(turn.exchange.state),
+                        "usage": .object([
+                            "input_tokens": turn.exchange.inputTokens.map(JSONValue.integer) ?? .null,
+                            "output_tokens": turn.exchange.outputTokens.map(JSONValue.integer) ?? .null,
+                        ]),
+                        "cost_usd": turn.exchange.costUsd.map(JSONValue.number) ?? .null,
+                        "request": turn.request,
+                        "response": turn.response,
+                    ])
+                }),
         ])
     }
 }

@@ -51,7 +51,8 @@ final class IngestProgress: Sendable {
 
     /// A file is done: its line (and its pages' with `verbose`), then the progress line again.
     func finished(_ progress: Ingest.Progress) {
-        var lines = "[\(progress.index)/\(progress.total)] \(LibraryRunner.describe(progress.outcome, path: progress.path))\n"
+        var lines =
+            "[\(progress.index)/\(progress.total)] \(LibraryRunner.describe(progress.outcome, path: progress.path))\n"
         if verbose {
             for page in progress.pages { lines += "    " + Self.describe(page) + "\n" }
         }
@@ -59,9 +60,18 @@ final class IngestProgress: Sendable {
         let (clear, redraw) = state.withLock { state -> (Bool, TerminalText?) in
             state.done = progress.index
             state.current = ""
-            if case .added(let chunks, let pages) = progress.outcome { state.chunks += chunks; state.pages += pages ?? 0 }
-            if case .updated(let chunks, let pages) = progress.outcome { state.chunks += chunks; state.pages += pages ?? 0 }
-            if case .rechunked(let chunks, let pages, _) = progress.outcome { state.chunks += chunks; state.pages += pages ?? 0 }
+            if case .added(let chunks, let pages) = progress.outcome {
+                state.chunks += chunks
+                state.pages += pages ?? 0
+            }
+            if case .updated(let chunks, let pages) = progress.outcome {
+                state.chunks += chunks
+                state.pages += pages ?? 0
+            }
+            if case .rechunked(let chunks, let pages, _) = progress.outcome {
+                state.chunks += chunks
+                state.pages += pages ?? 0
+            }
             let clear = state.drawn
             state.drawn = false
             return (clear, draw(&state, force: true))
@@ -87,14 +97,18 @@ final class IngestProgress: Sendable {
         if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
         state.lastDraw = now
         state.drawn = true
-        return "\r\u{1B}[K" + TerminalText(Self.line(
-            done: state.done, total: total, pages: state.pages, chunks: state.chunks,
-            elapsed: ProgressLine.seconds(now - state.start), current: state.current))
+        return "\r\u{1B}[K"
+            + TerminalText(
+                Self.line(
+                    done: state.done, total: total, pages: state.pages, chunks: state.chunks,
+                    elapsed: ProgressLine.seconds(now - state.start), current: state.current))
     }
 
     /// `[12/40] 31 pages, 210 chunks · 4.1 files/s · 7 s left · path` (no rate before the first file is done).
     static func line(done: Int, total: Int, pages: Int, chunks: Int, elapsed: Double, current: String) -> String {
-        var parts = ["[\(done)/\(total)] \(pages) page\(pages == 1 ? "" : "s"), \(chunks) chunk\(chunks == 1 ? "" : "s")"]
+        var parts = [
+            "[\(done)/\(total)] \(pages) page\(pages == 1 ? "" : "s"), \(chunks) chunk\(chunks == 1 ? "" : "s")"
+        ]
         if done > 0, elapsed > 0 {
             let rate = Double(done) / elapsed
             parts.append(String(format: "%.1f files/s", rate))

@@ -40,8 +40,11 @@ struct LogprobsTable {
 
     static func token(_ json: JSONValue) -> Token? {
         guard let text = json["token"]?.stringValue, let logprob = json["logprob"]?.doubleValue else { return nil }
-        let alternatives: [(text: String, logprob: Double)] = (json["top_logprobs"]?.arrayValue ?? []).compactMap { entry in
-            guard let text = entry["token"]?.stringValue, let logprob = entry["logprob"]?.doubleValue else { return nil }
+        let alternatives: [(text: String, logprob: Double)] = (json["top_logprobs"]?.arrayValue ?? []).compactMap {
+            entry in
+            guard let text = entry["token"]?.stringValue, let logprob = entry["logprob"]?.doubleValue else {
+                return nil
+            }
             return (text, logprob)
         }
         // The chosen token is listed among the alternatives too: shown once, in its own column.
@@ -54,16 +57,22 @@ struct LogprobsTable {
         let shown = tokens.prefix(limit)
         let tokenWidth = min(24, max(7, shown.map { Self.quoted($0.text).count }.max() ?? 7))
         let numberWidth = max(3, String(shown.count).count + 1)
-        func pad(_ text: String, _ count: Int) -> String { text + String(repeating: " ", count: max(0, count - text.count)) }
+        func pad(_ text: String, _ count: Int) -> String {
+            text + String(repeating: " ", count: max(0, count - text.count))
+        }
         var lines = [pad("#", numberWidth) + " " + pad("token", tokenWidth) + "  " + pad("p", 9) + "  alternatives"]
         for (index, token) in shown.enumerated() {
-            let alternatives = token.alternatives.map { "\(Self.quoted($0.text)) \(Self.percent($0.logprob))" }.joined(separator: ", ")
-            var line = pad(String(index + 1), numberWidth) + " " + pad(Self.quoted(token.text), tokenWidth) + "  "
+            let alternatives = token.alternatives.map { "\(Self.quoted($0.text)) \(Self.percent($0.logprob))" }.joined(
+                separator: ", ")
+            var line =
+                pad(String(index + 1), numberWidth) + " " + pad(Self.quoted(token.text), tokenWidth) + "  "
                 + pad(Self.percent(token.logprob), 9) + (alternatives.isEmpty ? "" : "  " + alternatives)
             if line.count > width, width > 1 { line = String(line.prefix(width - 1)) + "…" }
             lines.append(line)
         }
-        if tokens.count > shown.count { lines.append("… \(tokens.count - shown.count) more tokens (/logprobs \(tokens.count) shows them all)") }
+        if tokens.count > shown.count {
+            lines.append("… \(tokens.count - shown.count) more tokens (/logprobs \(tokens.count) shows them all)")
+        }
         return lines
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 import Untrusted
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where the console's text goes. The terminal in the program; a recording sink in tests.
 ///
@@ -47,9 +48,9 @@ public struct FileDescriptorOutput: OutputSink {
             var offset = 0
             while offset < buffer.count {
                 #if canImport(Glibc)
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 #else
-                let written = Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

@@ -29,7 +29,8 @@ final class ProgressLine: Sendable {
             let rate = Double(done) / seconds
             let left = rate > 0 ? Double(total - done) / rate : 0
             let percent = total > 0 ? done * 100 / total : 100
-            return "\r\u{1B}[K\(label)  \(Self.size(done)) / \(Self.size(total))  \(percent)%  \(Self.size(Int(rate)))/s  \(Int(left.rounded())) s left"
+            return
+                "\r\u{1B}[K\(label)  \(Self.size(done)) / \(Self.size(total))  \(percent)%  \(Self.size(Int(rate)))/s  \(Int(left.rounded())) s left"
         }
         if let line { output.write(line) }
     }

@@ -24,7 +24,8 @@ struct RenderOptions: Sendable {
     var hyperlinks = false
 
     init(
-        colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true, showExtras: Bool = false,
+        colors: Bool = false, width: Int? = nil, showReasoning: Bool = true, showUsage: Bool = true,
+        showExtras: Bool = false,
         citations: Bool = false, imagesDirectory: URL? = nil
     ) {
         self.colors = colors
@@ -43,11 +44,14 @@ struct RenderOptions: Sendable {
     /// when `fd` is not a terminal.
     static func forTerminal(fd: Int32, environment: AppEnvironment, settings: TurnSettings) -> RenderOptions {
         guard isatty(fd) == 1 else {
-            return RenderOptions(showReasoning: settings.showReasoning, showUsage: settings.showUsage,
-                                 imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))
+            return RenderOptions(
+                showReasoning: settings.showReasoning, showUsage: settings.showUsage,
+                imagesDirectory: environment.dataDirectory.appendingPathComponent("images"))
         }
         var size = winsize()
-        let columns = ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : Int(environment["COLUMNS"] ?? "") ?? 80
+        let columns =
+            ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
+            ? Int(size.ws_col) : Int(environment["COLUMNS"] ?? "") ?? 80
         var options = RenderOptions(
             colors: environment.variables["NO_COLOR"] == nil && environment["TERM"] != "dumb", width: max(20, columns),
             showReasoning: settings.showReasoning, showUsage: settings.showUsage, showExtras: true, citations: true,
@@ -80,7 +84,11 @@ struct RenderOptions: Sendable {
         let programs: Set<String> = ["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper", "Tabby", "rio"]
         if let program = environment["TERM_PROGRAM"], programs.contains(program) { return true }
         if let vte = environment["VTE_VERSION"].flatMap(Int.init), vte >= 5000 { return true }
-        if environment["KITTY_WINDOW_ID"] != nil || environment["WT_SESSION"] != nil || environment["KONSOLE_VERSION"] != nil { return true }
+        if environment["KITTY_WINDOW_ID"] != nil || environment["WT_SESSION"] != nil
+            || environment["KONSOLE_VERSION"] != nil
+        {
+            return true
+        }
         return ["xterm-kitty", "foot", "alacritty", "xterm-ghostty", "wezterm"].contains(environment["TERM"] ?? "")
     }
 }

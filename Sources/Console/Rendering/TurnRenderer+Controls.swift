@@ -1,4 +1,5 @@
 import Markdown
+
 /// What the model and the server send is shown on a terminal without its control characters taking effect.
 extension TurnRenderer {
     /// `text` from the model or the server (an answer without Markdown rendering, reasoning, a refusal, a

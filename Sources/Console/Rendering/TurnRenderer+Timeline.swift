@@ -14,7 +14,8 @@ extension TurnRenderer {
             let sources = call.sources
             if !sources.isEmpty {
                 let hosts = sources.prefix(4).map { URL(string: $0)?.host ?? $0 }
-                line += " — \(sources.count) source\(sources.count == 1 ? "" : "s"): " + hosts.joined(separator: ", ")
+                line +=
+                    " — \(sources.count) source\(sources.count == 1 ? "" : "s"): " + hosts.joined(separator: ", ")
                     + (sources.count > 4 ? ", …" : "")
             }
             return line + status(call.json)
@@ -33,7 +34,9 @@ extension TurnRenderer {
             var line = "[code interpreter]"
             if let code = call.code {
                 let lines = code.split(separator: "\n", omittingEmptySubsequences: false)
-                line += " " + clipped(String(lines.first ?? ""), 80) + (lines.count > 1 ? " (+\(lines.count - 1) lines)" : "")
+                line +=
+                    " " + clipped(String(lines.first ?? ""), 80)
+                    + (lines.count > 1 ? " (+\(lines.count - 1) lines)" : "")
             }
             let logs = call.logs.trimmingCharacters(in: .whitespacesAndNewlines)
             if !logs.isEmpty { line += " → " + clipped(logs, 100) }
@@ -45,7 +48,8 @@ extension TurnRenderer {
                 // folder): a safe last component, a known image format, and never over an existing file.
                 let format = (call.outputFormat ?? "png").lowercased()
                 let name = SafeFileName(
-                    stem: call.json["id"]?.stringValue ?? "", extension: ServerNamedFile.imageFormats.contains(format) ? format : "bin",
+                    stem: call.json["id"]?.stringValue ?? "",
+                    extension: ServerNamedFile.imageFormats.contains(format) ? format : "bin",
                     fallback: "image-" + UUID().uuidString.prefix(8).lowercased())
                 do {
                     let url = try ServerNamedFile.create(data, in: directory, name: name)
@@ -59,10 +63,15 @@ extension TurnRenderer {
             return line + status(call.json)
         case .mcpListTools(let list):
             if let error = list.error { return "[mcp \(list.serverLabel)] listing tools failed: \(error)" }
-            return "[mcp \(list.serverLabel)] \(list.toolNames.count) tools: " + clipped(list.toolNames.joined(separator: ", "), 100)
+            return "[mcp \(list.serverLabel)] \(list.toolNames.count) tools: "
+                + clipped(list.toolNames.joined(separator: ", "), 100)
         case .mcpCall(let call):
             var line = "[mcp \(call.serverLabel)] \(call.name)(\(clipped(call.arguments, 80)))"
-            if let error = call.error { line += " failed: \(clipped(error, 100))" } else if let output = call.output { line += " → " + clipped(output, 100) }
+            if let error = call.error {
+                line += " failed: \(clipped(error, 100))"
+            } else if let output = call.output {
+                line += " → " + clipped(output, 100)
+            }
             return line
         case .functionCall(let call):
             return "[function] \(call.name)(\(clipped(call.arguments, 100)))"

@@ -55,7 +55,8 @@ struct TurnRenderer: Sendable {
         self.options = options
         self.writer = WrappingWriter(width: options.width)
         if options.markdown {
-            self.markdown = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
+            self.markdown = MarkdownRenderer(
+                options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
         }
     }
 
@@ -86,7 +87,8 @@ struct TurnRenderer: Sendable {
         case .responseCompleted(let response), .responseIncomplete(let response), .responseFailed(let response):
             catchUp(response)
         case .outputTextAnnotationAdded(let added) where options.citations:
-            let number = footnote(for: added.annotation, partText: partTexts["\(added.itemID):\(added.contentIndex)"] ?? "")
+            let number = footnote(
+                for: added.annotation, partText: partTexts["\(added.itemID):\(added.contentIndex)"] ?? "")
             if let number { write("[\(number)]", wrap: false) }
         case .refusalDelta(let delta):
             noteFirstToken()
@@ -107,7 +109,9 @@ struct TurnRenderer: Sendable {
         case .reasoningSummaryPartDone where options.showExtras && options.showReasoning && lane == .reasoning:
             reasoningParagraphEnded = true
         case .outputItemDone(let done) where options.showExtras:
-            if let line = Self.timelineLine(for: done.item, savingImagesTo: options.imagesDirectory, saved: &savedImages) {
+            if let line = Self.timelineLine(
+                for: done.item, savingImagesTo: options.imagesDirectory, saved: &savedImages)
+            {
                 timeline(line)
             }
         case .error(let payload) where options.showExtras:
@@ -122,7 +126,8 @@ struct TurnRenderer: Sendable {
         noteFirstToken()
         for item in response.output {
             switch item {
-            case .reasoning(let reasoning) where options.showExtras && options.showReasoning && !reasoning.summary.isEmpty:
+            case .reasoning(let reasoning)
+            where options.showExtras && options.showReasoning && !reasoning.summary.isEmpty:
                 enter(.reasoning)
                 write(styled(shown(reasoning.summary.joined(separator: "\n\n")), .dim), wrap: true)
             case .message(let message):
@@ -144,7 +149,8 @@ struct TurnRenderer: Sendable {
                 }
             default:
                 if options.showExtras,
-                    let line = Self.timelineLine(for: item, savingImagesTo: options.imagesDirectory, saved: &savedImages)
+                    let line = Self.timelineLine(
+                        for: item, savingImagesTo: options.imagesDirectory, saved: &savedImages)
                 {
                     timeline(line)
                 }
@@ -186,14 +192,21 @@ struct TurnRenderer: Sendable {
 
     func usageLine(_ usage: Usage, cost: Double? = nil) -> String {
         func number(_ value: Int?) -> String { value.map { $0.formatted(.number.grouping(.automatic)) } ?? "?" }
-        var parts = ["input \(number(usage.inputTokens))" + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")]
-        parts.append("output \(number(usage.outputTokens))" + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
+        var parts = [
+            "input \(number(usage.inputTokens))"
+                + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")
+        ]
+        parts.append(
+            "output \(number(usage.outputTokens))"
+                + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
         let now = ContinuousClock.now
         if let firstTokenAfter { parts.append("first token \(Self.seconds(firstTokenAfter))") }
         parts.append("total \(Self.seconds(now - startedAt))")
         if let cost, let spending {
             let requests = spending.byModel.values.reduce(0) { $0 + $1.requests }
-            parts.append("~" + SessionSpending.dollars(cost) + (requests > 1 ? " (session ~\(SessionSpending.dollars(spending.total)))" : ""))
+            parts.append(
+                "~" + SessionSpending.dollars(cost)
+                    + (requests > 1 ? " (session ~\(SessionSpending.dollars(spending.total)))" : ""))
         }
         return "[usage] " + parts.joined(separator: " · ")
     }
@@ -223,7 +236,8 @@ struct TurnRenderer: Sendable {
     }
 
     mutating func footnote(for annotation: Annotation, partText: String) -> Int? {
-        let key: String, label: String
+        let key: String
+        let label: String
         var quote: String?
         var command: String?
         switch annotation {
@@ -309,7 +323,12 @@ struct TurnRenderer: Sendable {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    enum Color: String { case dim = "2", cyan = "36", yellow = "33", red = "31" }
+    enum Color: String {
+        case dim = "2"
+        case cyan = "36"
+        case yellow = "33"
+        case red = "31"
+    }
 
     func styled(_ text: String, _ color: Color) -> String {
         options.colors && !text.isEmpty ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text

@@ -49,9 +49,9 @@ public struct AskOptions: Sendable {
         let prompt = prompt?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
         let piped = stdinText?.trimmingCharacters(in: .newlines).nonEmpty
         switch (prompt, piped) {
-        case let (prompt?, piped?): return "\(prompt)\n\n\(piped)"
-        case let (prompt?, nil): return prompt
-        case let (nil, piped?): return piped
+        case (let prompt?, let piped?): return "\(prompt)\n\n\(piped)"
+        case (let prompt?, nil): return prompt
+        case (nil, let piped?): return piped
         case (nil, nil): return nil
         }
     }
@@ -98,7 +98,8 @@ public struct AskRunner: Sendable {
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
         let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
-        var renderOptions = onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
+        var renderOptions =
+            onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
         if options.render, !options.printJSON {
             renderOptions = RenderOptions.rendered(fd: 1, environment: context.environment, settings: settings)
             if !onTerminal { renderOptions.showExtras = false }
@@ -106,7 +107,8 @@ public struct AskRunner: Sendable {
         renderOptions.keepsText = false
         var renderer = TurnRenderer(output: sink, options: renderOptions)
         // stdout is the answer alone: tool activity goes to stderr with the notes.
-        let delegate = ConsoleSessionDelegate(output: context.diagnostics, diagnostics: context.diagnostics, approval: approval(options))
+        let delegate = ConsoleSessionDelegate(
+            output: context.diagnostics, diagnostics: context.diagnostics, approval: approval(options))
         // The answer is shown from its deltas and kept nowhere: the final events' repeats of it are not
         // decoded again (with --json the whole response is printed, so they are).
         if !options.printJSON { session.repeatedText = .omitted }
@@ -117,7 +119,8 @@ public struct AskRunner: Sendable {
         if let line = outcome.report(.script) { context.diagnostics.write(line + "\n") }
         if let job = session.detachedJob(outcome) {
             context.diagnostics.write(
-                "detached from \(job): it goes on on the server (openresponses attach \(job) follows it, openresponses cancel \(job) cancels it)\n")
+                "detached from \(job): it goes on on the server (openresponses attach \(job) follows it, openresponses cancel \(job) cancels it)\n"
+            )
         }
         return outcome.exitStatus
     }
@@ -136,7 +139,8 @@ public struct AskRunner: Sendable {
         for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
         do {
             let labels = ExchangeContext(labels: ["preset": preset].compactMapValues { $0 })
-            context.output.write(try await CostEstimate.count(composed.request, client: context.client, context: labels).line)
+            context.output.write(
+                try await CostEstimate.count(composed.request, client: context.client, context: labels).line)
             return .success
         } catch {
             context.diagnostics.write("error: cannot count the input tokens: \(error.message)\n")
@@ -149,8 +153,9 @@ public struct AskRunner: Sendable {
     private func approval(_ options: AskOptions) -> ConsoleSessionDelegate.Approval {
         if options.approveAll { return .always }
         guard options.canAsk else {
-            return .refuse("error: a tool needs approval to run, and stdin is not a terminal to ask on: "
-                + "pass --yes to approve function handlers and MCP calls without asking")
+            return .refuse(
+                "error: a tool needs approval to run, and stdin is not a terminal to ask on: "
+                    + "pass --yes to approve function handlers and MCP calls without asking")
         }
         let diagnostics = context.diagnostics
         return .ask { question in

@@ -11,7 +11,8 @@ struct CostEstimate: Sendable {
     var price: PriceTable.Price?
 
     static func count(
-        _ request: CreateResponseRequest, client: ResponsesClient, context: ExchangeContext, prices: PriceTable = .shipped
+        _ request: CreateResponseRequest, client: ResponsesClient, context: ExchangeContext,
+        prices: PriceTable = .shipped
     ) async throws(ResponsesAPIError) -> CostEstimate {
         let tokens = try await client.countInputTokens(request, context: context)
         let model = request.body["model"]?.stringValue ?? "?"

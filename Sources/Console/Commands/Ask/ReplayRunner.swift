@@ -39,7 +39,9 @@ public struct ReplayRunner: Sendable {
             }
         }
         guard let (baseURL, path) = Self.split(detail.summary.url) else {
-            context.diagnostics.write("error: exchange \(id) went to \(detail.summary.url); replay knows /responses and /conversations endpoints\n")
+            context.diagnostics.write(
+                "error: exchange \(id) went to \(detail.summary.url); replay knows /responses and /conversations endpoints\n"
+            )
             return .usage
         }
         // To the provider the exchange went to, with its key (a context made for it when it is not this
@@ -50,14 +52,17 @@ public struct ReplayRunner: Sendable {
                 made = try context.forProvider(recorded)
             } catch {
                 context.diagnostics.write(
-                    "error: exchange \(id) went to provider \(recorded), which cannot be used now: \(error.message); --provider NAME sends it to another\n")
+                    "error: exchange \(id) went to provider \(recorded), which cannot be used now: \(error.message); --provider NAME sends it to another\n"
+                )
                 return error.exitStatus
             }
-            context.diagnostics.write("note: exchange \(id) went to provider \(recorded); replaying it there, with its key\n")
+            context.diagnostics.write(
+                "note: exchange \(id) went to provider \(recorded); replaying it there, with its key\n")
         }
         let target = made ?? context
         let client = provider == nil ? target.client(baseURL: baseURL) : context.client
-        var exchangeContext = ExchangeContext(preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
+        var exchangeContext = ExchangeContext(
+            preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
         if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }
         let streamed = (try? JSONValue.parse(body))?["stream"]?.boolValue == true || detail.summary.streamed
         var renderer = TurnRenderer(output: context.output)
@@ -75,7 +80,8 @@ public struct ReplayRunner: Sendable {
         } else {
             do {
                 let (json, _) = try await client.send(
-                    method: detail.summary.method, path: path, body: body.isEmpty ? nil : body, context: exchangeContext)
+                    method: detail.summary.method, path: path, body: body.isEmpty ? nil : body, context: exchangeContext
+                )
                 if json["object"]?.stringValue == "response" {
                     renderer.render(response: Response(json: json))
                 } else {

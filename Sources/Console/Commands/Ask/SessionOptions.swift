@@ -11,7 +11,10 @@ public struct SessionOptions: Sendable {
     /// `--set KEY=VALUE` assignments.
     public var assignments: [String]
 
-    public init(model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil, assignments: [String] = []) {
+    public init(
+        model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil,
+        assignments: [String] = []
+    ) {
         self.model = model
         self.preset = preset
         self.instructions = instructions
@@ -23,7 +26,8 @@ public struct SessionOptions: Sendable {
     /// whose message has one `error:` line per problem.
     public func stack(environment: AppEnvironment) throws(ConsoleError) -> SettingsStack {
         do {
-            let flags = try SettingsLayer.commandLine(model: model, instructions: instructions, stream: stream, assignments: assignments)
+            let flags = try SettingsLayer.commandLine(
+                model: model, instructions: instructions, stream: stream, assignments: assignments)
             return try SettingsStack.load(environment: environment, preset: preset, flags: flags)
         } catch let error as SettingError {
             throw ConsoleError(error.message, exitStatus: .usage)

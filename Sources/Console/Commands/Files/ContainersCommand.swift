@@ -11,12 +11,15 @@ public struct ContainersCommand: ParsableCommand {
     public init() {}
 
     struct Files: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "files", abstract: "List a container's files (every page).")
+        static let configuration = CommandConfiguration(
+            commandName: "files", abstract: "List a container's files (every page).")
         @Argument(help: "The container id (cntr_...).") var id: String
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.containerFiles(containerID: id, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.containerFiles(containerID: id, json: json)
+        }
     }
 
     struct Download: RunnerCommand {
@@ -24,14 +27,19 @@ public struct ContainersCommand: ParsableCommand {
             commandName: "download", abstract: "Save a container file's content (streamed to disk).")
         @Argument(help: "The container id (cntr_...).") var id: String
         @Argument(help: "The file id (cfile_...).") var fileID: String
-        @Option(name: .shortAndLong, help: "Where to save it (replaced if it exists). By default the file's own name, made safe, in the current folder.")
+        @Option(
+            name: .shortAndLong,
+            help:
+                "Where to save it (replaced if it exists). By default the file's own name, made safe, in the current folder."
+        )
         var output: String?
         @Flag(help: "Replace a file of the default name that already exists (without -o).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.downloadContainerFile(containerID: id, fileID: fileID, output: output, force: force, json: json)
+            await runner.downloadContainerFile(
+                containerID: id, fileID: fileID, output: output, force: force, json: json)
         }
     }
 }

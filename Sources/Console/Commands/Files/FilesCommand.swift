@@ -9,7 +9,8 @@ public struct FilesCommand: ParsableCommand {
     public init() {}
 
     struct Upload: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "upload", 
+        static let configuration = CommandConfiguration(
+            commandName: "upload",
             abstract: "Upload files (streamed from disk; above 512 MB through the Uploads API in parts).")
         @Argument(help: "Files to upload.") var paths: [String]
         @Option(help: "assistants, user_data, batch, vision or evals.") var purpose: String = "assistants"
@@ -21,7 +22,9 @@ public struct FilesCommand: ParsableCommand {
                 throw ValidationError("--purpose \(purpose): use assistants, user_data, batch, vision or evals")
             }
         }
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.upload(paths: paths, purpose: purpose, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.upload(paths: paths, purpose: purpose, json: json)
+        }
     }
 
     struct List: RunnerCommand {
@@ -32,7 +35,9 @@ public struct FilesCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.list(purpose: purpose, limit: limit, all: all, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.list(purpose: purpose, limit: limit, all: all, json: json)
+        }
     }
 
     struct Show: RunnerCommand {
@@ -45,15 +50,22 @@ public struct FilesCommand: ParsableCommand {
     }
 
     struct Download: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "download", abstract: "Save a file's content (streamed to disk).")
+        static let configuration = CommandConfiguration(
+            commandName: "download", abstract: "Save a file's content (streamed to disk).")
         @Argument(help: "The file id.") var id: String
-        @Option(name: .shortAndLong, help: "Where to save it (replaced if it exists). By default the file's name, made safe, in the current folder.")
+        @Option(
+            name: .shortAndLong,
+            help:
+                "Where to save it (replaced if it exists). By default the file's name, made safe, in the current folder."
+        )
         var output: String?
         @Flag(help: "Replace a file of the default name that already exists (without -o).") var force = false
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.download(id: id, output: output, force: force, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.download(id: id, output: output, force: force, json: json)
+        }
     }
 
     struct Delete: RunnerCommand {

@@ -1,7 +1,7 @@
 import Foundation
 import ResponsesAPI
-import Workbench
 import Untrusted
+import Workbench
 
 extension FilesRunner {
     /// One line per file: id, path in the container, size, where it came from (the model or a user).
@@ -26,7 +26,9 @@ extension FilesRunner {
     }
 
     /// Saves a container file under `output`, or under the last component of its path in the container.
-    func downloadContainerFile(containerID: String, fileID: String, output: String?, force: Bool, json: Bool) async -> ExitStatus {
+    func downloadContainerFile(containerID: String, fileID: String, output: String?, force: Bool, json: Bool) async
+        -> ExitStatus
+    {
         await guarded {
             let destination: URL
             var claimed = false
@@ -34,12 +36,14 @@ extension FilesRunner {
                 destination = URL(fileURLWithPath: output)
             } else {
                 // The last component of the container's path, made safe (`..` or a dot file is never a name).
-                let path = try await client.containerFile(containerID: containerID, fileID: fileID)["path"]?.stringValue ?? ""
+                let path =
+                    try await client.containerFile(containerID: containerID, fileID: fileID)["path"]?.stringValue ?? ""
                 let name = SafeFileName(path.split(separator: "/").last.map(String.init) ?? "", fallback: fileID)
                 destination = URL(fileURLWithPath: name.name)
                 claimed = try Self.claim(destination, force: force)
             }
-            let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
+            let progress = ProgressLine(
+                output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
             let bytes: Int
             do {
                 bytes = try await client.downloadContainerFile(
@@ -50,7 +54,10 @@ extension FilesRunner {
             }
             progress.finish()
             if json {
-                emit(["container_id": .string(containerID), "id": .string(fileID), "path": .string(destination.path), "bytes": .integer(bytes)])
+                emit([
+                    "container_id": .string(containerID), "id": .string(fileID), "path": .string(destination.path),
+                    "bytes": .integer(bytes),
+                ])
             } else {
                 print("Saved \(fileID) to \(destination.path) (\(ProgressLine.size(bytes))).\n")
             }
@@ -72,7 +79,8 @@ extension FilesRunner {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             if errno == EEXIST {
-                throw SettingError("\(url.path) already exists: give --force to replace it, or -o PATH to save elsewhere")
+                throw SettingError(
+                    "\(url.path) already exists: give --force to replace it, or -o PATH to save elsewhere")
             }
             throw SettingError("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }

@@ -22,9 +22,14 @@ extension FilesRunner {
         guard parts.count == 3, parts[0] == "static", let size = Int(parts[1]), let overlap = Int(parts[2]),
             (100...4096).contains(size), overlap >= 0, overlap <= size / 2
         else {
-            throw SettingError("--chunking \(text): write auto or static:MAX:OVERLAP (MAX 100 to 4096 tokens, OVERLAP at most half of MAX)")
+            throw SettingError(
+                "--chunking \(text): write auto or static:MAX:OVERLAP (MAX 100 to 4096 tokens, OVERLAP at most half of MAX)"
+            )
         }
-        return ["type": "static", "static": ["max_chunk_size_tokens": .integer(size), "chunk_overlap_tokens": .integer(overlap)]]
+        return [
+            "type": "static",
+            "static": ["max_chunk_size_tokens": .integer(size), "chunk_overlap_tokens": .integer(overlap)],
+        ]
     }
 
     /// File ids as given, and paths uploaded (purpose assistants) first; paths are checked before anything.
@@ -46,7 +51,9 @@ extension FilesRunner {
     ) async -> ExitStatus {
         await guarded {
             var body: JSONObject = ["name": .string(name)]
-            if let expiresAfterDays { body["expires_after"] = ["anchor": "last_active_at", "days": .integer(expiresAfterDays)] }
+            if let expiresAfterDays {
+                body["expires_after"] = ["anchor": "last_active_at", "days": .integer(expiresAfterDays)]
+            }
             if let chunking { body["chunking_strategy"] = try Self.chunking(chunking) }
             let pairs = try Self.pairs(metadata, flag: "--metadata")
             if !pairs.isEmpty { body["metadata"] = .object(pairs) }
@@ -57,7 +64,9 @@ extension FilesRunner {
                 do {
                     store = try await waitForStore(id)
                 } catch {
-                    context.diagnostics.write("created \(id) with \(ids.count) file\(ids.count == 1 ? "" : "s"); the server goes on processing them\n")
+                    context.diagnostics.write(
+                        "created \(id) with \(ids.count) file\(ids.count == 1 ? "" : "s"); the server goes on processing them\n"
+                    )
                     throw error
                 }
             }
@@ -70,7 +79,8 @@ extension FilesRunner {
     func waitForStore(_ id: String) async throws -> JSONValue {
         var store = try await client.vectorStore(id: id)
         let total = store["file_counts"]?["total"]?.intValue ?? 0
-        let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: "processing", total: max(total, 1))
+        let progress = ProgressLine(
+            output: context.diagnostics, enabled: progressEnabled, label: "processing", total: max(total, 1))
         defer { progress.finish() }
         while (store["file_counts"]?["in_progress"]?.intValue ?? 0) > 0 {
             progress.update(total - (store["file_counts"]?["in_progress"]?.intValue ?? 0))
@@ -82,8 +92,15 @@ extension FilesRunner {
 
     func listStores(limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
-            let stores = all ? try await client.allVectorStores() : try await client.listVectorStores(page: PageRequest(limit: limit ?? 20)).data
-            if json { emit(.array(stores)) } else { print(stores.isEmpty ? "No vector stores.\n" : stores.map(Self.storeLine).joined()) }
+            let stores =
+                all
+                ? try await client.allVectorStores()
+                : try await client.listVectorStores(page: PageRequest(limit: limit ?? 20)).data
+            if json {
+                emit(.array(stores))
+            } else {
+                print(stores.isEmpty ? "No vector stores.\n" : stores.map(Self.storeLine).joined())
+            }
             return .success
         }
     }
@@ -96,14 +113,20 @@ extension FilesRunner {
         }
     }
 
-    func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async -> ExitStatus {
+    func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async
+        -> ExitStatus
+    {
         await guarded {
             var body = JSONObject()
             if let name { body["name"] = .string(name) }
             let pairs = try Self.pairs(metadata, flag: "--metadata")
             if !pairs.isEmpty { body["metadata"] = .object(pairs) }
-            if let expiresAfterDays { body["expires_after"] = ["anchor": "last_active_at", "days": .integer(expiresAfterDays)] }
-            guard !body.isEmpty else { throw SettingError("stores update \(id): give --name, --metadata or --expires-after-days") }
+            if let expiresAfterDays {
+                body["expires_after"] = ["anchor": "last_active_at", "days": .integer(expiresAfterDays)]
+            }
+            guard !body.isEmpty else {
+                throw SettingError("stores update \(id): give --name, --metadata or --expires-after-days")
+            }
             let store = try await client.updateVectorStore(id: id, body)
             if json { emit(store) } else { print(Self.storeLine(store)) }
             return .success
@@ -126,7 +149,11 @@ extension FilesRunner {
     func storeFiles(id: String, status: String?, json: Bool) async -> ExitStatus {
         await guarded {
             let files = try await client.allVectorStoreFiles(storeID: id, status: status)
-            if json { emit(.array(files)) } else { print(files.isEmpty ? "No files.\n" : files.map(Self.storeFileLine).joined()) }
+            if json {
+                emit(.array(files))
+            } else {
+                print(files.isEmpty ? "No files.\n" : files.map(Self.storeFileLine).joined())
+            }
             return .success
         }
     }
@@ -150,7 +177,8 @@ extension FilesRunner {
             } else {
                 var batch = try await client.createFileBatch(storeID: id, fileIDs: ids, attributes: attributes)
                 let batchID = batch["id"]?.stringValue ?? ""
-                let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: "processing", total: ids.count)
+                let progress = ProgressLine(
+                    output: context.diagnostics, enabled: progressEnabled, label: "processing", total: ids.count)
                 do {
                     while batch["status"]?.stringValue == "in_progress" {
                         progress.update(ids.count - (batch["file_counts"]?["in_progress"]?.intValue ?? 0))
@@ -159,7 +187,8 @@ extension FilesRunner {
                     }
                 } catch {
                     progress.finish()
-                    context.diagnostics.write("file batch \(batchID) was created in \(id); the server goes on processing it\n")
+                    context.diagnostics.write(
+                        "file batch \(batchID) was created in \(id); the server goes on processing it\n")
                     throw error
                 }
                 progress.finish()
@@ -169,11 +198,17 @@ extension FilesRunner {
                 }
             }
             if json {
-                emit(["store": .string(id), "file_ids": .array(ids.map(JSONValue.string)), "results": .array(results), "failed": .array(failures)])
+                emit([
+                    "store": .string(id), "file_ids": .array(ids.map(JSONValue.string)), "results": .array(results),
+                    "failed": .array(failures),
+                ])
             } else {
-                print("Added \(ids.count - failures.count) of \(ids.count) file\(ids.count == 1 ? "" : "s") to \(id).\n")
+                print(
+                    "Added \(ids.count - failures.count) of \(ids.count) file\(ids.count == 1 ? "" : "s") to \(id).\n")
                 for failure in failures {
-                    let reason = failure["last_error"]?["message"]?.stringValue ?? failure["last_error"]?["code"]?.stringValue ?? "no reason given"
+                    let reason =
+                        failure["last_error"]?["message"]?.stringValue ?? failure["last_error"]?["code"]?.stringValue
+                        ?? "no reason given"
                     context.diagnostics.write("failed: \(failure["id"]?.stringValue ?? "?"): \(reason)\n")
                 }
             }
@@ -195,18 +230,27 @@ extension FilesRunner {
     }
 
     /// Searches every store at once and merges the matches by score.
-    func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async -> ExitStatus {
+    func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async
+        -> ExitStatus
+    {
         await guarded {
             var parsed: JSONValue?
             if let filter {
-                do { parsed = try JSONValue.parse(filter) } catch { throw SettingError("--filter: not JSON (\(error))") }
+                do { parsed = try JSONValue.parse(filter) } catch {
+                    throw SettingError("--filter: not JSON (\(error))")
+                }
             }
             let filters = parsed
             let client = self.client
             let perStore = try await withThrowingTaskGroup(of: (String, [JSONValue]).self) { group in
                 for id in ids {
                     group.addTask {
-                        (id, try await client.searchVectorStore(storeID: id, query: query, maxResults: maxResults, filters: filters, rewriteQuery: rewrite))
+                        (
+                            id,
+                            try await client.searchVectorStore(
+                                storeID: id, query: query, maxResults: maxResults, filters: filters,
+                                rewriteQuery: rewrite)
+                        )
                     }
                 }
                 var all: [(String, [JSONValue])] = []
@@ -223,7 +267,11 @@ extension FilesRunner {
             }
             merged.sort { ($0["score"]?.doubleValue ?? 0) > ($1["score"]?.doubleValue ?? 0) }
             if let maxResults { merged = Array(merged.prefix(maxResults)) }
-            if json { emit(.array(merged)) } else { print(merged.isEmpty ? "No matches.\n" : merged.map(Self.hitLine).joined()) }
+            if json {
+                emit(.array(merged))
+            } else {
+                print(merged.isEmpty ? "No matches.\n" : merged.map(Self.hitLine).joined())
+            }
             return .success
         }
     }
@@ -231,7 +279,8 @@ extension FilesRunner {
     static func storeLine(_ store: JSONValue) -> String {
         let counts = store["file_counts"]
         let files = counts.map { "\($0["completed"]?.intValue ?? 0)/\($0["total"]?.intValue ?? 0) files" } ?? ""
-        return "\(store["id"]?.stringValue ?? "?")  \(store["name"]?.stringValue ?? "")  \(files)  \(store["status"]?.stringValue ?? "")\n"
+        return
+            "\(store["id"]?.stringValue ?? "?")  \(store["name"]?.stringValue ?? "")  \(files)  \(store["status"]?.stringValue ?? "")\n"
     }
 
     static func storeFileLine(_ file: JSONValue) -> String {
@@ -244,6 +293,7 @@ extension FilesRunner {
         let name = hit["filename"]?.stringValue ?? hit["file_id"]?.stringValue ?? "?"
         let text = (hit["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }.joined(separator: " ")
         let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return "\(score)  \(hit["vector_store_id"]?.stringValue ?? "")  \(name)\n    \(flat.count > 160 ? String(flat.prefix(159)) + "…" : flat)\n"
+        return
+            "\(score)  \(hit["vector_store_id"]?.stringValue ?? "")  \(name)\n    \(flat.count > 160 ? String(flat.prefix(159)) + "…" : flat)\n"
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ResponsesAPI
-import Workbench
 import Untrusted
+import Workbench
 
 /// Files and vector stores, for the `files` and `stores` subcommands and the console's `/files` and
 /// `/stores`: every call goes through the context's client, so the inspector records it. Lists follow
@@ -70,7 +70,8 @@ struct FilesRunner: Sendable {
         var uploaded: [JSONValue] = []
         for url in urls {
             let size = (try? LocalFile.size(of: url)) ?? 0
-            let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: url.lastPathComponent, total: size)
+            let progress = ProgressLine(
+                output: context.diagnostics, enabled: progressEnabled, label: url.lastPathComponent, total: size)
             do {
                 let file = try await client.uploadFile(url, purpose: purpose, progress: { progress.update($0) })
                 progress.finish()
@@ -79,7 +80,8 @@ struct FilesRunner: Sendable {
                 progress.finish()
                 if !uploaded.isEmpty {
                     context.diagnostics.write(
-                        "already uploaded: " + uploaded.compactMap { $0["id"]?.stringValue }.joined(separator: ", ") + "\n")
+                        "already uploaded: " + uploaded.compactMap { $0["id"]?.stringValue }.joined(separator: ", ")
+                            + "\n")
                 }
                 throw error
             }
@@ -98,10 +100,15 @@ struct FilesRunner: Sendable {
 
     func list(purpose: String?, limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
-            let files = all
+            let files =
+                all
                 ? try await client.allFiles(purpose: purpose)
                 : try await client.listFiles(purpose: purpose, page: PageRequest(limit: limit ?? 20)).data
-            if json { emit(.array(files)) } else { print(files.isEmpty ? "No files.\n" : files.map(Self.fileLine).joined()) }
+            if json {
+                emit(.array(files))
+            } else {
+                print(files.isEmpty ? "No files.\n" : files.map(Self.fileLine).joined())
+            }
             return .success
         }
     }
@@ -126,7 +133,8 @@ struct FilesRunner: Sendable {
                 destination = URL(fileURLWithPath: name.name)
                 claimed = try Self.claim(destination, force: force)
             }
-            let progress = ProgressLine(output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
+            let progress = ProgressLine(
+                output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
             let bytes: Int
             do {
                 bytes = try await client.downloadFile(id: id, to: destination, progress: { progress.update($0) })
@@ -135,7 +143,9 @@ struct FilesRunner: Sendable {
                 throw error
             }
             progress.finish()
-            if json { emit(["id": .string(id), "path": .string(destination.path), "bytes": .integer(bytes)]) } else {
+            if json {
+                emit(["id": .string(id), "path": .string(destination.path), "bytes": .integer(bytes)])
+            } else {
                 print("Saved \(id) to \(destination.path) (\(ProgressLine.size(bytes))).\n")
             }
             return .success

@@ -16,8 +16,12 @@ enum ServerNamedFile {
             let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             if fd < 0 {
                 if errno == EEXIST { continue }
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                    NSLocalizedDescriptionKey: "cannot create \(url.path): \(String(cString: strerror(errno)))"])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [
+                        NSFilePathErrorKey: url.path,
+                        NSLocalizedDescriptionKey: "cannot create \(url.path): \(String(cString: strerror(errno)))",
+                    ])
             }
             let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             do {
@@ -29,7 +33,11 @@ enum ServerNamedFile {
             }
             return url
         }
-        throw CocoaError(.fileWriteFileExists, userInfo: [NSLocalizedDescriptionKey: "1,000 files named like \(name.name) already exist in \(directory.path)"])
+        throw CocoaError(
+            .fileWriteFileExists,
+            userInfo: [
+                NSLocalizedDescriptionKey: "1,000 files named like \(name.name) already exist in \(directory.path)"
+            ])
     }
 
     /// `a.png` → (`a`, `.png`); `a` → (`a`, ``).

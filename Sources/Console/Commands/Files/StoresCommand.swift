@@ -4,12 +4,15 @@ import Foundation
 public struct StoresCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "stores", abstract: "Create, list, fill, search and delete vector stores.",
-        subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Files.self, Add.self, Remove.self, Search.self])
+        subcommands: [
+            Create.self, List.self, Show.self, Update.self, Delete.self, Files.self, Add.self, Remove.self, Search.self,
+        ])
 
     public init() {}
 
     struct Create: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a vector store (paths are uploaded first).")
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a vector store (paths are uploaded first).")
         @Argument(help: "The store's name.") var name: String
         @Option(name: .customLong("file"), help: "A file id or a path to upload (repeatable).") var files: [String] = []
         @Option(help: "Expire this many days after last use.") var expiresAfterDays: Int?
@@ -19,7 +22,9 @@ public struct StoresCommand: ParsableCommand {
         @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.createStore(name: name, files: files, expiresAfterDays: expiresAfterDays, chunking: chunking, metadata: metadata, json: json)
+            await runner.createStore(
+                name: name, files: files, expiresAfterDays: expiresAfterDays, chunking: chunking, metadata: metadata,
+                json: json)
         }
     }
 
@@ -30,7 +35,9 @@ public struct StoresCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.listStores(limit: limit, all: all, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.listStores(limit: limit, all: all, json: json)
+        }
     }
 
     struct Show: RunnerCommand {
@@ -43,7 +50,8 @@ public struct StoresCommand: ParsableCommand {
     }
 
     struct Update: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "update", abstract: "Rename a store or change its metadata or expiry.")
+        static let configuration = CommandConfiguration(
+            commandName: "update", abstract: "Rename a store or change its metadata or expiry.")
         @Argument(help: "The store id.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
@@ -52,12 +60,14 @@ public struct StoresCommand: ParsableCommand {
         @OptionGroup var server: ProviderOption
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.updateStore(id: id, name: name, metadata: metadata, expiresAfterDays: expiresAfterDays, json: json)
+            await runner.updateStore(
+                id: id, name: name, metadata: metadata, expiresAfterDays: expiresAfterDays, json: json)
         }
     }
 
     struct Delete: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete vector stores (their files stay).")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete vector stores (their files stay).")
         @Argument(help: "Store ids.") var ids: [String]
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
@@ -72,11 +82,14 @@ public struct StoresCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.storeFiles(id: id, status: status, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.storeFiles(id: id, status: status, json: json)
+        }
     }
 
     struct Add: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "add", 
+        static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add files (ids or paths, uploaded first; several go as one batch) and wait for processing.")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids or paths.") var files: [String]
@@ -84,21 +97,27 @@ public struct StoresCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.addFiles(id: id, items: files, attributes: attributes, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.addFiles(id: id, items: files, attributes: attributes, json: json)
+        }
     }
 
     struct Remove: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take files out of a store (the files stay).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Take files out of a store (the files stay).")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids.") var fileIDs: [String]
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var server: ProviderOption
         init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.removeFiles(id: id, fileIDs: fileIDs, json: json) }
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.removeFiles(id: id, fileIDs: fileIDs, json: json)
+        }
     }
 
     struct Search: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "search", abstract: "Search one or more stores at once; matches merged by score.")
+        static let configuration = CommandConfiguration(
+            commandName: "search", abstract: "Search one or more stores at once; matches merged by score.")
         @Argument(help: "Store ids, comma-separated.") var ids: String
         @Argument(help: "The query.") var query: [String]
         @Option(help: "At most this many matches.") var maxResults: Int?
@@ -109,7 +128,8 @@ public struct StoresCommand: ParsableCommand {
         init() {}
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.search(
-                ids: ids.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, query: query.joined(separator: " "),
+                ids: ids.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) },
+                query: query.joined(separator: " "),
                 maxResults: maxResults, filter: filter, rewrite: rewrite, json: json)
         }
     }

@@ -7,7 +7,8 @@ enum HistoryFilter {
         if line.range(of: #"(?i)\bbearer\s+\S{8,}"#, options: .regularExpression) != nil { return true }
         let words = line.split(separator: " ")
         if words.first == "/set", words.count > 1,
-            words[1].lowercased().range(of: "key|token|secret|password|authorization", options: .regularExpression) != nil,
+            words[1].lowercased().range(of: "key|token|secret|password|authorization", options: .regularExpression)
+                != nil,
             words[1] != "prompt_cache_key"
         {
             return true

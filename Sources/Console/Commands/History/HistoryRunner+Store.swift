@@ -9,7 +9,8 @@ extension HistoryRunner {
     func withStore(empty: String?, _ body: (InspectorStore) async throws -> ExitStatus) async -> ExitStatus {
         guard FileManager.default.fileExists(atPath: context.environment.inspectorPath) else {
             guard let empty else {
-                context.diagnostics.write("error: nothing is recorded yet (no inspector store at \(context.environment.inspectorPath))\n")
+                context.diagnostics.write(
+                    "error: nothing is recorded yet (no inspector store at \(context.environment.inspectorPath))\n")
                 return .usage
             }
             context.output.write(empty)
@@ -35,28 +36,36 @@ extension HistoryRunner {
         await withStore(empty: nil) { store in
             let found = try await store.sessions(prefix: id, limit: 2)
             guard let summary = found.first else {
-                context.diagnostics.write("error: no conversation \(id) in the inspector (openresponses history list shows them)\n")
+                context.diagnostics.write(
+                    "error: no conversation \(id) in the inspector (openresponses history list shows them)\n")
                 return .usage
             }
             if found.count > 1, summary.id != id {
-                context.diagnostics.write("error: \(id) starts more than one conversation's id (\(found.map { String($0.id.prefix(12)) }.joined(separator: ", ")), ...); give more of it\n")
+                context.diagnostics.write(
+                    "error: \(id) starts more than one conversation's id (\(found.map { String($0.id.prefix(12)) }.joined(separator: ", ")), ...); give more of it\n"
+                )
                 return .usage
             }
-            let export = ConversationExport(session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))
+            let export = ConversationExport(
+                session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))
             return try await body(export, summary, store)
         }
     }
 
     func write(_ sessions: [SessionSummary], json: Bool, empty: String) {
         if json {
-            context.output.write(JSONValue.array(sessions.map { session in
-                .object([
-                    "id": .string(session.id), "first_at": .string(InspectorStore.timestamp(session.firstAt)),
-                    "last_at": .string(InspectorStore.timestamp(session.lastAt)), "exchanges": .integer(session.turns),
-                    "first_input": session.firstInput.map(JSONValue.string) ?? .null,
-                    "last_response_id": session.lastResponseID.map(JSONValue.string) ?? .null,
-                ])
-            }).prettyPrinted() + "\n")
+            context.output.write(
+                JSONValue.array(
+                    sessions.map { session in
+                        .object([
+                            "id": .string(session.id), "first_at": .string(InspectorStore.timestamp(session.firstAt)),
+                            "last_at": .string(InspectorStore.timestamp(session.lastAt)),
+                            "exchanges": .integer(session.turns),
+                            "first_input": session.firstInput.map(JSONValue.string) ?? .null,
+                            "last_response_id": session.lastResponseID.map(JSONValue.string) ?? .null,
+                        ])
+                    }
+                ).prettyPrinted() + "\n")
             return
         }
         guard !sessions.isEmpty else {
@@ -65,8 +74,10 @@ extension HistoryRunner {
         }
         var rows = [["ID", "LAST", "EXCHANGES", "FIRST INPUT"]]
         for session in sessions {
-            rows.append([String(session.id.prefix(8)), ConversationExport.time(session.lastAt), String(session.turns),
-                         ConsoleSessionDelegate.clip(session.firstInput ?? "", 60)])
+            rows.append([
+                String(session.id.prefix(8)), ConversationExport.time(session.lastAt), String(session.turns),
+                ConsoleSessionDelegate.clip(session.firstInput ?? "", 60),
+            ])
         }
         context.output.write(InspectorPresenter.render(rows))
     }

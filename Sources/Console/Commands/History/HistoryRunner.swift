@@ -1,8 +1,8 @@
 import Foundation
-import Markdown
-import Untrusted
 import Inspector
+import Markdown
 import ResponsesAPI
+import Untrusted
 import Workbench
 
 /// `openresponses history list|show|search|export|delete`: past conversations, from the inspector's
@@ -37,11 +37,14 @@ public struct HistoryRunner: Sendable {
         await withConversation(id) { export, _, _ in
             let markdown = export.markdown
             // The config file's console settings (console.markdown) apply, as in the console.
-            let settings = (try? SettingsStack.load(environment: context.environment, preset: nil, flags: SettingsLayer(label: "flags")))?.effective
+            let settings =
+                (try? SettingsStack.load(
+                    environment: context.environment, preset: nil, flags: SettingsLayer(label: "flags")))?.effective
                 ?? TurnSettings(model: "")
             let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings)
             if (context.output as? FileDescriptorOutput)?.isTerminal == true, options.markdown {
-                var renderer = MarkdownRenderer(options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
+                var renderer = MarkdownRenderer(
+                    options: .init(width: options.width ?? 80, colors: options.colors, hyperlinks: options.hyperlinks))
                 // The renderer shows the conversation's control characters as pictures itself: its output is its own.
                 context.output.write(TerminalText(composed: renderer.feed(markdown) + renderer.finish()))
             } else {
@@ -66,7 +69,9 @@ public struct HistoryRunner: Sendable {
                 context.diagnostics.write("error: \(error.message)\n")
                 return error.exitStatus
             }
-            context.diagnostics.write("Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n")
+            context.diagnostics.write(
+                "Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n"
+            )
             return .success
         }
     }
@@ -74,15 +79,24 @@ public struct HistoryRunner: Sendable {
     /// Deletes the conversation's records here; with `server`, first its stored responses and its
     /// Conversations API conversation on the server each turn was sent to (the provider the inspector
     /// recorded, unless `pinned`: `--provider` names one), asking first (`ask`; nil: `--yes`).
-    public func delete(_ id: String, server: Bool, pinned: Bool = false, ask: (@Sendable (TerminalText) async -> Bool)?) async -> ExitStatus {
+    public func delete(_ id: String, server: Bool, pinned: Bool = false, ask: (@Sendable (TerminalText) async -> Bool)?)
+        async -> ExitStatus
+    {
         await withConversation(id) { export, summary, store in
             if server {
                 let groups = serverObjects(export, pinned: pinned)
-                let responses = groups.reduce(0) { $0 + $1.responses.count }, conversations = groups.reduce(0) { $0 + $1.conversations.count }
-                let count = "\(responses) stored response\(responses == 1 ? "" : "s")"
+                let responses = groups.reduce(0) { $0 + $1.responses.count }
+                let conversations = groups.reduce(0) { $0 + $1.conversations.count }
+                let count =
+                    "\(responses) stored response\(responses == 1 ? "" : "s")"
                     + (conversations == 0 ? "" : " and \(conversations) conversation\(conversations == 1 ? "" : "s")")
-                let servers = groups.map { $0.provider == context.providerName ? context.configuration.baseURL : "provider \($0.provider)" }
-                if let ask, !(await ask("Delete \(count) of \(summary.id.prefix(8)) on \(servers.joined(separator: " and "))? [y/N] ")) {
+                let servers = groups.map {
+                    $0.provider == context.providerName ? context.configuration.baseURL : "provider \($0.provider)"
+                }
+                if let ask,
+                    !(await ask(
+                        "Delete \(count) of \(summary.id.prefix(8)) on \(servers.joined(separator: " and "))? [y/N] "))
+                {
                     context.diagnostics.write("Nothing was deleted.\n")
                     return .success
                 }
@@ -92,12 +106,14 @@ public struct HistoryRunner: Sendable {
                 }
                 // What could not be deleted there keeps its records here, so it can be found again.
                 if failed > 0 {
-                    context.diagnostics.write("\(failed) could not be deleted on the server; the local records are kept.\n")
+                    context.diagnostics.write(
+                        "\(failed) could not be deleted on the server; the local records are kept.\n")
                     return .apiError
                 }
             }
             let removed = try await store.deleteSession(summary.id)
-            context.output.write("Deleted \(summary.id.prefix(8)): \(removed) recorded exchange\(removed == 1 ? "" : "s").\n")
+            context.output.write(
+                "Deleted \(summary.id.prefix(8)): \(removed) recorded exchange\(removed == 1 ? "" : "s").\n")
             return .success
         }
     }
@@ -113,11 +129,15 @@ public struct HistoryRunner: Sendable {
         var groups: [ServerObjects] = []
         for turn in export.turns {
             let provider = pinned ? context.providerName : turn.exchange.provider ?? ProviderCatalog.defaultName
-            let index = groups.firstIndex { $0.provider == provider } ?? {
-                groups.append(ServerObjects(provider: provider))
-                return groups.count - 1
-            }()
-            if let response = turn.exchange.responseId, !groups[index].responses.contains(response) { groups[index].responses.append(response) }
+            let index =
+                groups.firstIndex { $0.provider == provider }
+                ?? {
+                    groups.append(ServerObjects(provider: provider))
+                    return groups.count - 1
+                }()
+            if let response = turn.exchange.responseId, !groups[index].responses.contains(response) {
+                groups[index].responses.append(response)
+            }
             if let conversation = turn.request["conversation"].flatMap({ $0.stringValue ?? $0["id"]?.stringValue }),
                 !groups[index].conversations.contains(conversation)
             {
@@ -133,12 +153,14 @@ public struct HistoryRunner: Sendable {
             return try await context.withProvider(group.provider) { target in
                 var failed = 0
                 for response in group.responses {
-                    failed += await deleteOnServer("response", response) { () async throws(ResponsesAPIError) -> Deletion in
+                    failed += await deleteOnServer("response", response) {
+                        () async throws(ResponsesAPIError) -> Deletion in
                         try await target.client.delete(id: response)
                     }
                 }
                 for conversation in group.conversations {
-                    failed += await deleteOnServer("conversation", conversation) { () async throws(ResponsesAPIError) -> Deletion in
+                    failed += await deleteOnServer("conversation", conversation) {
+                        () async throws(ResponsesAPIError) -> Deletion in
                         try await target.client.deleteConversation(id: conversation)
                     }
                 }
@@ -146,17 +168,21 @@ public struct HistoryRunner: Sendable {
             }
         } catch {
             let count = group.responses.count + group.conversations.count
-            context.diagnostics.write("error: cannot reach provider \(group.provider), where \(count) of them were created: \(error.message)\n")
+            context.diagnostics.write(
+                "error: cannot reach provider \(group.provider), where \(count) of them were created: \(error.message)\n"
+            )
             return count
         }
     }
 
     /// Deletes one object on the server, saying so; 1 when it failed (a 404 is not a failure: it is gone).
-    func deleteOnServer(_ kind: String, _ id: String, _ delete: () async throws(ResponsesAPIError) -> Deletion) async -> Int {
+    func deleteOnServer(_ kind: String, _ id: String, _ delete: () async throws(ResponsesAPIError) -> Deletion) async
+        -> Int
+    {
         do throws(ResponsesAPIError) {
             _ = try await delete()
             context.output.write("deleted \(kind) \(id)\n")
-        } catch where error.status == 404 {
+        } catch  where error.status == 404 {
             context.output.write("\(kind) \(id) was already gone\n")
         } catch {
             context.diagnostics.write("error: cannot delete \(kind) \(id): \(error.message)\n")

@@ -21,7 +21,8 @@ extension InspectReport {
         var states = Set<String>()
         var failed = 0
         var tokens = 0
-        var starts: [(id: Int64, start: Date, duration: Double, state: String, started: String, durationText: String)] = []
+        var starts: [(id: Int64, start: Date, duration: Double, state: String, started: String, durationText: String)] =
+            []
         var tokensByDay: [String: Double] = [:]
         var costByDay: [String: Double] = [:]
         var tokensByModel: [String: Double] = [:]
@@ -30,7 +31,10 @@ extension InspectReport {
         var priced = false
 
         init(store: String, range: String, now: Date) {
-            report = ["title": "openresponses inspector report", "generated": InspectorStore.timestamp(now), "store": store, "range": range]
+            report = [
+                "title": "openresponses inspector report", "generated": InspectorStore.timestamp(now), "store": store,
+                "range": range,
+            ]
         }
 
         mutating func add(_ detail: ExchangeDetail) {
@@ -54,15 +58,24 @@ extension InspectReport {
             var request = detail.requestBody.isEmpty ? "(no body)" : detail.requestJSON.prettyPrinted()
             if request == "null" { request = String(decoding: detail.requestBody, as: UTF8.self) }
             if request.count > InspectReport.requestLimit {
-                request = String(request.prefix(InspectReport.requestLimit)) + "\n… (cut here; inspect show \(summary.id) --request has it all)"
+                request =
+                    String(request.prefix(InspectReport.requestLimit))
+                    + "\n… (cut here; inspect show \(summary.id) --request has it all)"
             }
             let status = summary.status.map(String.init) ?? ""
-            let fields = [model, summary.state, status, summary.requestId, summary.responseId, summary.errorMessage, summary.preset]
+            let fields = [
+                model, summary.state, status, summary.requestId, summary.responseId, summary.errorMessage,
+                summary.preset,
+            ]
             var row: Values = [
-                "id": summary.id, "started": started, "method": summary.method, "path": URL(string: summary.url)?.path ?? summary.url,
-                "state": summary.state, "status": status, "model": model, "duration": InspectReport.milliseconds(summary.durationMs),
-                "ttft": InspectReport.milliseconds(summary.ttftMs), "inputTokens": summary.inputTokens.map(String.init) ?? "–",
-                "outputTokens": summary.outputTokens.map(String.init) ?? "–", "cost": InspectReport.dollars(summary.costUsd),
+                "id": summary.id, "started": started, "method": summary.method,
+                "path": URL(string: summary.url)?.path ?? summary.url,
+                "state": summary.state, "status": status, "model": model,
+                "duration": InspectReport.milliseconds(summary.durationMs),
+                "ttft": InspectReport.milliseconds(summary.ttftMs),
+                "inputTokens": summary.inputTokens.map(String.init) ?? "–",
+                "outputTokens": summary.outputTokens.map(String.init) ?? "–",
+                "cost": InspectReport.dollars(summary.costUsd),
                 "requestId": summary.requestId ?? "–", "eventCount": summary.eventCount,
                 "search": fields.compactMap { $0 }.joined(separator: " ").lowercased(), "request": request,
                 "waterfall": InspectReport.waterfall(detail),
@@ -72,8 +85,11 @@ extension InspectReport {
             row["preset"] = summary.preset
             row["error"] = summary.errorMessage
             rows.append(row)
-            starts.append((summary.id, summary.startedAt, summary.durationMs ?? 0, summary.state, started,
-                           InspectReport.milliseconds(summary.durationMs)))
+            starts.append(
+                (
+                    summary.id, summary.startedAt, summary.durationMs ?? 0, summary.state, started,
+                    InspectReport.milliseconds(summary.durationMs)
+                ))
         }
 
         /// The report, with what needed every exchange.
@@ -85,23 +101,33 @@ extension InspectReport {
             report["models"] = models.sorted()
             report["states"] = states.sorted()
             report["exchanges"] = rows
-            var timeline: Values = ["width": 960, "height": 40, "labelY": 38, "from": "", "to": "", "items": [Values]()]
-            if let first = starts.map(\.start).min(), let last = starts.map({ $0.start.addingTimeInterval($0.duration / 1000) }).max() {
+            var timeline: Values = [
+                "width": 960, "height": 40, "labelY": 38, "from": "", "to": "", "items": [Values](),
+            ]
+            if let first = starts.map(\.start).min(),
+                let last = starts.map({ $0.start.addingTimeInterval($0.duration / 1000) }).max()
+            {
                 let span = max(last.timeIntervalSince(first), 0.001)
                 let width = Double(960 - 4)
                 timeline["from"] = InspectorStore.timestamp(first)
                 timeline["to"] = InspectorStore.timestamp(last)
                 timeline["items"] = starts.enumerated().map { index, item -> Values in
                     [
-                        "id": item.id, "x": Int(item.start.timeIntervalSince(first) / span * width) + 2, "y": 2 + (index % 3) * 10,
-                        "width": max(2, Int(item.duration / 1000 / span * width)), "state": item.state, "started": item.started,
+                        "id": item.id, "x": Int(item.start.timeIntervalSince(first) / span * width) + 2,
+                        "y": 2 + (index % 3) * 10,
+                        "width": max(2, Int(item.duration / 1000 / span * width)), "state": item.state,
+                        "started": item.started,
                         "duration": item.durationText,
                     ]
                 }
             }
             report["timeline"] = timeline
-            let sortedDays = { (values: [String: Double]) in values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
-            let byValue = { (values: [String: Double]) in values.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) } }
+            let sortedDays = { (values: [String: Double]) in
+                values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            }
+            let byValue = { (values: [String: Double]) in
+                values.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) }
+            }
             let count = { (value: Double) in String(Int(value)) }
             report["charts"] = [
                 InspectReport.chart("Tokens by day", sortedDays(tokensByDay), format: count),
@@ -128,15 +154,18 @@ extension InspectReport {
         marks.append(("end", end))
         var spans: [Values] = []
         var open: [String: (label: String, start: Double)] = [:]
-        for event in detail.events where event.type == "response.output_item.added" || event.type == "response.output_item.done" {
+        for event in detail.events
+        where event.type == "response.output_item.added" || event.type == "response.output_item.done" {
             let item = (try? JSONValue.parse(event.data))?["item"]
-            guard let type = item?["type"]?.stringValue, toolItems.contains(type), let id = item?["id"]?.stringValue else { continue }
+            guard let type = item?["type"]?.stringValue, toolItems.contains(type), let id = item?["id"]?.stringValue
+            else { continue }
             if event.type == "response.output_item.added" {
                 open[id] = (item?["name"]?.stringValue ?? type, event.offsetMs)
             } else if let started = open.removeValue(forKey: id) {
                 let row = spans.count % 3
                 spans.append([
-                    "x": x(started.start), "y": 30 + row * 20, "textY": 48 + row * 20, "width": max(2, x(event.offsetMs) - x(started.start)),
+                    "x": x(started.start), "y": 30 + row * 20, "textY": 48 + row * 20,
+                    "width": max(2, x(event.offsetMs) - x(started.start)),
                     "label": started.label, "from": milliseconds(started.start), "to": milliseconds(event.offsetMs),
                 ])
             }

@@ -26,7 +26,10 @@ enum InspectReport {
         var width = 420
         let height = 170
         guard let top = values.map(\.1).max() else {
-            return ["title": title, "width": width, "height": height, "max": "nothing to show (no exchange here has a price)", "bars": [Values]()]
+            return [
+                "title": title, "width": width, "height": height,
+                "max": "nothing to show (no exchange here has a price)", "bars": [Values](),
+            ]
         }
         let plot = Double(height - 30)
         let slot = max(8, (width - 10) / values.count)
@@ -36,8 +39,10 @@ enum InspectReport {
             let barHeight = top > 0 ? Int((value / top * plot).rounded()) : 0
             let x = 5 + index * slot
             return [
-                "x": x, "y": Int(plot) + 5 - barHeight, "width": max(2, slot - 4), "height": barHeight, "labelX": x + slot / 2,
-                "labelY": height - 8, "label": label, "short": String(label.suffix(slot < 40 ? 5 : 12)), "value": format(value),
+                "x": x, "y": Int(plot) + 5 - barHeight, "width": max(2, slot - 4), "height": barHeight,
+                "labelX": x + slot / 2,
+                "labelY": height - 8, "label": label, "short": String(label.suffix(slot < 40 ? 5 : 12)),
+                "value": format(value),
             ]
         }
         return ["title": title, "width": width, "height": height, "max": format(top), "bars": bars]

@@ -10,7 +10,8 @@ import Workbench
 extension InspectRunner {
     public func report(since: Date?, model: String?, to path: String) async -> ExitStatus {
         guard let templateURL = ShippedFiles.url("inspector/report.mustache") else {
-            diagnostics.write("error: the report template inspector/report.mustache is missing (reinstall with scripts/install.sh)\n")
+            diagnostics.write(
+                "error: the report template inspector/report.mustache is missing (reinstall with scripts/install.sh)\n")
             return .apiError
         }
         let template: MustacheTemplate
@@ -20,7 +21,8 @@ extension InspectRunner {
             // handler began). The pragma is put in front here, so that no template can leave it out.
             MustacheContentTypes.register(ScalarHTMLContent(), named: ScalarHTMLContent.name)
             template = try MustacheTemplate(
-                string: "{{% CONTENT_TYPE: \(ScalarHTMLContent.name)}}" + String(contentsOf: templateURL, encoding: .utf8))
+                string: "{{% CONTENT_TYPE: \(ScalarHTMLContent.name)}}"
+                    + String(contentsOf: templateURL, encoding: .utf8))
         } catch {
             diagnostics.write("error: \(templateURL.path): \(error)\n")
             return .apiError
@@ -28,7 +30,8 @@ extension InspectRunner {
         return await withStore { store in
             let range = [since.map { "since \(InspectorStore.timestamp($0))" }, model.map { "model \($0)" }]
                 .compactMap { $0 }.joined(separator: ", ")
-            var builder = InspectReport.Builder(store: store.path, range: range.isEmpty ? "all exchanges" : range, now: environment.now())
+            var builder = InspectReport.Builder(
+                store: store.path, range: range.isEmpty ? "all exchanges" : range, now: environment.now())
             try await store.forEachExchange(since: since) { detail in
                 if let model, detail.summary.model != model { return }
                 builder.add(detail)

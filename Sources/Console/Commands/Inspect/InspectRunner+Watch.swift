@@ -51,7 +51,8 @@ extension InspectRunner {
         if let model = row.model { parts.append(model) }
         if let duration = row.durationMs { parts.append(InspectorPresenter.milliseconds(duration)) }
         if row.inputTokens != nil || row.outputTokens != nil {
-            parts.append("\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-") tokens")
+            parts.append(
+                "\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-") tokens")
         }
         if let cost = row.costUsd { parts.append(String(format: "$%.4f", cost)) }
         if let message = row.errorMessage { parts.append("error: \(message)") }

@@ -52,14 +52,19 @@ public struct InspectRunner: Sendable, CommandIORunner {
     public func show(id: Int64, parts: InspectorPresenter.Parts, raw: Bool, json: Bool) async -> ExitStatus {
         await withStore { store in
             let detail = try await exchange(id, in: store)
-            output.write(json ? detail.json.prettyPrinted() + "\n" : InspectorPresenter().showText(detail, parts: parts, raw: raw))
+            output.write(
+                json
+                    ? detail.json.prettyPrinted() + "\n" : InspectorPresenter().showText(detail, parts: parts, raw: raw)
+            )
             return .success
         }
     }
 
     public func dump(id: Int64, format: ExchangeExporter.Format, keepObfuscation: Bool = false) async -> ExitStatus {
         await withStore { store in
-            output.write(ExchangeExporter(keepsObfuscation: keepObfuscation).export(try await exchange(id, in: store), as: format))
+            output.write(
+                ExchangeExporter(keepsObfuscation: keepObfuscation).export(
+                    try await exchange(id, in: store), as: format))
             return .success
         }
     }
@@ -76,9 +81,10 @@ public struct InspectRunner: Sendable, CommandIORunner {
     public func stats(by grouping: ExchangeStats.Grouping, since: Date?, json: Bool) async -> ExitStatus {
         await withStore { store in
             let stats = try await store.stats(by: grouping, since: since)
-            output.write(json
-                ? JSONValue.array(stats.groups.map(\.json)).prettyPrinted() + "\n"
-                : InspectorPresenter().statsText(stats, by: grouping.rawValue))
+            output.write(
+                json
+                    ? JSONValue.array(stats.groups.map(\.json)).prettyPrinted() + "\n"
+                    : InspectorPresenter().statsText(stats, by: grouping.rawValue))
             return .success
         }
     }
@@ -87,7 +93,8 @@ public struct InspectRunner: Sendable, CommandIORunner {
         await withStore { store in
             let count = try await store.prune(before: date)
             await store.tidyWAL()
-            output.write("deleted \(count) exchange\(count == 1 ? "" : "s") started before \(InspectorStore.timestamp(date))\n")
+            output.write(
+                "deleted \(count) exchange\(count == 1 ? "" : "s") started before \(InspectorStore.timestamp(date))\n")
             return .success
         }
     }

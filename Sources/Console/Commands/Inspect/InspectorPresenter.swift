@@ -14,16 +14,22 @@ public struct InspectorPresenter: Sendable {
         guard !rows.isEmpty else { return "No exchanges recorded yet.\n" }
         // Exchanges the proxy recorded say which client sent them, in a column shown only when there are some.
         let proxied = rows.contains { $0.source == "proxy" }
-        let header = ["ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST"]
+        let header = [
+            "ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST",
+        ]
         var table = [header + (proxied ? ["CLIENT"] : [])]
         for row in rows {
             var line: [String] = [
                 String(row.id), Self.localTime(row.startedAt), row.state, row.status.map(String.init) ?? "-",
-                row.model ?? "-", row.ttftMs.map(Self.milliseconds) ?? "-", row.durationMs.map(Self.milliseconds) ?? "-",
+                row.model ?? "-", row.ttftMs.map(Self.milliseconds) ?? "-",
+                row.durationMs.map(Self.milliseconds) ?? "-",
                 "\(row.inputTokens.map(String.init) ?? "-")/\(row.outputTokens.map(String.init) ?? "-")",
-                row.costUsd.map { String(format: "$%.4f", $0) } ?? "-", String(row.eventCount), "\(row.method) \(Self.path(of: row.url))",
+                row.costUsd.map { String(format: "$%.4f", $0) } ?? "-", String(row.eventCount),
+                "\(row.method) \(Self.path(of: row.url))",
             ]
-            if proxied { line.append(row.source == "proxy" ? "proxy: " + String((row.client ?? "?").prefix(32)) : "console") }
+            if proxied {
+                line.append(row.source == "proxy" ? "proxy: " + String((row.client ?? "?").prefix(32)) : "console")
+            }
             table.append(line)
         }
         return Self.render(table)
@@ -63,7 +69,10 @@ public struct InspectorPresenter: Sendable {
             let width = Self.labelWidth(detail.events)
             for event in detail.events {
                 let data = String(decoding: event.data, as: UTF8.self)
-                out += raw ? "\(event.offsetMs)\t\(event.type)\t\(data)\n" : "\(Self.eventHead(event, width: width))  \(data)\n"
+                out +=
+                    raw
+                    ? "\(event.offsetMs)\t\(event.type)\t\(data)\n"
+                    : "\(Self.eventHead(event, width: width))  \(data)\n"
             }
         }
         return out
@@ -71,7 +80,9 @@ public struct InspectorPresenter: Sendable {
 
     func statsText(_ stats: ExchangeStats, by grouping: String) -> String {
         guard !stats.groups.isEmpty else { return "No finished exchanges recorded yet.\n" }
-        var table = [[grouping.uppercased(), "REQUESTS", "ERRORS", "IN", "OUT", "COST", "P50", "P95", "TTFT P50", "TTFT P95"]]
+        var table = [
+            [grouping.uppercased(), "REQUESTS", "ERRORS", "IN", "OUT", "COST", "P50", "P95", "TTFT P50", "TTFT P95"]
+        ]
         for group in stats.groups {
             table.append([
                 group.key, String(group.requests), String(format: "%.0f%%", group.errorRate * 100),
@@ -90,13 +101,15 @@ public struct InspectorPresenter: Sendable {
         let responses = JSONDiff(a.responseJSON, b.responseJSON)
         if json {
             func encode(_ diff: JSONDiff) -> JSONValue {
-                .array(diff.changes.map { change in
-                    switch change {
-                    case .added(let path, let value): ["op": "added", "path": .string(path), "to": value]
-                    case .removed(let path, let value): ["op": "removed", "path": .string(path), "from": value]
-                    case .changed(let path, let from, let to): ["op": "changed", "path": .string(path), "from": from, "to": to]
-                    }
-                })
+                .array(
+                    diff.changes.map { change in
+                        switch change {
+                        case .added(let path, let value): ["op": "added", "path": .string(path), "to": value]
+                        case .removed(let path, let value): ["op": "removed", "path": .string(path), "from": value]
+                        case .changed(let path, let from, let to):
+                            ["op": "changed", "path": .string(path), "from": from, "to": to]
+                        }
+                    })
             }
             let value: JSONValue = [
                 "a": .integer(Int(a.summary.id)), "b": .integer(Int(b.summary.id)),

@@ -16,25 +16,33 @@ extension JobsRunner {
     /// The ledger's entry for response `id`, when the inspector has one.
     func ledgerEntry(for id: String) async -> LedgerEntry? {
         guard FileManager.default.fileExists(atPath: context.environment.inspectorPath),
-            let store = try? ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+            let store = try? ConsoleContext.openStore(
+                environment: context.environment, diagnostics: context.diagnostics)
         else { return nil }
-        return try? await store.ledger(type: LedgerEntry.Kind.response.rawValue, includingDeleted: true).last { $0.objectId == id }
+        return try? await store.ledger(type: LedgerEntry.Kind.response.rawValue, includingDeleted: true).last {
+            $0.objectId == id
+        }
     }
 
     /// Runs `body` against the server job `id` lives on: this context's unless `pinned` is false and the
     /// ledger says the job went to another provider, whose context is made (and shut down afterwards).
     /// The job's provider is said on diagnostics when it is not this command's.
     func onJobServer(_ id: String, pinned: Bool, _ body: (JobsRunner) async -> ExitStatus) async -> ExitStatus {
-        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider, provider != context.providerName else {
+        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider,
+            provider != context.providerName
+        else {
             return await body(self)
         }
         do {
             return try await context.withProvider(provider) { other in
-                context.diagnostics.write("note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n")
+                context.diagnostics.write(
+                    "note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n"
+                )
                 return await body(JobsRunner(context: other))
             }
         } catch {
-            context.diagnostics.write("error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
+            context.diagnostics.write(
+                "error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
             return error.exitStatus
         }
     }

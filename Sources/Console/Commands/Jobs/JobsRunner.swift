@@ -26,7 +26,8 @@ public struct JobsRunner: Sendable {
 
         var json: JSONValue {
             [
-                "id": .string(id), "status": .string(status), "created_at": .string(InspectorStore.timestamp(createdAt)),
+                "id": .string(id), "status": .string(status),
+                "created_at": .string(InspectorStore.timestamp(createdAt)),
                 "model": model.map(JSONValue.string) ?? .null, "preset": preset.map(JSONValue.string) ?? .null,
                 "input": .string(input), "server": .string(server), "provider": .string(provider),
             ]
@@ -50,7 +51,8 @@ public struct JobsRunner: Sendable {
             var jobs: [Job] = []
             let now = context.environment.now()
             for entry in entries {
-                guard let exchangeID = entry.exchangeId, let (summary, body) = try await store.request(ofExchange: exchangeID),
+                guard let exchangeID = entry.exchangeId,
+                    let (summary, body) = try await store.request(ofExchange: exchangeID),
                     let request = try? JSONValue.parse(body), request["background"]?.boolValue == true
                 else { continue }
                 // Asked of the server the job was created on, with that provider's key.
@@ -61,7 +63,7 @@ public struct JobsRunner: Sendable {
                 case .client(let client):
                     do {
                         status = try await client.retrieve(id: entry.objectId).status?.rawValue ?? "unknown"
-                    } catch where error.status == 404 {
+                    } catch  where error.status == 404 {
                         status = "gone"
                     } catch {
                         status = "unknown (\(error.message))"
@@ -69,10 +71,12 @@ public struct JobsRunner: Sendable {
                 }
                 let running = ["queued", "in_progress"].contains(status)
                 guard all || running || now.timeIntervalSince(entry.createdAt) < 24 * 3600 else { continue }
-                jobs.append(Job(
-                    id: entry.objectId, createdAt: entry.createdAt, model: summary.model, preset: entry.preset ?? summary.preset,
-                    input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl,
-                    provider: entry.provider ?? ProviderCatalog.defaultName))
+                jobs.append(
+                    Job(
+                        id: entry.objectId, createdAt: entry.createdAt, model: summary.model,
+                        preset: entry.preset ?? summary.preset,
+                        input: Self.firstWords(of: request["input"]), status: status, server: entry.baseUrl,
+                        provider: entry.provider ?? ProviderCatalog.defaultName))
             }
             if json {
                 context.output.write(JSONValue.array(jobs.map(\.json)).prettyPrinted() + "\n")
@@ -103,16 +107,20 @@ public struct JobsRunner: Sendable {
         var shown: [ResponseStreamEvent] = []
         if FileManager.default.fileExists(atPath: context.environment.inspectorPath) {
             do {
-                let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
+                let store = try ConsoleContext.openStore(
+                    environment: context.environment, diagnostics: context.diagnostics)
                 shown = try await store.recordedStreamEvents(responseID: id).compactMap { stored in
                     try? ResponseStreamEvent(ServerSentEvent(event: nil, data: stored.data, id: nil, retry: nil))
                 }
             } catch {
-                context.diagnostics.write("note: the inspector could not say what was shown of \(id) (\(error)); its stream is shown from the start\n")
+                context.diagnostics.write(
+                    "note: the inspector could not say what was shown of \(id) (\(error)); its stream is shown from the start\n"
+                )
             }
         }
         let after = shown.compactMap(\.sequenceNumber).max()
-        let options = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: TurnSettings(model: ""))
+        let options = RenderOptions.forTerminal(
+            fd: 1, environment: context.environment, settings: TurnSettings(model: ""))
         var renderer = TurnRenderer(output: context.output, options: options)
         // The text already shown counts as shown: the final events add only what follows it.
         for event in shown { if case .outputTextDelta(let delta) = event.kind { renderer.markShown(delta) } }
@@ -126,7 +134,8 @@ public struct JobsRunner: Sendable {
                 return status == .completed ? .success : .apiError
             }
             context.diagnostics.write(
-                "Attached to \(id) (\(status.rawValue))" + (after.map { ", after event \($0)" } ?? "") + "; Ctrl-C detaches, `openresponses cancel \(id)` cancels.\n")
+                "Attached to \(id) (\(status.rawValue))" + (after.map { ", after event \($0)" } ?? "")
+                    + "; Ctrl-C detaches, `openresponses cancel \(id)` cancels.\n")
             var final: Response?
             for try await event in context.client.resume(id: id, startingAfter: after) {
                 renderer.render(event)
@@ -138,9 +147,10 @@ public struct JobsRunner: Sendable {
                 return .apiError
             }
             return .success
-        } catch where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
+        } catch  where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
             renderer.finishLine()
-            context.diagnostics.write("Detached from \(id); it goes on on the server (openresponses attach \(id) to come back).\n")
+            context.diagnostics.write(
+                "Detached from \(id); it goes on on the server (openresponses attach \(id) to come back).\n")
             return .interrupted
         } catch {
             renderer.finishLine()
@@ -171,15 +181,17 @@ public struct JobsRunner: Sendable {
 
     static func table(_ jobs: [Job], now: Date, all: Bool) -> String {
         guard !jobs.isEmpty else {
-            return all ? "No background jobs: ask --set background=true, or /set background true in the console, starts one.\n"
+            return all
+                ? "No background jobs: ask --set background=true, or /set background true in the console, starts one.\n"
                 : "No background job running or started in the last 24 hours (jobs --all lists every one).\n"
         }
         // The provider column only when a job went to a named provider.
         let named = jobs.contains { $0.provider != ProviderCatalog.defaultName }
         var rows = [["ID", "STATUS", "AGE", "MODEL", "PRESET"] + (named ? ["PROVIDER"] : []) + ["INPUT"]]
         for job in jobs {
-            rows.append([job.id, job.status, age(now.timeIntervalSince(job.createdAt)), job.model ?? "-", job.preset ?? "-"]
-                + (named ? [job.provider] : []) + [job.input])
+            rows.append(
+                [job.id, job.status, age(now.timeIntervalSince(job.createdAt)), job.model ?? "-", job.preset ?? "-"]
+                    + (named ? [job.provider] : []) + [job.input])
         }
         return InspectorPresenter.render(rows)
     }
@@ -200,8 +212,14 @@ public struct JobsRunner: Sendable {
         var text = input?.stringValue ?? ""
         if text.isEmpty, let items = input?.arrayValue {
             for item in items {
-                if let content = item["content"]?.stringValue { text = content; break }
-                if let part = item["content"]?.arrayValue?.first(where: { $0["text"] != nil })?["text"]?.stringValue { text = part; break }
+                if let content = item["content"]?.stringValue {
+                    text = content
+                    break
+                }
+                if let part = item["content"]?.arrayValue?.first(where: { $0["text"] != nil })?["text"]?.stringValue {
+                    text = part
+                    break
+                }
             }
         }
         let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")

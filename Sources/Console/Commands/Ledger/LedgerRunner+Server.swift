@@ -1,14 +1,15 @@
 import Foundation
-import Untrusted
 import Inspector
 import ResponsesAPI
+import Untrusted
 
 /// `ledger verify` and `ledger gc`: each object of this server asked for or deleted in turn; a failure is
 /// reported and the next one goes on.
 extension LedgerRunner {
     public func verify(_ filter: Filter) async -> ExitStatus {
         await onThisServer(filter) { entries, store in
-            var gone = 0, failed = 0
+            var gone = 0
+            var failed = 0
             for entry in entries {
                 do {
                     _ = try await context.client.send(method: "GET", path: entry.path)
@@ -18,11 +19,14 @@ extension LedgerRunner {
                     context.output.write("\(entry.objectId) \(entry.type): gone (marked deleted)\n")
                     gone += 1
                 } catch {
-                    context.diagnostics.write("\(entry.objectId) \(entry.type): error: \((error as? ResponsesAPIError)?.message ?? "\(error)")\n")
+                    context.diagnostics.write(
+                        "\(entry.objectId) \(entry.type): error: \((error as? ResponsesAPIError)?.message ?? "\(error)")\n"
+                    )
                     failed += 1
                 }
             }
-            context.output.write("\(entries.count - gone - failed) exist, \(gone) gone, \(failed) could not be checked.\n")
+            context.output.write(
+                "\(entries.count - gone - failed) exist, \(gone) gone, \(failed) could not be checked.\n")
             return failed == 0 ? .success : .apiError
         }
     }
@@ -35,15 +39,25 @@ extension LedgerRunner {
                 return .success
             }
             if dryRun {
-                for entry in entries { context.output.write("would delete \(entry.type) \(entry.objectId)\(entry.label.map { " (\($0))" } ?? "")\n") }
-                context.output.write("\(entries.count) to delete on \(context.configuration.baseURL); nothing was deleted (--dry-run).\n")
+                for entry in entries {
+                    context.output.write(
+                        "would delete \(entry.type) \(entry.objectId)\(entry.label.map { " (\($0))" } ?? "")\n")
+                }
+                context.output.write(
+                    "\(entries.count) to delete on \(context.configuration.baseURL); nothing was deleted (--dry-run).\n"
+                )
                 return .success
             }
-            if let ask, !(await ask("Delete \(entries.count) object\(entries.count == 1 ? "" : "s") on \(context.configuration.baseURL)? [y/N] ")) {
+            if let ask,
+                !(await ask(
+                    "Delete \(entries.count) object\(entries.count == 1 ? "" : "s") on \(context.configuration.baseURL)? [y/N] "
+                ))
+            {
                 context.output.write("Nothing was deleted.\n")
                 return .success
             }
-            var deleted = 0, failed = 0
+            var deleted = 0
+            var failed = 0
             for entry in entries {
                 do {
                     _ = try await context.client.send(method: "DELETE", path: entry.path)
@@ -53,7 +67,9 @@ extension LedgerRunner {
                     context.output.write("\(entry.type) \(entry.objectId) was already gone\n")
                     deleted += 1
                 } catch {
-                    context.diagnostics.write("\(entry.type) \(entry.objectId): error: \((error as? ResponsesAPIError)?.message ?? "\(error)")\n")
+                    context.diagnostics.write(
+                        "\(entry.type) \(entry.objectId): error: \((error as? ResponsesAPIError)?.message ?? "\(error)")\n"
+                    )
                     failed += 1
                     continue
                 }
@@ -68,7 +84,8 @@ extension LedgerRunner {
     private func onThisServer(
         _ filter: Filter, _ body: ([LedgerEntry], InspectorStore) async -> ExitStatus
     ) async -> ExitStatus {
-        let all: [LedgerEntry], store: InspectorStore
+        let all: [LedgerEntry]
+        let store: InspectorStore
         do { (all, store) = try await entries(filter) } catch {
             context.diagnostics.write("error: \(error.message)\n")
             return error.exitStatus
@@ -76,7 +93,8 @@ extension LedgerRunner {
         let here = context.configuration.baseURL
         let elsewhere = Dictionary(grouping: all.filter { $0.baseUrl != here }, by: \.baseUrl)
         for (server, entries) in elsewhere.sorted(by: { $0.key < $1.key }) {
-            context.diagnostics.write("note: \(entries.count) on \(server) left alone (run with --provider for that server)\n")
+            context.diagnostics.write(
+                "note: \(entries.count) on \(server) left alone (run with --provider for that server)\n")
         }
         return await body(all.filter { $0.baseUrl == here }, store)
     }

@@ -29,7 +29,9 @@ public struct LedgerRunner: Sendable {
     /// The selected entries, with the store they were read from.
     func entries(_ filter: Filter) async throws(ConsoleError) -> (entries: [LedgerEntry], store: InspectorStore) {
         if let type = filter.type, LedgerEntry.Kind(rawValue: type) == nil {
-            throw ConsoleError("--type \(type): use " + LedgerEntry.Kind.allCases.map(\.rawValue).joined(separator: ", "), exitStatus: .usage)
+            throw ConsoleError(
+                "--type \(type): use " + LedgerEntry.Kind.allCases.map(\.rawValue).joined(separator: ", "),
+                exitStatus: .usage)
         }
         let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
         do {
@@ -65,8 +67,10 @@ public struct LedgerRunner: Sendable {
         guard !entries.isEmpty else { return "The ledger is empty: nothing recorded is left on a server.\n" }
         var rows = [["ID", "TYPE", "CREATED", "EXPIRES", "NAME", "FROM", "SERVER"]]
         for entry in entries {
-            let from = [entry.source, entry.preset.map { "preset \($0)" }, entry.session.map { "session \($0.prefix(8))" }]
-                .compactMap { $0 }.joined(separator: ", ")
+            let from = [
+                entry.source, entry.preset.map { "preset \($0)" }, entry.session.map { "session \($0.prefix(8))" },
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             rows.append([
                 entry.objectId, entry.type, InspectorPresenter.localTime(entry.createdAt),
                 entry.expiresAt.map(InspectorPresenter.localTime) ?? "-", entry.label ?? "-", from.isEmpty ? "-" : from,

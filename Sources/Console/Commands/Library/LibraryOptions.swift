@@ -32,12 +32,15 @@ struct LibraryOptions: Sendable, Hashable {
         ocr = library["ocr"]?.boolValue ?? ocr
         passages = library["passages"]?.intValue ?? passages
         if let text = library["embedder"]?.stringValue {
-            do { embedder = try EmbedderSpec(parsing: text) } catch { throw ConsoleError("library.embedder: \(error.message); from \(source)") }
+            do { embedder = try EmbedderSpec(parsing: text) } catch {
+                throw ConsoleError("library.embedder: \(error.message); from \(source)")
+            }
         }
         modelDirectory = library["model_dir"]?.stringValue.map { ($0 as NSString).expandingTildeInPath }
         if let text = library["search_mode"]?.stringValue {
             guard let mode = Retriever.Mode(rawValue: text) else {
-                throw ConsoleError("library.search_mode must be hybrid, keyword or semantic (got \(text)); from \(source)")
+                throw ConsoleError(
+                    "library.search_mode must be hybrid, keyword or semantic (got \(text)); from \(source)")
             }
             searchMode = mode
         }
@@ -49,7 +52,8 @@ struct LibraryOptions: Sendable, Hashable {
         func value(_ cap: ResourceCaps.Cap) throws(ConsoleError) -> Int? {
             guard let raw = library[cap.rawValue] else { return nil }
             guard let number = raw.intValue, number >= 1 else {
-                throw ConsoleError("\(cap.key) must be a whole number, 1 or more (got \(raw.compactString)); from \(source)")
+                throw ConsoleError(
+                    "\(cap.key) must be a whole number, 1 or more (got \(raw.compactString)); from \(source)")
             }
             // Megabytes in bytes, and seconds as a Duration, without overflowing.
             return min(number, Int.max >> 21)
@@ -64,7 +68,8 @@ struct LibraryOptions: Sendable, Hashable {
     }
 
     /// The config file's options (none when there is no config file), with `flags` over them.
-    static func configured(environment: AppEnvironment, flags: JSONObject = [:]) throws(ConsoleError) -> LibraryOptions {
+    static func configured(environment: AppEnvironment, flags: JSONObject = [:]) throws(ConsoleError) -> LibraryOptions
+    {
         let config: ConfigFile?
         do {
             config = try ConfigFile.load(environment: environment)
@@ -73,7 +78,9 @@ struct LibraryOptions: Sendable, Hashable {
         }
         var merged = config?.library ?? [:]
         for (key, value) in flags { merged[key] = value }
-        let source = flags.isEmpty ? (config.map { "\($0.url.path) (library:)" } ?? "the defaults")
+        let source =
+            flags.isEmpty
+            ? (config.map { "\($0.url.path) (library:)" } ?? "the defaults")
             : "the command line" + (config.map { " over \($0.url.path)" } ?? "")
         return try LibraryOptions(merged, source: source)
     }
@@ -82,7 +89,8 @@ struct LibraryOptions: Sendable, Hashable {
     static func check(size: Int, overlap: Int, source: String) throws(ConsoleError) {
         guard overlap <= size / 2 else {
             throw ConsoleError(
-                "library.chunk_overlap (\(overlap)) must be at most half of library.chunk_size (\(size)); from \(source)")
+                "library.chunk_overlap (\(overlap)) must be at most half of library.chunk_size (\(size)); from \(source)"
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Library
-import Untrusted
 import ResponsesAPI
+import Untrusted
 import Workbench
 
 /// Answers from the library: with a model, the best passages go into the request as numbered context
@@ -14,14 +14,16 @@ extension LibraryRunner {
         _ question: String, k: Int, filter: LibraryStore.SearchFilter, options: LibraryOptions = LibraryOptions(),
         client: ResponsesClient? = nil
     ) async throws -> [SearchHit] {
-        let result = try await ranked(question, k: k, filter: filter, options: options, store: try openStore(), client: client)
+        let result = try await ranked(
+            question, k: k, filter: filter, options: options, store: try openStore(), client: client)
         if let notice = result.notice { diagnostics.write("note: \(notice)\n") }
         return result.hits
     }
 
     /// `library ask`: `context` is nil (or `offline` true) for an answer without a model.
     func ask(
-        _ question: String, k: Int = 5, filter: LibraryStore.SearchFilter = .init(), offline: Bool, context: ConsoleContext?,
+        _ question: String, k: Int = 5, filter: LibraryStore.SearchFilter = .init(), offline: Bool,
+        context: ConsoleContext?,
         stack: SettingsStack? = nil
     ) async -> ExitStatus {
         let hits: [SearchHit]
@@ -35,7 +37,9 @@ extension LibraryRunner {
             return .apiError
         }
         guard !hits.isEmpty else {
-            output.write("Nothing in the library matches that question (library list shows what it holds; library add PATH adds more).\n")
+            output.write(
+                "Nothing in the library matches that question (library list shows what it holds; library add PATH adds more).\n"
+            )
             return .success
         }
         guard !offline, let context, (try? context.configuration.validate()) != nil else {
@@ -46,10 +50,14 @@ extension LibraryRunner {
             client: context.client, environment: environment,
             stack: stack ?? SettingsStack(defaults: SettingsStack.builtInDefaults(environment: environment)))
         var renderer = TurnRenderer(output: output)
-        let delegate = ConsoleSessionDelegate(output: diagnostics, diagnostics: diagnostics, approval: .refuse("error: library ask does not run tools"))
-        let outcome = await session.send(.string(AnswerBuilder().context(question: question, passages: hits)), renderer: &renderer, delegate: delegate)
+        let delegate = ConsoleSessionDelegate(
+            output: diagnostics, diagnostics: diagnostics, approval: .refuse("error: library ask does not run tools"))
+        let outcome = await session.send(
+            .string(AnswerBuilder().context(question: question, passages: hits)), renderer: &renderer,
+            delegate: delegate)
         if let error = outcome.error, error.code == .network || error.code == .timeout {
-            diagnostics.write("note: \(context.configuration.baseURL) did not answer (\(error.message)); answering without a model\n")
+            diagnostics.write(
+                "note: \(context.configuration.baseURL) did not answer (\(error.message)); answering without a model\n")
             output.write(Self.extractiveAnswer(question, hits: hits, color: false))
             return .success
         }
@@ -78,10 +86,15 @@ extension LibraryRunner {
         var text = ""
         guard !sentences.isEmpty else {
             guard hits[0].semanticRank != nil, let first = AnswerBuilder.sentences(hits[0].text).first else {
-                return (text + "None of them shares a word with the question; the closest passage is \(hits[0].location).\n", [hits[0]])
+                return (
+                    text
+                        + "None of them shares a word with the question; the closest passage is \(hits[0].location).\n",
+                    [hits[0]]
+                )
             }
             // Found by meaning alone: its opening sentence, cited, rather than nothing.
-            text += "No sentence shares a word with the question; the passage closest in meaning begins:\n• \(first) [1]\n\n"
+            text +=
+                "No sentence shares a word with the question; the passage closest in meaning begins:\n• \(first) [1]\n\n"
             return (text + builder.footnote(1, hits[0], quote: first) + "\n", [hits[0]])
         }
         var order: [Int] = []
@@ -101,7 +114,9 @@ extension LibraryRunner {
         var rest = Substring(answer)
         while let open = rest.firstIndex(of: "[") {
             let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "]"), let number = Int(after[..<close]), (1...hits.count).contains(number) {
+            if let close = after.firstIndex(of: "]"), let number = Int(after[..<close]),
+                (1...hits.count).contains(number)
+            {
                 if !used.contains(number) { used.append(number) }
                 rest = after[after.index(after: close)...]
             } else {

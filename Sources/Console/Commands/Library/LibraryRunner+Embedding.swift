@@ -2,32 +2,39 @@ import Embeddings
 import Foundation
 import Library
 import ResponsesAPI
-import Workbench
 import Untrusted
+import Workbench
 
 /// The library's vectors: which embedder, computing the missing ones after `add`, `reembed`, and the
 /// retriever every search goes through.
 extension LibraryRunner {
     /// Where all-MiniLM-L6-v2's files are: `library.model_dir`, else the data directory's models/.
     func modelFolder(_ options: LibraryOptions) -> String {
-        options.modelDirectory ?? environment.dataDirectory.appendingPathComponent("models/" + MiniLMEmbedder.folderName).path
+        options.modelDirectory
+            ?? environment.dataDirectory.appendingPathComponent("models/" + MiniLMEmbedder.folderName).path
     }
 
     /// The embedder `spec` names, ready to run; nil for `none`. A provider embedder uses `client` (the
     /// console's, recorded in the inspector).
-    func makeEmbedder(_ spec: EmbedderSpec, options: LibraryOptions, client: ResponsesClient?) throws(ConsoleError) -> (any Embedder)? {
+    func makeEmbedder(_ spec: EmbedderSpec, options: LibraryOptions, client: ResponsesClient?) throws(ConsoleError) -> (
+        any Embedder
+    )? {
         switch spec {
         case .none: return nil
         case .minilm:
             let folder = modelFolder(options)
             guard FileManager.default.fileExists(atPath: folder + "/model.safetensors") else {
-                throw ConsoleError("all-MiniLM-L6-v2 is not installed in \(folder) (scripts/install-model.sh installs it)")
+                throw ConsoleError(
+                    "all-MiniLM-L6-v2 is not installed in \(folder) (scripts/install-model.sh installs it)")
             }
             do { return try MiniLMEmbedder.shared(folder: folder) } catch { throw ConsoleError(error.message) }
         case .provider(let model, let dimensions, let server):
-            guard let client else { throw ConsoleError("openai:\(model) needs the server's configuration (OPENAI_BASE_URL, OPENAI_API_KEY)") }
-            return ProviderEmbedder(client: client, model: model, dimensions: dimensions, server: server,
-                                    context: ExchangeContext(labels: ["source": "library"]))
+            guard let client else {
+                throw ConsoleError("openai:\(model) needs the server's configuration (OPENAI_BASE_URL, OPENAI_API_KEY)")
+            }
+            return ProviderEmbedder(
+                client: client, model: model, dimensions: dimensions, server: server,
+                context: ExchangeContext(labels: ["source": "library"]))
         }
     }
 
@@ -55,7 +62,9 @@ extension LibraryRunner {
         return status
     }
 
-    private func embedMissing(_ store: LibraryStore, spec: EmbedderSpec, options: LibraryOptions, client: ResponsesClient?) async -> ExitStatus {
+    private func embedMissing(
+        _ store: LibraryStore, spec: EmbedderSpec, options: LibraryOptions, client: ResponsesClient?
+    ) async -> ExitStatus {
         let embedder: any Embedder
         do {
             guard let made = try makeEmbedder(spec, options: options, client: client) else { return .success }
@@ -69,17 +78,24 @@ extension LibraryRunner {
         let sink = diagnostics
         do {
             let count = try await store.embedMissing(with: embedder) { done, total in
-                if terminal { sink.write("\r\u{1B}[Kembedding passages with \(spec): \(done)/\(total)" as TerminalText) }
+                if terminal {
+                    sink.write("\r\u{1B}[Kembedding passages with \(spec): \(done)/\(total)" as TerminalText)
+                }
             }
             if terminal { diagnostics.write("\r\u{1B}[K" as TerminalText) }
             if count > 0 {
                 let seconds = environment.now().timeIntervalSince(started)
-                output.write(String(format: "Embedded %d passage%@ with %@ in %.1f s.\n", count, count == 1 ? "" : "s", "\(spec)", seconds))
+                output.write(
+                    String(
+                        format: "Embedded %d passage%@ with %@ in %.1f s.\n", count, count == 1 ? "" : "s", "\(spec)",
+                        seconds))
             }
             return Task.isCancelled ? .interrupted : .success
         } catch {
             if terminal { diagnostics.write("\r\u{1B}[K" as TerminalText) }
-            diagnostics.write("error: embedding with \(spec) stopped: \(Self.message(error)); what was embedded is kept, library reembed goes on\n")
+            diagnostics.write(
+                "error: embedding with \(spec) stopped: \(Self.message(error)); what was embedded is kept, library reembed goes on\n"
+            )
             return .apiError
         }
     }
@@ -92,23 +108,32 @@ extension LibraryRunner {
             guard (options.embedder ?? .minilm) != .none, try await store.statistics().chunks > 0 else {
                 return Retriever(store: store, embedder: nil)
             }
-            if options.embedder ?? .minilm == .minilm, !FileManager.default.fileExists(atPath: modelFolder(options) + "/model.safetensors") {
-                return Retriever(store: store, embedder: nil, unavailable:
-                    "semantic search needs all-MiniLM-L6-v2, not installed in \(modelFolder(options)) (scripts/install-model.sh installs it)")
+            if options.embedder ?? .minilm == .minilm,
+                !FileManager.default.fileExists(atPath: modelFolder(options) + "/model.safetensors")
+            {
+                return Retriever(
+                    store: store, embedder: nil,
+                    unavailable:
+                        "semantic search needs all-MiniLM-L6-v2, not installed in \(modelFolder(options)) (scripts/install-model.sh installs it)"
+                )
             }
-            return Retriever(store: store, embedder: nil, unavailable: "the library has no vectors yet (openresponses library reembed computes them)")
+            return Retriever(
+                store: store, embedder: nil,
+                unavailable: "the library has no vectors yet (openresponses library reembed computes them)")
         }
         guard spec != .none else { return Retriever(store: store, embedder: nil) }
         do {
             return Retriever(store: store, embedder: try makeEmbedder(spec, options: options, client: client))
         } catch {
-            return Retriever(store: store, embedder: nil, unavailable: "semantic search is unavailable: \(error.message)")
+            return Retriever(
+                store: store, embedder: nil, unavailable: "semantic search is unavailable: \(error.message)")
         }
     }
 
     /// A context for the server a provider embedder talks to: its named provider (`@NAME`), else this command's.
     func serverContext(_ spec: EmbedderSpec) throws(ConsoleError) -> ConsoleContext {
-        try ConsoleContext(environment: environment.choosing(provider: spec.server), output: output, diagnostics: diagnostics)
+        try ConsoleContext(
+            environment: environment.choosing(provider: spec.server), output: output, diagnostics: diagnostics)
     }
 
     static func message(_ error: any Error) -> String {
@@ -126,7 +151,8 @@ extension LibraryRunner {
         // Keyword search needs no embedder: the model is not even loaded (14 ms of a command).
         if options.searchMode == .keyword {
             do {
-                return try await Retriever(store: store, embedder: nil).search(query, k: k, filter: filter, mode: .keyword)
+                return try await Retriever(store: store, embedder: nil).search(
+                    query, k: k, filter: filter, mode: .keyword)
             } catch {
                 throw ConsoleError(Self.message(error))
             }
@@ -162,16 +188,20 @@ extension LibraryRunner {
                 output.write("Dropped \(dropped) vector\(dropped == 1 ? "" : "s"); search uses keywords.\n")
                 return .success
             }
-            if case .minilm = spec, !FileManager.default.fileExists(atPath: modelFolder(options) + "/model.safetensors") {
-                throw ConsoleError("all-MiniLM-L6-v2 is not installed in \(modelFolder(options)) (scripts/install-model.sh installs it)")
+            if case .minilm = spec, !FileManager.default.fileExists(atPath: modelFolder(options) + "/model.safetensors")
+            {
+                throw ConsoleError(
+                    "all-MiniLM-L6-v2 is not installed in \(modelFolder(options)) (scripts/install-model.sh installs it)"
+                )
             }
             let status = await embedMissing(store, spec: spec, options: options)
             guard status == .success else { return status }
             let dropped = try await store.pruneVectors(keeping: spec.description)
             await store.settle()
             let coverage = try await store.vectorCoverage(embedder: spec.description)
-            output.write("The library's vectors come from \(spec): \(coverage.embedded) passage\(coverage.embedded == 1 ? "" : "s")"
-                + (dropped > 0 ? ", \(dropped) other vector\(dropped == 1 ? "" : "s") dropped" : "") + ".\n")
+            output.write(
+                "The library's vectors come from \(spec): \(coverage.embedded) passage\(coverage.embedded == 1 ? "" : "s")"
+                    + (dropped > 0 ? ", \(dropped) other vector\(dropped == 1 ? "" : "s") dropped" : "") + ".\n")
             return .success
         }
     }

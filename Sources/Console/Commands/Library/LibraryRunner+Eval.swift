@@ -15,9 +15,13 @@ extension LibraryRunner {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let query: RetrievalMetrics.Query
             do { query = try JSONDecoder().decode(RetrievalMetrics.Query.self, from: Data(line.utf8)) } catch {
-                throw ConsoleError("\(path):\(index + 1): not a labelled query ({\"query\": \"...\", \"paths\": [\"...\"]}): \(Self.describe(error))", exitStatus: .usage)
+                throw ConsoleError(
+                    "\(path):\(index + 1): not a labelled query ({\"query\": \"...\", \"paths\": [\"...\"]}): \(Self.describe(error))",
+                    exitStatus: .usage)
             }
-            guard !query.paths.isEmpty else { throw ConsoleError("\(path):\(index + 1): \"paths\" is empty", exitStatus: .usage) }
+            guard !query.paths.isEmpty else {
+                throw ConsoleError("\(path):\(index + 1): \"paths\" is empty", exitStatus: .usage)
+            }
             queries.append(query)
         }
         guard !queries.isEmpty else { throw ConsoleError("\(path) holds no queries", exitStatus: .usage) }
@@ -34,7 +38,8 @@ extension LibraryRunner {
         }
     }
 
-    func eval(_ path: String, storeID: String?, perQuery: Bool, json: Bool, options: LibraryOptions) async -> ExitStatus {
+    func eval(_ path: String, storeID: String?, perQuery: Bool, json: Bool, options: LibraryOptions) async -> ExitStatus
+    {
         let queries: [RetrievalMetrics.Query]
         do { queries = try labelledQueries(path) } catch {
             diagnostics.write("error: \(error.message)\n")
@@ -54,21 +59,29 @@ extension LibraryRunner {
                 }
                 let means = scores.map(RetrievalMetrics.mean)
                 if json {
-                    output.write(Self.evalJSON(rankings.map(\.name), means, times: times, queries: queries, scores: scores) + "\n")
+                    output.write(
+                        Self.evalJSON(rankings.map(\.name), means, times: times, queries: queries, scores: scores)
+                            + "\n")
                     return .success
                 }
                 var text = "\(queries.count) queries from \(path)\n"
-                text += "ranking".padding(toLength: 32, withPad: " ", startingAt: 0) + "  nDCG@10  Recall@10     MRR   ms/query\n"
+                text +=
+                    "ranking".padding(toLength: 32, withPad: " ", startingAt: 0)
+                    + "  nDCG@10  Recall@10     MRR   ms/query\n"
                 for (index, ranking) in rankings.enumerated() {
-                    text += ranking.name.padding(toLength: 32, withPad: " ", startingAt: 0)
-                        + String(format: "  %7.3f  %9.3f  %6.3f  %9.1f\n", means[index].ndcg, means[index].recall,
-                                 means[index].reciprocalRank, times[index] / Double(queries.count))
+                    text +=
+                        ranking.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                        + String(
+                            format: "  %7.3f  %9.3f  %6.3f  %9.1f\n", means[index].ndcg, means[index].recall,
+                            means[index].reciprocalRank, times[index] / Double(queries.count))
                 }
                 if perQuery {
                     text += "\nnDCG@10 per query: " + rankings.map(\.name).joined(separator: " | ") + "\n"
                     for (number, query) in queries.enumerated() {
                         let clipped = query.query.count > 48 ? String(query.query.prefix(47)) + "…" : query.query
-                        text += String(format: "%3d. ", number + 1) + clipped.padding(toLength: 48, withPad: " ", startingAt: 0)
+                        text +=
+                            String(format: "%3d. ", number + 1)
+                            + clipped.padding(toLength: 48, withPad: " ", startingAt: 0)
                             + scores.map { String(format: "  %5.3f", $0[number].ndcg) }.joined() + "\n"
                     }
                 }
@@ -79,10 +92,14 @@ extension LibraryRunner {
     }
 
     static func evalJSON(
-        _ names: [String], _ means: [RetrievalMetrics], times: [Double], queries: [RetrievalMetrics.Query], scores: [[RetrievalMetrics]]
+        _ names: [String], _ means: [RetrievalMetrics], times: [Double], queries: [RetrievalMetrics.Query],
+        scores: [[RetrievalMetrics]]
     ) -> String {
         func figures(_ metrics: RetrievalMetrics) -> JSONValue {
-            ["ndcg_at_10": .number(metrics.ndcg), "recall_at_10": .number(metrics.recall), "mrr": .number(metrics.reciprocalRank)]
+            [
+                "ndcg_at_10": .number(metrics.ndcg), "recall_at_10": .number(metrics.recall),
+                "mrr": .number(metrics.reciprocalRank),
+            ]
         }
         var rankings: JSONObject = [:]
         for (index, name) in names.enumerated() {
@@ -95,6 +112,8 @@ extension LibraryRunner {
             for (index, name) in names.enumerated() { byRanking[name] = figures(scores[index][number]) }
             return ["query": .string(query.query), "rankings": .object(byRanking)]
         }
-        return JSONValue.object(["queries": .integer(queries.count), "rankings": .object(rankings), "per_query": .array(perQuery)]).prettyPrinted()
+        return JSONValue.object([
+            "queries": .integer(queries.count), "rankings": .object(rankings), "per_query": .array(perQuery),
+        ]).prettyPrinted()
     }
 }

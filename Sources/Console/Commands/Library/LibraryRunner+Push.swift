@@ -16,11 +16,16 @@ extension LibraryRunner {
         if text == "auto" { return ["type": "auto"] }
         let parts = text.split(separator: ":")
         guard parts.count == 3, parts[0] == "static", let size = Int(parts[1]), let overlap = Int(parts[2]),
-              (100...4096).contains(size), overlap >= 0, overlap <= size / 2
+            (100...4096).contains(size), overlap >= 0, overlap <= size / 2
         else {
-            throw ConsoleError("--chunking must be auto or static:SIZE:OVERLAP (size 100–4096 tokens, overlap at most half; got \(text))", exitStatus: .usage)
+            throw ConsoleError(
+                "--chunking must be auto or static:SIZE:OVERLAP (size 100–4096 tokens, overlap at most half; got \(text))",
+                exitStatus: .usage)
         }
-        return ["type": "static", "static": ["max_chunk_size_tokens": .integer(size), "chunk_overlap_tokens": .integer(overlap)]]
+        return [
+            "type": "static",
+            "static": ["max_chunk_size_tokens": .integer(size), "chunk_overlap_tokens": .integer(overlap)],
+        ]
     }
 
     func push(_ patterns: [String], storeID: String?, newName: String?, chunking: String?) async -> ExitStatus {
@@ -34,20 +39,27 @@ extension LibraryRunner {
                 guard let client else { return .apiError }
                 let documents = Self.selected(try await store.documents(), patterns: patterns)
                 guard !documents.isEmpty else {
-                    throw ConsoleError("no indexed document in the library matches \(patterns.isEmpty ? "(the library is empty)" : patterns.joined(separator: " "))", exitStatus: .usage)
+                    throw ConsoleError(
+                        "no indexed document in the library matches \(patterns.isEmpty ? "(the library is empty)" : patterns.joined(separator: " "))",
+                        exitStatus: .usage)
                 }
                 let context = ExchangeContext(labels: ["source": "library push"])
                 let id: String
                 if let newName {
                     let created = try await client.createVectorStore(["name": .string(newName)], context: context)
-                    id = try created["id"]?.stringValue ?? { throw ConsoleError("the server created a vector store without an id") }()
+                    id =
+                        try created["id"]?.stringValue
+                        ?? { throw ConsoleError("the server created a vector store without an id") }()
                     output.write("Created vector store \(id) (\(newName)).\n")
                 } else {
                     id = storeID ?? ""
                 }
-                let present = Set(try await client.allVectorStoreFiles(storeID: id, context: context)
-                    .compactMap { $0["attributes"]?["sha256"]?.stringValue })
-                var pushed = 0, skipped = 0, failed = 0
+                let present = Set(
+                    try await client.allVectorStoreFiles(storeID: id, context: context)
+                        .compactMap { $0["attributes"]?["sha256"]?.stringValue })
+                var pushed = 0
+                var skipped = 0
+                var failed = 0
                 for (index, document) in documents.enumerated() {
                     if Task.isCancelled { break }
                     let place = "[\(index + 1)/\(documents.count)]"
@@ -57,7 +69,8 @@ extension LibraryRunner {
                         continue
                     }
                     do {
-                        try await pushOne(document, to: id, client: client, store: store, strategy: strategy, context: context)
+                        try await pushOne(
+                            document, to: id, client: client, store: store, strategy: strategy, context: context)
                         pushed += 1
                         output.write("\(place) pushed \(document.path)\n")
                     } catch {
@@ -74,7 +87,8 @@ extension LibraryRunner {
 
     /// Uploads one document (its file, or its text) and attaches it to the store with its attributes.
     func pushOne(
-        _ document: LibraryDocument, to storeID: String, client: ResponsesClient, store: LibraryStore, strategy: JSONValue?,
+        _ document: LibraryDocument, to storeID: String, client: ResponsesClient, store: LibraryStore,
+        strategy: JSONValue?,
         context: ExchangeContext
     ) async throws {
         var upload = URL(fileURLWithPath: document.path)
@@ -83,7 +97,8 @@ extension LibraryRunner {
             guard let (_, _, text) = try await store.chunks(ofDocumentAt: document.path) else {
                 throw ConsoleError("is no longer in the library")
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("or-push-\(UUID().uuidString)", isDirectory: true)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "or-push-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             upload = folder.appendingPathComponent(upload.deletingPathExtension().lastPathComponent + ".txt")
             try Data(text.utf8).write(to: upload)
@@ -93,11 +108,13 @@ extension LibraryRunner {
         let file = try await client.uploadFile(upload, purpose: "assistants", context: context)
         guard let fileID = file["id"]?.stringValue else { throw ConsoleError("the upload's answer has no file id") }
         var attributes: JSONObject = [
-            "path": .string(String(document.path.suffix(512))), "type": .string(document.type.rawValue), "sha256": .string(document.sha256),
+            "path": .string(String(document.path.suffix(512))), "type": .string(document.type.rawValue),
+            "sha256": .string(document.sha256),
         ]
         if let title = document.title { attributes["title"] = .string(String(title.prefix(512))) }
         if let pages = document.pages { attributes["page_count"] = .integer(pages) }
-        _ = try await client.addVectorStoreFile(storeID: storeID, fileID: fileID, attributes: attributes, chunkingStrategy: strategy, context: context)
+        _ = try await client.addVectorStoreFile(
+            storeID: storeID, fileID: fileID, attributes: attributes, chunkingStrategy: strategy, context: context)
     }
 
     /// The indexed documents matching the paths or globs (all of them when none is given).
@@ -107,7 +124,8 @@ extension LibraryRunner {
         let full = patterns.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         return indexed.filter { document in
             full.contains { pattern in
-                document.path == pattern || document.path.hasPrefix(pattern + "/") || fnmatch(pattern, document.path, 0) == 0
+                document.path == pattern || document.path.hasPrefix(pattern + "/")
+                    || fnmatch(pattern, document.path, 0) == 0
             }
         }
     }

@@ -6,7 +6,10 @@ import Untrusted
 /// `library search|list|show|remove|stats|ask`.
 extension LibraryRunner {
     /// Hits with rank, score, where and a snippet (matched words bold on a terminal), or JSON.
-    func search(_ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool, options: LibraryOptions = LibraryOptions()) async -> ExitStatus {
+    func search(
+        _ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool,
+        options: LibraryOptions = LibraryOptions()
+    ) async -> ExitStatus {
         await withStore { store in
             let result = try await ranked(query, k: k, filter: filter, options: options, store: store)
             if let notice = result.notice { diagnostics.write("note: \(notice)\n") }
@@ -21,11 +24,15 @@ extension LibraryRunner {
             }
             let bold = (output as? FileDescriptorOutput)?.isTerminal == true && environment["NO_COLOR"] == nil
             for (rank, hit) in hits.enumerated() {
-                let head = String(format: "%2d. ", rank + 1), score = String(format: "%.2f", hit.score)
+                let head = String(format: "%2d. ", rank + 1)
+                let score = String(format: "%.2f", hit.score)
                 if bold {
-                    output.write("\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: true))\n" as TerminalText)
+                    output.write(
+                        "\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: true))\n"
+                            as TerminalText)
                 } else {
-                    output.write("\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: false).text)\n")
+                    output.write(
+                        "\(head)\(hit.location)  (\(score))\n    \(Self.snippet(hit.snippet, bold: false).text)\n")
                 }
             }
             return .success
@@ -60,8 +67,10 @@ extension LibraryRunner {
 
     static func json(_ hit: SearchHit) -> JSONValue {
         [
-            "path": .string(hit.path), "title": hit.title.map(JSONValue.string) ?? .null, "type": .string(hit.type.rawValue),
-            "page": hit.page.map(JSONValue.integer) ?? .null, "end_page": hit.endPage.map(JSONValue.integer) ?? .null, "heading": hit.heading.map(JSONValue.string) ?? .null,
+            "path": .string(hit.path), "title": hit.title.map(JSONValue.string) ?? .null,
+            "type": .string(hit.type.rawValue),
+            "page": hit.page.map(JSONValue.integer) ?? .null, "end_page": hit.endPage.map(JSONValue.integer) ?? .null,
+            "heading": hit.heading.map(JSONValue.string) ?? .null,
             "chunk_id": .integer(Int(hit.chunkID)), "start": .integer(hit.start), "end": .integer(hit.end),
             "score": .number(hit.score), "text": .string(hit.text),
             "keyword_rank": hit.keywordRank.map(JSONValue.integer) ?? .null,
@@ -75,15 +84,19 @@ extension LibraryRunner {
         await withStore { store in
             let documents = try await store.documents()
             if json {
-                output.write(JSONValue.array(documents.map { document in
-                    [
-                        "path": .string(document.path), "title": document.title.map(JSONValue.string) ?? .null,
-                        "type": .string(document.type.rawValue), "size": .integer(document.size),
-                        "sha256": .string(document.sha256), "pages": document.pages.map(JSONValue.integer) ?? .null,
-                        "chunks": .integer(document.chunkCount), "status": .string(document.status.rawValue),
-                        "error": document.error.map(JSONValue.string) ?? .null,
-                    ]
-                }).prettyPrinted() + "\n")
+                output.write(
+                    JSONValue.array(
+                        documents.map { document in
+                            [
+                                "path": .string(document.path), "title": document.title.map(JSONValue.string) ?? .null,
+                                "type": .string(document.type.rawValue), "size": .integer(document.size),
+                                "sha256": .string(document.sha256),
+                                "pages": document.pages.map(JSONValue.integer) ?? .null,
+                                "chunks": .integer(document.chunkCount), "status": .string(document.status.rawValue),
+                                "error": document.error.map(JSONValue.string) ?? .null,
+                            ]
+                        }
+                    ).prettyPrinted() + "\n")
                 return .success
             }
             guard !documents.isEmpty else {
@@ -91,9 +104,11 @@ extension LibraryRunner {
                 return .success
             }
             for document in documents {
-                let detail = document.status == .failed
+                let detail =
+                    document.status == .failed
                     ? "failed: \(document.error ?? "")"
-                    : "\(document.type.rawValue), \(document.chunkCount) chunks" + (document.pages.map { ", \($0) pages" } ?? "")
+                    : "\(document.type.rawValue), \(document.chunkCount) chunks"
+                        + (document.pages.map { ", \($0) pages" } ?? "")
                 output.write("\(document.path)  \(detail)\n")
             }
             return .success
@@ -106,10 +121,13 @@ extension LibraryRunner {
             guard let (document, chunks, _) = try await store.chunks(ofDocumentAt: full) else {
                 throw ConsoleError("\(full) is not in the library (library list shows what is)", exitStatus: .usage)
             }
-            output.write("\(document.path)\n  \(document.displayName) · \(document.type.rawValue) · \(document.size) bytes · sha256 \(document.sha256.prefix(12))…\n")
+            output.write(
+                "\(document.path)\n  \(document.displayName) · \(document.type.rawValue) · \(document.size) bytes · sha256 \(document.sha256.prefix(12))…\n"
+            )
             for chunk in chunks {
                 let pages = chunk.page.map { page in chunk.endPage.map { "pp. \(page)–\($0) " } ?? "p. \(page) " }
-                let place = (pages ?? "") + (chunk.headings.isEmpty ? "" : "› \(chunk.headings.joined(separator: " › ")) ")
+                let place =
+                    (pages ?? "") + (chunk.headings.isEmpty ? "" : "› \(chunk.headings.joined(separator: " › ")) ")
                 let preview = chunk.text.replacingOccurrences(of: "\n", with: " ").prefix(80)
                 output.write("  #\(chunk.ordinal) \(place)[\(chunk.start)..<\(chunk.end)] \(preview)\n")
             }
@@ -136,7 +154,9 @@ extension LibraryRunner {
         await withStore { store in
             let stats = try await store.statistics()
             for row in stats.documentsByType {
-                output.write("\(row.type): \(row.documents) document\(row.documents == 1 ? "" : "s")" + (row.pages > 0 ? ", \(row.pages) pages" : "") + "\n")
+                output.write(
+                    "\(row.type): \(row.documents) document\(row.documents == 1 ? "" : "s")"
+                        + (row.pages > 0 ? ", \(row.pages) pages" : "") + "\n")
             }
             output.write("chunks: \(stats.chunks)\nindex: \(stats.bytes / 1024) KB in \(store.path)\n")
             if !stats.failures.isEmpty {

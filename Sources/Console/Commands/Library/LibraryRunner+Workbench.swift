@@ -22,22 +22,35 @@ extension LibraryRunner {
         var modes: [Retriever.Mode] = [.keyword]
         if retriever.embedder != nil { modes += [.semantic, .hybrid] }
         var rankings: [(name: String, run: @Sendable (String, Int) async throws -> Ranked)] = modes.map { mode in
-            (mode.rawValue, { query, k in
-                let start = clock.now
-                let hits = try await retriever.search(query, k: k, mode: mode).hits
-                return Ranked(
-                    hits: hits.map(Self.metricsHit),
-                    labels: hits.map { $0.location }, milliseconds: (clock.now - start).milliseconds)
-            })
+            (
+                mode.rawValue,
+                { query, k in
+                    let start = clock.now
+                    let hits = try await retriever.search(query, k: k, mode: mode).hits
+                    return Ranked(
+                        hits: hits.map(Self.metricsHit),
+                        labels: hits.map { $0.location }, milliseconds: (clock.now - start).milliseconds)
+                }
+            )
         }
         if let storeID, let client {
-            rankings.append(("store \(storeID)", { query, k in
-                let start = clock.now
-                let results = try await client.searchVectorStore(storeID: storeID, query: query, maxResults: min(k, 50))
-                let paths = results.map { $0["attributes"]?["path"]?.stringValue ?? $0["filename"]?.stringValue ?? $0["file_id"]?.stringValue ?? "?" }
-                return Ranked(hits: paths.map { RetrievalMetrics.Hit(path: $0) },
-                              labels: paths.map { URL(fileURLWithPath: $0).lastPathComponent }, milliseconds: (clock.now - start).milliseconds)
-            }))
+            rankings.append(
+                (
+                    "store \(storeID)",
+                    { query, k in
+                        let start = clock.now
+                        let results = try await client.searchVectorStore(
+                            storeID: storeID, query: query, maxResults: min(k, 50))
+                        let paths = results.map {
+                            $0["attributes"]?["path"]?.stringValue ?? $0["filename"]?.stringValue ?? $0["file_id"]?
+                                .stringValue ?? "?"
+                        }
+                        return Ranked(
+                            hits: paths.map { RetrievalMetrics.Hit(path: $0) },
+                            labels: paths.map { URL(fileURLWithPath: $0).lastPathComponent },
+                            milliseconds: (clock.now - start).milliseconds)
+                    }
+                ))
         }
         return rankings
     }
@@ -46,7 +59,6 @@ extension LibraryRunner {
     static func metricsHit(_ hit: SearchHit) -> RetrievalMetrics.Hit {
         RetrievalMetrics.Hit(path: hit.path, pages: hit.page.map { page in page...max(page, hit.endPage ?? page) })
     }
-
 
     /// Runs `body` with a client when a store is named (its context shut down after).
     func withClient(_ needed: Bool, _ body: (ResponsesClient?) async -> ExitStatus) async -> ExitStatus {
@@ -89,21 +101,28 @@ extension LibraryRunner {
         for column in columns {
             for hit in column.ranked.hits {
                 let name = URL(fileURLWithPath: hit.path).lastPathComponent
-                if letters[name] == nil { letters[name] = letters.count < alphabet.count ? alphabet[letters.count] : "*" }
+                if letters[name] == nil {
+                    letters[name] = letters.count < alphabet.count ? alphabet[letters.count] : "*"
+                }
             }
         }
         func cell(_ text: String) -> String {
             let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
             return clipped.padding(toLength: width, withPad: " ", startingAt: 0)
         }
-        var text = "    " + columns.map { cell(String(format: "%@ (%.0f ms)", $0.name, $0.ranked.milliseconds)) }.joined(separator: "  ") + "\n"
+        var text =
+            "    "
+            + columns.map { cell(String(format: "%@ (%.0f ms)", $0.name, $0.ranked.milliseconds)) }.joined(
+                separator: "  ") + "\n"
         for rank in 0..<k {
             guard columns.contains(where: { $0.ranked.hits.count > rank }) else { break }
-            text += String(format: "%2d. ", rank + 1) + columns.map { column in
-                guard rank < column.ranked.hits.count else { return cell("") }
-                let letter = letters[URL(fileURLWithPath: column.ranked.hits[rank].path).lastPathComponent] ?? "*"
-                return cell("\(letter) \(column.ranked.labels[rank])")
-            }.joined(separator: "  ") + "\n"
+            text +=
+                String(format: "%2d. ", rank + 1)
+                + columns.map { column in
+                    guard rank < column.ranked.hits.count else { return cell("") }
+                    let letter = letters[URL(fileURLWithPath: column.ranked.hits[rank].path).lastPathComponent] ?? "*"
+                    return cell("\(letter) \(column.ranked.labels[rank])")
+                }.joined(separator: "  ") + "\n"
         }
         return text
     }

@@ -53,7 +53,8 @@ struct LibraryRunner: Sendable, CommandIORunner {
     /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay
     /// (a PDF or OCR tool running is stopped at once).
     func add(
-        _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, chunker: Chunker = Chunker(),
+        _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil,
+        chunker: Chunker = Chunker(),
         ocr: Bool = true, verbose: Bool = false, embedding options: LibraryOptions? = nil
     ) async -> ExitStatus {
         await withStore { store in
@@ -77,7 +78,8 @@ struct LibraryRunner: Sendable, CommandIORunner {
             let outcomes: [Ingest.Outcome]
             if let folder {
                 outcomes = try await ingest.sync(
-                    folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, starting: starting, report: report)
+                    folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, starting: starting,
+                    report: report)
             } else {
                 outcomes = await ingest.add(files, starting: starting, report: report)
             }
@@ -111,7 +113,11 @@ struct LibraryRunner: Sendable, CommandIORunner {
     }
 
     static func summary(_ outcomes: [Ingest.Outcome], of total: Int, interrupted: Bool) -> String {
-        var added = 0, updated = 0, unchanged = 0, failed = 0, removed = 0
+        var added = 0
+        var updated = 0
+        var unchanged = 0
+        var failed = 0
+        var removed = 0
         for outcome in outcomes {
             switch outcome {
             case .added: added += 1
@@ -123,7 +129,8 @@ struct LibraryRunner: Sendable, CommandIORunner {
         }
         var parts = ["\(added) added", "\(updated) re-indexed", "\(unchanged) unchanged", "\(failed) failed"]
         if removed > 0 { parts.append("\(removed) removed") }
-        let head = interrupted ? "Interrupted after \(outcomes.count) of \(total) files; kept what was done: " : "Library: "
+        let head =
+            interrupted ? "Interrupted after \(outcomes.count) of \(total) files; kept what was done: " : "Library: "
         return head + parts.joined(separator: ", ") + "."
     }
 }

@@ -46,7 +46,8 @@ public struct PresetsRunner: Sendable, CommandIORunner {
                 description = "(invalid: presets validate \(entry.url.path) says why)"
             }
             let place = entry.isOverridden ? "shipped, overridden by yours" : entry.isUser ? "yours" : "shipped"
-            return marker + entry.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description + "  [\(place)]"
+            return marker + entry.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description
+                + "  [\(place)]"
         }.joined(separator: "\n") + "\n"
     }
 
@@ -54,7 +55,10 @@ public struct PresetsRunner: Sendable, CommandIORunner {
     public func show(_ name: String, json: Bool) -> ExitStatus {
         do {
             let preset = try PresetLibrary(environment: environment).load(name)
-            output.write(json ? JSONValue.object(preset.document).prettyPrinted() + "\n" : "# \(preset.url?.path ?? name)\n" + preset.yaml)
+            output.write(
+                json
+                    ? JSONValue.object(preset.document).prettyPrinted() + "\n"
+                    : "# \(preset.url?.path ?? name)\n" + preset.yaml)
             return .success
         } catch {
             diagnostics.write(error.linesPrefixed("error: "))
@@ -96,15 +100,20 @@ public struct PresetsRunner: Sendable, CommandIORunner {
             output.write(SettingsRegistry.markdown())
         } else if json {
             let rows: [JSONValue] = SettingsRegistry.all.map {
-                ["key": .string($0.key), "values": .string($0.allowed), "api_field": $0.apiField.map(JSONValue.string) ?? .null,
-                 "help": .string($0.help)]
+                [
+                    "key": .string($0.key), "values": .string($0.allowed),
+                    "api_field": $0.apiField.map(JSONValue.string) ?? .null,
+                    "help": .string($0.help),
+                ]
             }
             output.write(JSONValue.array(rows).prettyPrinted() + "\n")
         } else {
             let width = SettingsRegistry.all.map(\.key.count).max() ?? 0
-            output.write(SettingsRegistry.all.map { setting in
-                setting.key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + setting.help + " (" + setting.allowed + ")"
-            }.joined(separator: "\n") + "\n")
+            output.write(
+                SettingsRegistry.all.map { setting in
+                    setting.key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + setting.help + " ("
+                        + setting.allowed + ")"
+                }.joined(separator: "\n") + "\n")
         }
         return .success
     }

@@ -6,13 +6,15 @@ import Workbench
 public struct ProvidersCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "providers",
-        abstract: "The servers in config.yaml's providers: (and the environment's, as default), and what each one does.",
+        abstract:
+            "The servers in config.yaml's providers: (and the environment's, as default), and what each one does.",
         subcommands: [List.self, Check.self])
 
     public init() {}
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Each provider: name, base URL, where its key comes from.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Each provider: name, base URL, where its key comes from.")
         @Flag(help: "Print JSON.") var json = false
         func run() throws {
             let status = ProvidersRunner(CommandIO(environment: .process)).list(json: json)
@@ -21,13 +23,16 @@ public struct ProvidersCommand: ParsableCommand {
     }
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "check",
-            abstract: "Ask each provider (or one): GET /models, a tiny response and stream, a chained turn, /embeddings.")
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract:
+                "Ask each provider (or one): GET /models, a tiny response and stream, a chained turn, /embeddings.")
         @Argument(help: "One provider (default: all).") var name: String?
         @Flag(help: "Print JSON.") var json = false
         func run() throws {
             let runner = ProvidersRunner(CommandIO(environment: .process))
-            let name = self.name, json = self.json
+            let name = self.name
+            let json = self.json
             let interrupt = try InterruptPipe()
             interrupt.install()
             defer { interrupt.uninstall() }

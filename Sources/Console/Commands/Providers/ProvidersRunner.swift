@@ -13,20 +13,26 @@ struct ProvidersRunner: Sendable, CommandIORunner {
     }
 
     func loadCatalog() throws(ConsoleError) -> ProviderCatalog {
-        do { return try ProviderCatalog.load(environment: environment) } catch { throw ConsoleError(error.message, exitStatus: .usage) }
+        do { return try ProviderCatalog.load(environment: environment) } catch {
+            throw ConsoleError(error.message, exitStatus: .usage)
+        }
     }
 
     func list(json: Bool) -> ExitStatus {
         do {
             let catalog = try loadCatalog()
             if json {
-                output.write(JSONValue.array(catalog.providers.map { provider in
-                    [
-                        "name": .string(provider.name), "base_url": .string(provider.baseURL),
-                        "key_env": provider.keyEnv.map(JSONValue.string) ?? .null, "model": provider.model.map(JSONValue.string) ?? .null,
-                        "headers": .array(provider.headers.keys.sorted().map(JSONValue.string)),
-                    ]
-                }).prettyPrinted() + "\n")
+                output.write(
+                    JSONValue.array(
+                        catalog.providers.map { provider in
+                            [
+                                "name": .string(provider.name), "base_url": .string(provider.baseURL),
+                                "key_env": provider.keyEnv.map(JSONValue.string) ?? .null,
+                                "model": provider.model.map(JSONValue.string) ?? .null,
+                                "headers": .array(provider.headers.keys.sorted().map(JSONValue.string)),
+                            ]
+                        }
+                    ).prettyPrinted() + "\n")
                 return .success
             }
             for provider in catalog.providers {
@@ -120,20 +126,29 @@ struct ProvidersRunner: Sendable, CommandIORunner {
             do {
                 let first = try await client.create(request, context: context)
                 report.create = .success((clock.now - start).milliseconds)
-                var chained = CreateResponseRequest(model: model, input: "What was the code word?", previousResponseID: first.id)
+                var chained = CreateResponseRequest(
+                    model: model, input: "What was the code word?", previousResponseID: first.id)
                 chained.body["store"] = true
                 let second = try await client.create(chained, context: context)
                 report.echoesPrevious = second.previousResponseID == first.id
-                report.chainKept = await kept(first: first, second: second, client: client, context: context, report: &report)
+                report.chainKept = await kept(
+                    first: first, second: second, client: client, context: context, report: &report)
             } catch {
                 let message = error.message
-                if report.create == nil { report.create = .failure(ConsoleError(message)) } else { report.chainError = message }
+                if report.create == nil {
+                    report.create = .failure(ConsoleError(message))
+                } else {
+                    report.chainError = message
+                }
             }
             start = clock.now
             do {
                 var terminal = false
-                for try await event in client.stream(request, context: context) where event.isTerminal { terminal = true }
-                report.stream = terminal ? .success((clock.now - start).milliseconds) : .failure(ConsoleError("no terminal event"))
+                for try await event in client.stream(request, context: context) where event.isTerminal {
+                    terminal = true
+                }
+                report.stream =
+                    terminal ? .success((clock.now - start).milliseconds) : .failure(ConsoleError("no terminal event"))
             } catch {
                 report.stream = .failure(ConsoleError("\(error)"))
             }
@@ -153,13 +168,16 @@ struct ProvidersRunner: Sendable, CommandIORunner {
 
     /// Whether the server gave the chained turn the first one: its input items hold the first turn (the
     /// server's own record), or, where it cannot list them, its answer recalls the code word.
-    func kept(first: Response, second: Response, client: ResponsesClient, context: ExchangeContext, report: inout Report) async -> Bool {
+    func kept(
+        first: Response, second: Response, client: ResponsesClient, context: ExchangeContext, report: inout Report
+    ) async -> Bool {
         do {
             let items = try await client.inputItems(responseID: second.id, context: context).data
             report.chainEvidence = "input_items"
             return items.contains { JSONValue.array([$0]).serialized().containsMarker(Self.marker) }
         } catch {
-            report.chainEvidence = "answer (input_items: HTTP \(error.status.map(String.init) ?? error.code.description))"
+            report.chainEvidence =
+                "answer (input_items: HTTP \(error.status.map(String.init) ?? error.code.description))"
             return second.outputText.contains(Self.marker)
         }
     }

@@ -37,10 +37,14 @@ public struct ProxyRunner: Sendable {
 
     /// The listening address of `--listen`: `HOST:PORT` (IPv6 in brackets), `:PORT` or `PORT`.
     static func address(_ text: String) throws(ProxyError) -> (host: String, port: Int) {
-        var host = "127.0.0.1", portText = text
+        var host = "127.0.0.1"
+        var portText = text
         if let colon = text.lastIndex(of: ":") {
             let written = String(text[..<colon])
-            if !written.isEmpty { host = written.hasPrefix("[") && written.hasSuffix("]") ? String(written.dropFirst().dropLast()) : written }
+            if !written.isEmpty {
+                host =
+                    written.hasPrefix("[") && written.hasSuffix("]") ? String(written.dropFirst().dropLast()) : written
+            }
             portText = String(text[text.index(after: colon)...])
         }
         guard let port = Int(portText), (0...65535).contains(port) else {
@@ -76,16 +80,21 @@ public struct ProxyRunner: Sendable {
             return .usage
         }
         let output = context.output
-        let inspector = context.recorder == nil ? "not recording (the inspector is off)" : "recording into \(context.environment.inspectorPath)"
+        let inspector =
+            context.recorder == nil
+            ? "not recording (the inspector is off)" : "recording into \(context.environment.inspectorPath)"
         // Diagnostics (an upstream that fails, the server's own) on stderr, warnings and worse unless
         // OPENRESPONSES_LOG_LEVEL says otherwise (debug, info, ...).
         var logger = Logger(label: "openresponses.proxy") { TerminalLogHandler(label: $0) }
-        logger.logLevel = context.environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        let server = ProxyServer(configuration: configuration, observer: context.recorder, now: context.environment.now, logger: logger)
+        logger.logLevel =
+            context.environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let server = ProxyServer(
+            configuration: configuration, observer: context.recorder, now: context.environment.now, logger: logger)
         do {
             try await server.run { port in
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                output.write("""
+                output.write(
+                    """
                     Proxy on http://\(host):\(port)/v1 -> \(configuration.upstream), \(inspector).
                     Point a client at it: OPENAI_BASE_URL=http://\(host):\(port)/v1\(configuration.token == nil ? "" : " with the token as its key"). \
                     openresponses inspect watch follows the exchanges; Ctrl-C stops.
