@@ -39,6 +39,8 @@ if [ -z "${OPENRESPONSES_PEER_URL:-}" ] && [ "${OPENRESPONSES_SKIP_PEER:-0}" != 
 fi
 [ -z "$started_peer" ] || trap './scripts/peer.sh stop' EXIT
 
+# The formatter's rules (.swift-format) hold everywhere: a line it would change fails the run.
+swift format lint --strict --recursive --parallel Sources Tests Benchmarks Plugins scripts Package.swift
 swift build --build-tests
 # ArgumentParser's manual generator, for the test of scripts/install.sh.
 swift build --product generate-manual
