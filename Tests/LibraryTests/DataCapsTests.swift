@@ -44,6 +44,7 @@ struct DataCapsTests {
             header + "\n" + Array(repeating: "1,2,3,4,5", count: 2_000).joined(separator: "\n") + "\n")
         let error = try #require(try await refusal(csv, textBytes: 1 << 20))
         #expect(error.description.contains("library.max_text_mb"), "\(error)")
+        #expect(error.description.contains("while it was read"), "\(error)")
     }
 
     @Test func aDataFileLargerThanTheCapIsRefusedBeforeItIsRead() async throws {
