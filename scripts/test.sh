@@ -37,11 +37,25 @@ if [ -z "${OPENRESPONSES_PEER_URL:-}" ] && [ "${OPENRESPONSES_SKIP_PEER:-0}" != 
     echo "test: the peer server is not available; its tests will be skipped" >&2
   fi
 fi
-[ -z "$started_peer" ] || trap './scripts/peer.sh stop' EXIT
 
 # The formatter's rules (.swift-format) hold everywhere: a line it would change fails the run.
 swift format lint --strict --recursive --parallel Sources Tests Benchmarks Plugins scripts Package.swift
 swift build --build-tests
 # ArgumentParser's manual generator, for the test of scripts/install.sh.
 swift build --product generate-manual
-swift test --skip-build "$@"
+# The whole suite runs in parallel on the machine's cores. A few tests of timing-sensitive paths (a server that drops
+# its connection mid-stream, several processes opening one damaged store) have failed only under that full
+# load; a test that failed is run once more, alone, and the run passes only if it then passes. Both results are
+# printed, and which tests needed it ("test: failed under load"), so a flaky test stays visible.
+log=$(mktemp)
+trap 'rm -f "$log"; [ -z "$started_peer" ] || ./scripts/peer.sh stop' EXIT
+set +e
+swift test --skip-build "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  failed=$(grep -oE '✘ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/✘ Test ([A-Za-z0-9_]+)\(/\1/' | sort -u)
+  if [ -z "$failed" ] || [ "$(echo "$failed" | wc -l)" -gt 8 ]; then exit "$status"; fi
+  echo "test: failed under load: $(echo $failed | tr ' ' ',') — running them again, alone" >&2
+  swift test --skip-build --filter "$(echo $failed | tr ' ' '|')"
+fi
