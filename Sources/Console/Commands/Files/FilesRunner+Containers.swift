@@ -30,29 +30,15 @@ extension FilesRunner {
         -> ExitStatus
     {
         await guarded {
-            let destination: URL
-            var claimed = false
-            if let output {
-                destination = URL(fileURLWithPath: output)
-            } else {
-                // The last component of the container's path, made safe (`..` or a dot file is never a name).
+            // The last component of the container's path, made safe (`..` or a dot file is never a name).
+            let (destination, bytes) = try await save(output: output, force: force) {
                 let path =
                     try await client.containerFile(containerID: containerID, fileID: fileID)["path"]?.stringValue ?? ""
-                let name = SafeFileName(path.split(separator: "/").last.map(String.init) ?? "", fallback: fileID)
-                destination = URL(fileURLWithPath: name.name)
-                claimed = try Self.claim(destination, force: force)
+                return SafeFileName(path.split(separator: "/").last.map(String.init) ?? "", fallback: fileID)
+            } download: { destination, progress in
+                try await client.downloadContainerFile(
+                    containerID: containerID, fileID: fileID, to: destination, progress: progress)
             }
-            let progress = ProgressLine(
-                output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
-            let bytes: Int
-            do {
-                bytes = try await client.downloadContainerFile(
-                    containerID: containerID, fileID: fileID, to: destination, progress: { progress.update($0) })
-            } catch {
-                if claimed { unlink(destination.path) }
-                throw error
-            }
-            progress.finish()
             if json {
                 emit([
                     "container_id": .string(containerID), "id": .string(fileID), "path": .string(destination.path),
@@ -67,6 +53,29 @@ extension FilesRunner {
 }
 
 extension FilesRunner {
+    /// A download saved to `output` (the user's path, replaced if it exists) or, without one, to the safe name
+    /// `name()` gives, in the current folder, created new (`claim`) and removed again if the download fails;
+    /// with a progress line on stderr. Returns where it went and its size.
+    func save(
+        output: String?, force: Bool, name: () async throws -> SafeFileName,
+        download: (URL, @escaping @Sendable (Int) -> Void) async throws -> Int
+    ) async throws -> (URL, Int) {
+        var path = output
+        if path == nil { path = try await name().name }
+        let destination = URL(fileURLWithPath: path ?? "")
+        let claimed = output == nil ? try Self.claim(destination, force: force) : false
+        let progress = ProgressLine(
+            output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
+        do {
+            let bytes = try await download(destination) { progress.update($0) }
+            progress.finish()
+            return (destination, bytes)
+        } catch {
+            if claimed { unlink(destination.path) }
+            throw error
+        }
+    }
+
     /// Creates `url` new, before a download with a name the server chose writes into it: an existing file (or
     /// a link planted at that name) is never written through. With `force`, an existing file or link of
     /// that name is removed first. True when it created the file (removed again if the download fails).

@@ -123,26 +123,12 @@ struct FilesRunner: Sendable {
 
     func download(id: String, output: String?, force: Bool, json: Bool) async -> ExitStatus {
         await guarded {
-            let destination: URL
-            var claimed = false
-            if let output {
-                destination = URL(fileURLWithPath: output)
-            } else {
-                // The server's file name is a name, never a path (`../../x.sh`, `/etc/x` wrote anywhere).
-                let name = SafeFileName(try await client.file(id: id)["filename"]?.stringValue ?? "", fallback: id)
-                destination = URL(fileURLWithPath: name.name)
-                claimed = try Self.claim(destination, force: force)
+            // The server's file name is a name, never a path (`../../x.sh`, `/etc/x` wrote anywhere).
+            let (destination, bytes) = try await save(output: output, force: force) {
+                SafeFileName(try await client.file(id: id)["filename"]?.stringValue ?? "", fallback: id)
+            } download: { destination, progress in
+                try await client.downloadFile(id: id, to: destination, progress: progress)
             }
-            let progress = ProgressLine(
-                output: context.diagnostics, enabled: progressEnabled, label: destination.lastPathComponent, total: 0)
-            let bytes: Int
-            do {
-                bytes = try await client.downloadFile(id: id, to: destination, progress: { progress.update($0) })
-            } catch {
-                if claimed { unlink(destination.path) }
-                throw error
-            }
-            progress.finish()
             if json {
                 emit(["id": .string(id), "path": .string(destination.path), "bytes": .integer(bytes)])
             } else {
