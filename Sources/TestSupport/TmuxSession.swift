@@ -61,6 +61,16 @@ public final class TmuxSession: Sendable {
         try tmux(["pipe-pane", "-t", name, "-o", "cat >> '\(file.path)'"])
     }
 
+    /// What the programs wrote in a recording, without the shell's echo of the typed lines: bash turns
+    /// bracketed paste off (`ESC[?2004l`) when it runs a line and on (`ESC[?2004h`) when it prompts again,
+    /// and its redraw of a long typed line puts a carriage return before the character at each wrap, which
+    /// would look like a program's bare CR. Without those marks (another shell) the whole recording.
+    public static func programsOutput(_ recorded: String) -> String {
+        let pieces = recorded.components(separatedBy: "\u{1B}[?2004l")
+        guard pieces.count > 1 else { return recorded }
+        return pieces.dropFirst().map { $0.components(separatedBy: "\u{1B}[?2004h")[0] }.joined()
+    }
+
     /// Waits until `predicate` holds for the screen; returns the screen. Throws with the screen on timeout.
     @discardableResult
     public func waitFor(
