@@ -100,9 +100,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Sessions, presets, settings and providers: what a turn is, composed and run without a terminal.
+        // It uses the library for turns that carry passages (`LibraryAugmenter`).
         .target(
             name: "Workbench",
-            dependencies: ["ResponsesAPI", "Spawning", .product(name: "Yams", package: "Yams")]
+            dependencies: ["ResponsesAPI", "Spawning", "Library", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "Console",
@@ -193,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkbenchTests",
-            dependencies: ["Workbench", "ResponsesAPI", "TestSupport"]
+            dependencies: ["Workbench", "Library", "ResponsesAPI", "TestSupport"]
         ),
         .testTarget(
             name: "LibraryTests",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponsesAPI
 import Workbench
 
 /// A `files` or `stores` subcommand: parsed by ArgumentParser both on the command line and after

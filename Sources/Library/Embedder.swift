@@ -19,14 +19,14 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
 
     public static let help = "minilm (built in), openai:MODEL[/DIMENSIONS][@PROVIDER] (a server's /embeddings), or none"
 
-    public init(parsing text: String) throws(LibraryError) {
+    public init(parsing text: String) throws(LibraryServiceError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch trimmed.lowercased() {
         case "minilm", "all-minilm-l6-v2": self = .minilm
         case "none", "off": self = .none
         default:
             guard trimmed.lowercased().hasPrefix("openai:") else {
-                throw LibraryError(path: "", "unknown embedder \"\(text)\": expected \(Self.help)")
+                throw LibraryServiceError("unknown embedder \"\(text)\": expected \(Self.help)", exitStatus: .usage)
             }
             var model = String(trimmed.dropFirst("openai:".count))
             var server: String?
@@ -35,8 +35,8 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
                 guard !name.isEmpty,
                     name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
                 else {
-                    throw LibraryError(
-                        path: "", "embedder \"\(text)\": after @ comes a provider's name (openai:MODEL@NAME)")
+                    throw LibraryServiceError(
+                        "embedder \"\(text)\": after @ comes a provider's name (openai:MODEL@NAME)", exitStatus: .usage)
                 }
                 server = name
                 model = String(model[..<at])
@@ -44,13 +44,13 @@ public enum EmbedderSpec: Sendable, Hashable, CustomStringConvertible {
             var dimensions: Int?
             if let slash = model.lastIndex(of: "/"), let number = Int(model[model.index(after: slash)...]) {
                 guard number > 0 else {
-                    throw LibraryError(path: "", "embedder \"\(text)\": dimensions must be positive")
+                    throw LibraryServiceError("embedder \"\(text)\": dimensions must be positive", exitStatus: .usage)
                 }
                 dimensions = number
                 model = String(model[..<slash])
             }
             guard !model.isEmpty else {
-                throw LibraryError(path: "", "embedder \"\(text)\" names no model (openai:MODEL)")
+                throw LibraryServiceError("embedder \"\(text)\" names no model (openai:MODEL)", exitStatus: .usage)
             }
             self = .provider(model: model, dimensions: dimensions, server: server)
         }

@@ -21,12 +21,12 @@ extension LibraryStore {
             if texts.isEmpty { break }
             let vectors = try await embedder.embed(texts.map(\.text))
             guard vectors.count == texts.count else {
-                throw LibraryError(
-                    path: "", "the embedder \(identifier) gave \(vectors.count) vectors for \(texts.count) texts")
+                throw LibraryServiceError(
+                    "the embedder \(identifier) gave \(vectors.count) vectors for \(texts.count) texts")
             }
             let dimension = vectors.first?.count ?? 0
             guard dimension > 0, vectors.allSatisfy({ $0.count == dimension }) else {
-                throw LibraryError(path: "", "the embedder \(identifier) gave vectors of different lengths")
+                throw LibraryServiceError("the embedder \(identifier) gave vectors of different lengths")
             }
             try await storeVectors(
                 embedder: identifier, zip(texts, vectors).map { (sha256: $0.sha256, vector: Self.unit($1)) })

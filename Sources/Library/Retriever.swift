@@ -54,10 +54,9 @@ public struct Retriever: Sendable {
                     notice: "\(unavailable): searching by keywords")
             }
             if mode == .semantic || mode == .hybrid {
-                throw LibraryError(
-                    path: "",
-                    "the library has no vectors for \(mode!.rawValue) search: openresponses library reembed --embedder minilm computes them"
-                )
+                throw LibraryServiceError(
+                    "the library has no vectors for \(mode!.rawValue) search: openresponses library reembed --embedder minilm computes them",
+                    exitStatus: .usage)
             }
             return Result(hits: try await store.search(query, k: k, filter: filter), mode: .keyword)
         }
@@ -105,8 +104,7 @@ public struct Retriever: Sendable {
 
     func check(_ vector: [Float], against dimensions: Int, embedder: any Embedder) throws {
         guard vector.count == dimensions else {
-            throw LibraryError(
-                path: "",
+            throw LibraryServiceError(
                 "the query's vector has \(vector.count) values, the library's \(dimensions) (\(embedder.identifier)): openresponses library reembed computes them again"
             )
         }

@@ -21,6 +21,8 @@ public struct ChatSession: Sendable {
     /// which shows the deltas and keeps nothing, asks for `.omitted`; a stateless conversation decodes
     /// them anyway, since it sends the answer back as input.
     public var repeatedText: RepeatedText = .decoded
+    /// What a turn's text becomes before it is composed (the library's passages; nil: sent as typed).
+    public var augmenter: (any TurnAugmenter)?
 
     /// Rounds of tool calls a single turn may go through before the session stops it.
     public static let maximumToolRounds = 10
@@ -45,19 +47,46 @@ public struct ChatSession: Sendable {
     /// One user turn: `input`, then as many tool rounds as the model needs. `renderer` sees every request's
     /// events and is finished after each request (its footnotes and usage line); the delegate approves
     /// tool runs and hears what happened. The outcome is the last request's.
+    /// With an `augmenter`, a text input is sent as it makes it (its notes reported through the delegate),
+    /// and the outcome carries its sources and the footnotes for the answer.
     public mutating func send<Renderer: TurnRendering>(
         _ input: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
     ) async -> TurnOutcome {
+        var input = input
+        var augmentation: TurnAugmentation?
+        if let augmenter, case .string(let text) = input {
+            do {
+                augmentation = try await augmenter.augment(text)
+            } catch {
+                return .refused((error as? any UserFacingError)?.userMessage ?? "\(error)", text: renderer.text)
+            }
+            for note in augmentation?.notes ?? [] { delegate.report(.note(note)) }
+            input = .string(augmentation?.input ?? text)
+        }
         conversation.beginTurn(input: input)
-        return await follow(input, renderer: &renderer, delegate: delegate)
+        var outcome = await follow(input, renderer: &renderer, delegate: delegate)
+        if let augmentation {
+            outcome.sources = augmentation.sources
+            if outcome.error == nil { outcome.footnotes = augmentation.footnotes(outcome.text) }
+        }
+        return outcome
+    }
+
+    /// What `text` is sent as: augmented, with the augmentation's notes (`/payload`, `--dry-run`).
+    public func input(for text: String) async throws -> (input: JSONValue, notes: [String]) {
+        guard let augmenter else { return (.string(text), []) }
+        let augmentation = try await augmenter.augment(text)
+        return (.string(augmentation.input), augmentation.notes)
     }
 
     /// `/retry`: the last user turn again, from the state before it; nil when there is none.
     public mutating func retry<Renderer: TurnRendering>(
         renderer: inout Renderer, delegate: some ChatSessionDelegate
     ) async -> TurnOutcome? {
+        // The turn's input as it was sent (already augmented).
         guard let input = conversation.rewindLastTurn() else { return nil }
-        return await send(input, renderer: &renderer, delegate: delegate)
+        conversation.beginTurn(input: input)
+        return await follow(input, renderer: &renderer, delegate: delegate)
     }
 
     mutating func follow<Renderer: TurnRendering>(

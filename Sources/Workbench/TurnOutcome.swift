@@ -14,6 +14,10 @@ public struct TurnOutcome: Sendable {
     public var request: CreateResponseRequest? = nil
     /// The `sequence_number` of the last event the stream brought (where a broken stream resumes).
     public var lastSequenceNumber: Int? = nil
+    /// The passages the turn was sent with (an augmented turn's), numbered as its footnotes.
+    public var sources: [TurnSource] = []
+    /// The footnotes for the `[n]` the answer uses ("" for none, or a turn that was not augmented).
+    public var footnotes = ""
 
     public init(
         response: Response?, text: String, error: ResponsesAPIError?, partialResponse: Response? = nil,

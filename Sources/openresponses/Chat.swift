@@ -1,5 +1,6 @@
 import ArgumentParser
 import Console
+import ResponsesAPI
 import Workbench
 
 struct Chat: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import ResponsesAPI
 import Untrusted
 import Workbench
 

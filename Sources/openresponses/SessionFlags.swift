@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import ResponsesAPI
 import Workbench
 
 /// The options `chat` and `ask` share, declared once.

@@ -10,7 +10,7 @@ import Workbench
 struct AskRunnerTests {
     func ask(
         _ options: AskOptions, route: @escaping LoopbackServer.Route, extra: [String: String] = [:]
-    ) async throws -> (Console.ExitStatus, String, String, [ReceivedRequest]) {
+    ) async throws -> (ResponsesAPI.ExitStatus, String, String, [ReceivedRequest]) {
         let server = try await LoopbackServer.start(route: route)
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }

@@ -147,7 +147,7 @@ struct RetrieverTests {
         try await store.embedMissing(with: LetterEmbedder())
         var shorter = LetterEmbedder()
         shorter.dimensions = 10
-        let error = await #expect(throws: LibraryError.self) {
+        let error = await #expect(throws: LibraryServiceError.self) {
             try await Retriever(store: store, embedder: shorter).search("text", k: 3, mode: .semantic)
         }
         #expect(error?.message.contains("library reembed") == true)
@@ -161,7 +161,7 @@ struct RetrieverTests {
         #expect(result.mode == .keyword)
         #expect(result.hits.map(\.path) == [urls[0].path])
         #expect(result.notice == "semantic search needs all-MiniLM-L6-v2: searching by keywords")
-        await #expect(throws: LibraryError.self) {
+        await #expect(throws: LibraryServiceError.self) {
             try await Retriever(store: store, embedder: nil).search("x", k: 3, mode: .semantic)
         }
     }
@@ -202,8 +202,8 @@ struct RetrieverTests {
         #expect(
             try EmbedderSpec(parsing: "openai:text-embedding-3-small/512@gateway").description
                 == "openai:text-embedding-3-small/512@gateway")
-        #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:m@") }
-        #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "word2vec") }
-        #expect(throws: LibraryError.self) { try EmbedderSpec(parsing: "openai:") }
+        #expect(throws: LibraryServiceError.self) { try EmbedderSpec(parsing: "openai:m@") }
+        #expect(throws: LibraryServiceError.self) { try EmbedderSpec(parsing: "word2vec") }
+        #expect(throws: LibraryServiceError.self) { try EmbedderSpec(parsing: "openai:") }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import Markdown
+import ResponsesAPI
 import Untrusted
 
 /// Taking an answer or a conversation away: `/copy` (the clipboard, through OSC 52, which works in tmux

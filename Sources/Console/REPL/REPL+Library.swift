@@ -13,7 +13,7 @@ struct LibraryState {
     /// The document turns are scoped to (`/doc`), as a full path.
     var document: String?
     /// The passages behind the last answer, numbered as its footnotes (`/sources`).
-    var sources: [SearchHit] = []
+    var sources: [TurnSource] = []
 
     init(hasProvider: Bool) {
         self.hasProvider = hasProvider
@@ -78,7 +78,7 @@ extension REPL {
             context.diagnostics.write("usage: /library compare [--store ID] QUERY\n")
             return
         }
-        let options = (try? LibraryOptions(settings.library, source: "")) ?? LibraryOptions()
+        let options = sessionLibraryOptions ?? LibraryOptions()
         let runner = libraryRunner
         let query = words.joined(separator: " ")
         let store = storeID
@@ -102,17 +102,9 @@ extension REPL {
                 relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             )
             .standardizedFileURL.path
-            let options: LibraryOptions
-            do {
-                options = try LibraryOptions(settings.library, source: "the session's library.* settings (/settings)")
-            } catch {
-                context.diagnostics.write("error: \(error.message)\n")
-                return
-            }
+            guard let options = sessionLibraryOptions else { return }
             let runner = libraryRunner
-            let (status, _) = bridge.run {
-                await runner.add([path], chunker: options.chunker, ocr: options.ocr, embedding: options)
-            }
+            let (status, _) = bridge.run { await runner.add([path], options: options) }
             guard status == .success else { return }
             library.document = path
             if library.mode == .off { library.mode = library.hasProvider ? .on : .offline }
@@ -132,56 +124,58 @@ extension REPL {
         }
     }
 
-    func searchLibrary(_ question: String) -> [SearchHit]? {
-        let runner = libraryRunner
-        let filter = library.filter
-        let options = (try? LibraryOptions(settings.library, source: "")) ?? LibraryOptions()
-        let client = context.client
-        let (result, _) = bridge.run { () async -> Result<[SearchHit], any Error> in
-            do {
-                return .success(
-                    try await runner.passages(
-                        question, k: options.passages, filter: filter, options: options, client: client))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch result {
-        case .success(let hits): return hits
-        case .failure(let error):
-            context.diagnostics.write("error: \((error as? ConsoleError)?.message ?? "\(error)")\n")
+    /// The session's `library.*` settings as options; nil (and said) when one is out of range.
+    var sessionLibraryOptions: LibraryOptions? {
+        do {
+            return try LibraryOptions(settings.library, source: "the session's library.* settings (/settings)")
+        } catch {
+            ErrorReport.write(error, to: context.diagnostics)
             return nil
         }
     }
 
+    /// Library turns: the session's passages within the `/doc` scope, embedded through the console's client.
+    func libraryAugmenter() -> LibraryAugmenter? {
+        guard let options = sessionLibraryOptions else { return nil }
+        return libraryRunner.augmenter(options, filter: library.filter, client: context.client)
+    }
+
     /// A question answered from the library without a model.
     func answerFromLibrary(_ question: String) {
-        guard let hits = searchLibrary(question) else { return }
-        guard !hits.isEmpty else {
+        guard let augmenter = libraryAugmenter() else { return }
+        let (result, _) = bridge.run { () async -> Result<LibraryTurn, any Error> in
+            do { return .success(try await augmenter.turn(question)) } catch { return .failure(error) }
+        }
+        let turn: LibraryTurn
+        switch result {
+        case .success(let found): turn = found
+        case .failure(let error):
+            ErrorReport.write(error, to: context.diagnostics)
+            return
+        }
+        if let notice = turn.notice { context.diagnostics.write("note: \(notice)\n") }
+        guard !turn.hits.isEmpty else {
             context.output.write(
                 "Nothing in your library matches that (openresponses library add PATH adds documents; /doc PATH adds one and asks about it).\n"
             )
             return
         }
         let colors = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).colors
-        let answer = LibraryRunner.extractive(question, hits: hits)
-        library.sources = answer.sources
+        let answer = turn.withoutModel
+        library.sources = answer.sources.map { TurnSource(location: $0.location, text: $0.text) }
         context.output.write(LibraryRunner.extractiveNotice(color: colors))
         context.output.write(answer.text)
     }
 
-    /// A turn with the library on: the passages as numbered context, the answer's `[n]` as footnotes.
+    /// A turn with the library on: the session sends it with its passages as numbered context
+    /// (`LibraryAugmenter`); the answer's `[n]` become footnotes.
     func libraryTurn(_ question: String) {
-        guard let hits = searchLibrary(question) else { return }
-        guard !hits.isEmpty else {
-            context.diagnostics.write("[nothing in the library matches; sent without passages]\n")
-            send(.string(question))
-            return
-        }
-        library.sources = hits
-        guard let outcome = send(.string(AnswerBuilder().context(question: question, passages: hits))),
-            outcome.error == nil
-        else { return }
-        context.output.write(LibraryRunner.footnotes(for: outcome.text, hits: hits))
+        guard let augmenter = libraryAugmenter() else { return }
+        session.augmenter = augmenter
+        let outcome = send(.string(question))
+        session.augmenter = nil
+        guard let outcome else { return }
+        if !outcome.sources.isEmpty { library.sources = outcome.sources }
+        context.output.write(outcome.footnotes)
     }
 }

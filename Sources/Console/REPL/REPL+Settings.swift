@@ -174,13 +174,26 @@ extension REPL {
     }
 
     func payloadCommand(_ text: String) {
-        var message = text.isEmpty ? "<your next message>" : text
+        var input = JSONValue.string(text.isEmpty ? "<your next message>" : text)
         // With the library on, the message goes with its passages, as the turn would send it.
-        if library.mode == .on, !library.answersOffline, !text.isEmpty, let hits = searchLibrary(text), !hits.isEmpty {
-            message = AnswerBuilder().context(question: text, passages: hits)
+        if library.mode == .on, !library.answersOffline, !text.isEmpty, let augmenter = libraryAugmenter() {
+            var augmented = self.session
+            augmented.augmenter = augmenter
+            let session = augmented
+            let (result, _) = bridge.run { () async -> Result<(input: JSONValue, notes: [String]), any Error> in
+                do { return .success(try await session.input(for: text)) } catch { return .failure(error) }
+            }
+            switch result {
+            case .success(let augmented):
+                for note in augmented.notes { context.diagnostics.write("note: \(note)\n") }
+                input = augmented.input
+            case .failure(let error):
+                ErrorReport.write(error, to: context.diagnostics)
+                return
+            }
         }
         do {
-            let composed = try session.preview(.string(message))
+            let composed = try session.preview(input)
             for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
             context.output.write(composed.request.json.prettyPrinted() + "\n")
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponsesAPI
 
 /// `containers files ID` and `containers download ID FILE_ID`: what the code interpreter wrote in a
 /// container (the files its answers cite), listed and saved.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponsesAPI
 
 public struct StoresCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(

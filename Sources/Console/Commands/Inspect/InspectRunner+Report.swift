@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import Mustache
+import ResponsesAPI
 import Untrusted
 import Workbench
 

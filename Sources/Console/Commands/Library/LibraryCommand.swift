@@ -31,9 +31,7 @@ public struct LibraryCommand: ParsableCommand {
         init() {}
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: chunking.flags) { options in
-                await runner.add(
-                    paths, excluding: exclude, chunker: options.chunker, ocr: options.ocr, verbose: chunking.verbose,
-                    embedding: options)
+                await runner.add(paths, excluding: exclude, verbose: chunking.verbose, options: options)
             }
         }
     }
@@ -52,8 +50,7 @@ public struct LibraryCommand: ParsableCommand {
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: chunking.flags) { options in
                 await runner.add(
-                    [folder], excluding: exclude, syncing: folder, chunker: options.chunker, ocr: options.ocr,
-                    verbose: chunking.verbose, embedding: options)
+                    [folder], excluding: exclude, syncing: folder, verbose: chunking.verbose, options: options)
             }
         }
     }
@@ -108,8 +105,8 @@ public struct LibraryCommand: ParsableCommand {
             await runner.withOptions(flags: k.map { ["passages": .number(Double($0))] } ?? [:]) { options in
                 let context = offline ? nil : try? ConsoleContext(environment: runner.environment)
                 let status = await runner.ask(
-                    question.joined(separator: " "), k: options.passages, filter: scope.filter, offline: offline,
-                    context: context)
+                    question.joined(separator: " "), filter: scope.filter, offline: offline, context: context,
+                    options: options)
                 await context?.shutdown()
                 return status
             }

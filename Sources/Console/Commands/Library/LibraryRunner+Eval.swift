@@ -46,8 +46,8 @@ extension LibraryRunner {
             return error.exitStatus
         }
         return await withClient(storeID != nil) { client in
-            await withStore { store in
-                let rankings = try await rankings(store: store, options: options, client: client, storeID: storeID)
+            await withService(options, client: client) { service in
+                let rankings = try await rankings(service: service, client: client, storeID: storeID)
                 var scores = [[RetrievalMetrics]](repeating: [], count: rankings.count)
                 var times = [Double](repeating: 0, count: rankings.count)
                 for query in queries {

@@ -75,7 +75,7 @@ extension LibraryRunner {
                         output.write("\(place) pushed \(document.path)\n")
                     } catch {
                         failed += 1
-                        diagnostics.write("error: \(place) \(document.path): \(Self.message(error))\n")
+                        ErrorReport.write(error, to: diagnostics, context: "\(place) \(document.path)")
                     }
                 }
                 output.write("Vector store \(id): \(pushed) pushed, \(skipped) already there, \(failed) failed.\n")

@@ -10,8 +10,8 @@ extension LibraryRunner {
         _ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool,
         options: LibraryOptions = LibraryOptions()
     ) async -> ExitStatus {
-        await withStore { store in
-            let result = try await ranked(query, k: k, filter: filter, options: options, store: store)
+        await withService(options) { service in
+            let result = try await service.search(query, k: k, filter: filter)
             if let notice = result.notice { diagnostics.write("note: \(notice)\n") }
             let hits = result.hits
             if json {

@@ -13,10 +13,10 @@ extension LibraryRunner {
     }
 
     /// The rankings to run: the library's three (semantic and hybrid only with vectors), then the store's.
-    func rankings(store: LibraryStore, options: LibraryOptions, client: ResponsesClient?, storeID: String?)
+    func rankings(service: LibraryService, client: ResponsesClient?, storeID: String?)
         async throws -> [(name: String, run: @Sendable (String, Int) async throws -> Ranked)]
     {
-        let retriever = try await retriever(store, options: options, client: client)
+        let retriever = try await service.retriever()
         if let unavailable = retriever.unavailable { diagnostics.write("note: \(unavailable): keyword ranking only\n") }
         let clock = ContinuousClock()
         var modes: [Retriever.Mode] = [.keyword]
@@ -67,8 +67,7 @@ extension LibraryRunner {
         do {
             context = try ConsoleContext(environment: environment, output: output, diagnostics: diagnostics)
         } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
         let status = await body(context.client)
         await context.shutdown()
@@ -79,14 +78,14 @@ extension LibraryRunner {
     /// marked with one letter in every column it appears in, and each ranking's time.
     func compare(_ query: String, storeID: String?, k: Int, options: LibraryOptions) async -> ExitStatus {
         await withClient(storeID != nil) { client in
-            await withStore { store in
-                let rankings = try await rankings(store: store, options: options, client: client, storeID: storeID)
+            await withService(options, client: client) { service in
+                let rankings = try await rankings(service: service, client: client, storeID: storeID)
                 var columns: [(name: String, ranked: Ranked)] = []
                 for ranking in rankings {
                     do {
                         columns.append((ranking.name, try await ranking.run(query, k)))
                     } catch {
-                        diagnostics.write("error: \(ranking.name): \(Self.message(error))\n")
+                        ErrorReport.write(error, to: diagnostics, context: ranking.name)
                     }
                 }
                 output.write(Self.compareTable(columns, k: k))

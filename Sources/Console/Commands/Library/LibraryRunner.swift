@@ -13,28 +13,41 @@ struct LibraryRunner: Sendable, CommandIORunner {
     }
 
     /// Opens the library (creating it), saying when a damaged one was moved aside.
-    func openStore() throws(ConsoleError) -> LibraryStore {
-        do {
-            _ = try environment.ensureDataDirectory()
-            let store = try LibraryStore.open(at: environment.libraryPath, now: environment.now())
-            if let repaired = store.repaired { diagnostics.write("note: the library's \(repaired)\n") }
-            return store
-        } catch let error as ConsoleError {
-            throw error
-        } catch {
-            throw ConsoleError("cannot open the library \(environment.libraryPath): \(error)", exitStatus: .apiError)
-        }
+    func openStore() throws -> LibraryStore {
+        try service(LibraryOptions()).store
+    }
+
+    /// The library with `options`; a server's embedder talks through `client` (the console's, recorded in its
+    /// inspector) or a client made for the provider it names. Says when a damaged library was moved aside.
+    func service(_ options: LibraryOptions, client: ResponsesClient? = nil) throws -> LibraryService {
+        _ = try environment.ensureDataDirectory()
+        let service = try LibraryService.open(
+            at: environment.libraryPath, options: options, dataDirectory: environment.dataDirectory,
+            toolEnvironment: environment.variables,
+            clients: ConsoleEmbeddingClients(environment: environment, own: client, io: io), now: environment.now())
+        if let repaired = service.store.repaired { diagnostics.write("note: the library's \(repaired)\n") }
+        return service
     }
 
     func withStore(_ body: (LibraryStore) async throws -> ExitStatus) async -> ExitStatus {
+        await withService(LibraryOptions()) { try await body($0.store) }
+    }
+
+    /// Runs `body` with the library (`service`), its clients finished after; an error is reported.
+    func withService(
+        _ options: LibraryOptions, client: ResponsesClient? = nil, _ body: (LibraryService) async throws -> ExitStatus
+    ) async -> ExitStatus {
+        let service: LibraryService
+        do { service = try self.service(options, client: client) } catch {
+            return ErrorReport.write(error, to: diagnostics)
+        }
         do {
-            return try await body(try openStore())
-        } catch let error as ConsoleError {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            let status = try await body(service)
+            await service.finish()
+            return status
         } catch {
-            diagnostics.write("error: \(error)\n")
-            return .apiError
+            await service.finish()
+            return ErrorReport.write(error, to: diagnostics)
         }
     }
 
@@ -44,53 +57,43 @@ struct LibraryRunner: Sendable, CommandIORunner {
         do {
             return await body(try LibraryOptions.configured(environment: environment, flags: flags))
         } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
     }
 
     /// `library add` (and `sync`, with `syncing` the folder): one line per file (with `verbose`, one per page
-    /// too), a progress line on a terminal, then a summary. Ctrl-C stops between files: finished ones stay
-    /// (a PDF or OCR tool running is stopped at once).
+    /// too), a progress line on a terminal, then a summary, then the passages embedded. Ctrl-C stops between
+    /// files: finished ones stay (a PDF or OCR tool running is stopped at once).
     func add(
-        _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil,
-        chunker: Chunker = Chunker(),
-        ocr: Bool = true, verbose: Bool = false, embedding options: LibraryOptions? = nil
+        _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, verbose: Bool = false,
+        options: LibraryOptions
     ) async -> ExitStatus {
-        await withStore { store in
-            // Checked first: asking for another embedder than the library's is refused before anything is added.
-            var spec: EmbedderSpec?
-            if let options { spec = try await embedderSpec(for: store, options: options) }
+        await withService(options) { service in
             let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            let selection = FileSelection.select(paths, excluding: excludes, relativeTo: directory)
-            let (files, missing) = (selection.files, selection.missing)
-            for path in missing { diagnostics.write("error: \(path): no such file or folder\n") }
+            let plan = try await service.planAdding(paths, excluding: excludes, relativeTo: directory)
+            let selection = plan.selection
+            for path in selection.missing { diagnostics.write("error: \(path): no such file or folder\n") }
             for skipped in selection.skipped { diagnostics.write("skipped \(skipped)\n") }
-            var extractors = Extractors(environment: environment.variables)
-            extractors.ocr = ocr
-            extractors.caps = options?.caps ?? ResourceCaps()
-            let ingest = Ingest(store: store, extractors: extractors, chunker: chunker)
             let terminal = (diagnostics as? FileDescriptorOutput)?.isTerminal ?? false
             let progress = IngestProgress(
-                output: output, diagnostics: diagnostics, terminal: terminal, verbose: verbose, total: files.count)
-            let starting: @Sendable (Int, String) -> Void = { progress.starting($0, path: $1) }
-            let report: @Sendable (Ingest.Progress) -> Void = { progress.finished($0) }
-            let outcomes: [Ingest.Outcome]
-            if let folder {
-                outcomes = try await ingest.sync(
-                    folder: URL(fileURLWithPath: folder, relativeTo: directory), files: files, starting: starting,
-                    report: report)
-            } else {
-                outcomes = await ingest.add(files, starting: starting, report: report)
-            }
+                output: output, diagnostics: diagnostics, terminal: terminal, verbose: verbose,
+                total: selection.files.count)
+            let embedding = EmbeddingProgress(diagnostics: diagnostics, terminal: terminal, spec: plan.embedder)
+            let result = try await service.add(
+                plan, syncing: folder.map { URL(fileURLWithPath: $0, relativeTo: directory) },
+                starting: { progress.starting($0, path: $1) }, report: { progress.finished($0) },
+                embedding: { embedding.update($0, $1) })
             progress.finish()
-            output.write(Self.summary(outcomes, of: files.count, interrupted: Task.isCancelled) + "\n")
-            let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
-            if Task.isCancelled { return .interrupted }
-            var status: ExitStatus = failed || !missing.isEmpty ? .apiError : .success
-            if let spec, let options {
-                let embedded = await embedMissing(store, spec: spec, options: options)
-                if status == .success { status = embedded }
+            embedding.finish()
+            // Interrupted while embedding: the files are all added, their summary is not an interruption's.
+            let stoppedAdding = result.interrupted && result.embedding == nil
+            output.write(
+                Self.summary(result.outcomes, of: selection.files.count, interrupted: stoppedAdding) + "\n")
+            if stoppedAdding { return .interrupted }
+            var status: ExitStatus = result.failed || !selection.missing.isEmpty ? .apiError : .success
+            if let run = result.embedding, let spec = plan.embedder {
+                let embedded = report(run, spec: spec)
+                if status == .success { status = result.interrupted ? .interrupted : embedded }
             }
             return status
         }
