@@ -26,7 +26,7 @@ extension RunnerCommand {
         do {
             context = try ConsoleContext(environment: environment)
         } catch {
-            FileDescriptorOutput.standardError.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: FileDescriptorOutput.standardError)
             throw ExitCode(error.exitStatus.rawValue)
         }
         let interrupt = try InterruptPipe()

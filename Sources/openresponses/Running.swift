@@ -22,7 +22,7 @@ func makeContext(environment: AppEnvironment) throws -> ConsoleContext {
     do {
         return try ConsoleContext(environment: environment)
     } catch {
-        FileDescriptorOutput.standardError.write("error: \(error.message)\n")
+        ErrorReport.write(error, to: FileDescriptorOutput.standardError)
         throw ExitCode(error.exitStatus.rawValue)
     }
 }

@@ -25,7 +25,7 @@ extension REPL {
                 "Compacted the conversation into \(compaction.items) item\(compaction.items == 1 ? "" : "s")\(tokens); the next turn goes on from them.\n"
             )
         case .failure(let error):
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
         }
     }
 }

@@ -10,7 +10,7 @@ extension REPL {
         do {
             composed = try session.preview(.string(text))
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
             return
         }
         let client = context.client

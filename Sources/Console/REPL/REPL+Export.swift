@@ -34,7 +34,7 @@ extension REPL {
             let url = try OutputFile.write(text.hasSuffix("\n") ? text : text + "\n", to: path)
             context.output.write("Saved \(what) to \(url.path).\n")
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
         }
     }
 

@@ -18,7 +18,7 @@ extension REPL {
         case ("gc", let count) where count == 2 || (count == 3 && words[2] == "--dry-run"):
             let cutoff: Date
             do { cutoff = try TimeArgument.parse(words[1], flag: "/ledger gc", now: context.environment.now()) } catch {
-                context.diagnostics.write("error: \(error.message)\n")
+                ErrorReport.write(error, to: context.diagnostics)
                 return
             }
             let dryRun = words.count == 3

@@ -44,7 +44,7 @@ extension REPL {
         do {
             return try context.forProvider(name)
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
             return nil
         }
     }

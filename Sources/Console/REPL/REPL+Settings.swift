@@ -197,7 +197,7 @@ extension REPL {
             for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
             context.output.write(composed.request.json.prettyPrinted() + "\n")
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
         }
     }
 

@@ -171,7 +171,7 @@ public final class REPL {
         do {
             input = try Attachment.message(text: text, attachments: attachments, uploaded: uploaded)
         } catch {
-            context.diagnostics.write("error: \(error)\n")
+            ErrorReport.write(error, to: context.diagnostics)
             return
         }
         attachments.removeAll()

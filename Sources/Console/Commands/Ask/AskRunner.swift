@@ -89,8 +89,7 @@ public struct AskRunner: Sendable {
                 context.output.write(composed.request.json.prettyPrinted() + "\n")
                 return .success
             } catch {
-                context.diagnostics.write("error: \(error.message)\n")
-                return .usage
+                return ErrorReport.write(error, to: context.diagnostics)
             }
         }
         if options.estimate { return await estimate(session.preview, input: input, preset: session.settings.preset) }
@@ -133,8 +132,7 @@ public struct AskRunner: Sendable {
         do {
             composed = try preview(.string(input))
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
-            return .usage
+            return ErrorReport.write(error, to: context.diagnostics)
         }
         for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
         do {

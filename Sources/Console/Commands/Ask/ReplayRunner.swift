@@ -34,8 +34,7 @@ public struct ReplayRunner: Sendable {
             do {
                 body = try Self.apply(changes, to: body)
             } catch {
-                context.diagnostics.write("error: \(error.message)\n")
-                return .usage
+                return ErrorReport.write(error, to: context.diagnostics)
             }
         }
         guard let (baseURL, path) = Self.split(detail.summary.url) else {
@@ -72,7 +71,7 @@ public struct ReplayRunner: Sendable {
                 method: detail.summary.method, path: path, body: body, context: exchangeContext, renderer: &renderer)
             renderer.finishLine()
             if let error = outcome.error {
-                context.diagnostics.write("error: \(error)\n")
+                ErrorReport.write(error, to: context.diagnostics)
                 status = .apiError
             } else {
                 status = outcome.exitStatus
@@ -88,7 +87,7 @@ public struct ReplayRunner: Sendable {
                     context.output.write(json.prettyPrinted() + "\n")
                 }
             } catch {
-                context.diagnostics.write("error: \(error)\n")
+                ErrorReport.write(error, to: context.diagnostics)
                 status = .apiError
             }
         }

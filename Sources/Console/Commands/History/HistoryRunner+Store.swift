@@ -20,8 +20,7 @@ extension HistoryRunner {
             let store = try ConsoleContext.openStore(environment: context.environment, diagnostics: context.diagnostics)
             return try await body(store)
         } catch let error as ConsoleError {
-            context.diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: context.diagnostics)
         } catch {
             context.diagnostics.write("error: the inspector at \(context.environment.inspectorPath): \(error)\n")
             return .apiError

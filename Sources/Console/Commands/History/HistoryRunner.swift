@@ -66,8 +66,7 @@ public struct HistoryRunner: Sendable {
             do throws(ConsoleError) {
                 url = try OutputFile.write(text, to: path)
             } catch {
-                context.diagnostics.write("error: \(error.message)\n")
-                return error.exitStatus
+                return ErrorReport.write(error, to: context.diagnostics)
             }
             context.diagnostics.write(
                 "Wrote \(summary.id.prefix(8)) (\(export.turns.count) request\(export.turns.count == 1 ? "" : "s")) to \(url.path).\n"

@@ -19,14 +19,12 @@ public struct InspectRunner: Sendable, CommandIORunner {
         do {
             store = try ConsoleContext.openStore(environment: environment, diagnostics: diagnostics)
         } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
         do {
             return try await body(store)
         } catch let error as ConsoleError {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         } catch {
             diagnostics.write("error: cannot read \(store.path): \(error)\n")
             return .apiError

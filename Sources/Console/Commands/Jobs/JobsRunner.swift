@@ -85,7 +85,7 @@ public struct JobsRunner: Sendable {
             }
             exit = .success
         } catch let error as ConsoleError {
-            context.diagnostics.write("error: \(error.message)\n")
+            ErrorReport.write(error, to: context.diagnostics)
             exit = error.exitStatus
         } catch {
             context.diagnostics.write("error: cannot read the ledger: \(error)\n")

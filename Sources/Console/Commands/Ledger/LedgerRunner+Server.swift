@@ -87,8 +87,7 @@ extension LedgerRunner {
         let all: [LedgerEntry]
         let store: InspectorStore
         do { (all, store) = try await entries(filter) } catch {
-            context.diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: context.diagnostics)
         }
         let here = context.configuration.baseURL
         let elsewhere = Dictionary(grouping: all.filter { $0.baseUrl != here }, by: \.baseUrl)

@@ -58,8 +58,7 @@ public struct LedgerRunner: Sendable {
             }
             return .success
         } catch {
-            context.diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: context.diagnostics)
         }
     }
 

@@ -42,8 +42,7 @@ extension LibraryRunner {
     {
         let queries: [RetrievalMetrics.Query]
         do { queries = try labelledQueries(path) } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
         return await withClient(storeID != nil) { client in
             await withService(options, client: client) { service in

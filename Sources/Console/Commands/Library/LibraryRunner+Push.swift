@@ -31,8 +31,7 @@ extension LibraryRunner {
     func push(_ patterns: [String], storeID: String?, newName: String?, chunking: String?) async -> ExitStatus {
         let strategy: JSONValue?
         do { strategy = try chunking.map(Self.chunkingStrategy) } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
         return await withClient(true) { client in
             await withStore { store in

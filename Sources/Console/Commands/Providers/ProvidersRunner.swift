@@ -42,8 +42,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
             }
             return .success
         } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
     }
 
@@ -67,8 +66,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
     func check(_ name: String?, json: Bool) async -> ExitStatus {
         let catalog: ProviderCatalog
         do { catalog = try loadCatalog() } catch {
-            diagnostics.write("error: \(error.message)\n")
-            return error.exitStatus
+            return ErrorReport.write(error, to: diagnostics)
         }
         let chosen = name.map { wanted in catalog.providers.filter { $0.name == wanted } } ?? catalog.providers
         guard !chosen.isEmpty else {

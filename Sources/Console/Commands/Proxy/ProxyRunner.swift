@@ -76,7 +76,7 @@ public struct ProxyRunner: Sendable {
                 spoolDirectory: (context.environment.inspectorPath as NSString).deletingLastPathComponent)
             try configuration.validate()
         } catch {
-            context.diagnostics.write("error: \(error)\n")
+            ErrorReport.write(error, to: context.diagnostics)
             return .usage
         }
         let output = context.output
