@@ -22,7 +22,7 @@ struct TurnRenderer: Sendable {
     /// read's events), so a fast stream costs one write per read, not one per delta.
     private var buffer = ""
     private var lane = Lane.none
-    private var footnotes: [Footnote] = []
+    var footnotes: [Footnote] = []
     /// The text of each output_text part so far, by "item:content", for citation spans.
     var partTexts: [String: String] = [:]
     /// How many UTF-8 bytes of each output_text part have been shown, so that a part whose text arrives
@@ -34,11 +34,11 @@ struct TurnRenderer: Sendable {
     /// When the first token came, from `startedAt`. A `Duration`, not an instant: the standard library's
     /// instants are resilient, so an optional one is compared and copied through its type's metadata
     /// (about 300 instructions, on every delta).
-    private var firstTokenAfter: Duration?
+    var firstTokenAfter: Duration?
     /// A reasoning summary part ended: the next one starts a new paragraph.
     private var reasoningParagraphEnded = false
     /// Last: a field after one of resilient size has its offset computed at run time.
-    private let startedAt = ContinuousClock.now
+    let startedAt = ContinuousClock.now
 
     enum Lane { case none, reasoning, text, refusal, timeline }
 
@@ -190,32 +190,6 @@ struct TurnRenderer: Sendable {
 
     // MARK: Pieces
 
-    func usageLine(_ usage: Usage, cost: Double? = nil) -> String {
-        func number(_ value: Int?) -> String { value.map { $0.formatted(.number.grouping(.automatic)) } ?? "?" }
-        var parts = [
-            "input \(number(usage.inputTokens))"
-                + (usage.cachedInputTokens.map { $0 > 0 ? " (cached \(number($0)))" : "" } ?? "")
-        ]
-        parts.append(
-            "output \(number(usage.outputTokens))"
-                + (usage.reasoningTokens.map { $0 > 0 ? " (reasoning \(number($0)))" : "" } ?? ""))
-        let now = ContinuousClock.now
-        if let firstTokenAfter { parts.append("first token \(Self.seconds(firstTokenAfter))") }
-        parts.append("total \(Self.seconds(now - startedAt))")
-        if let cost, let spending {
-            let requests = spending.byModel.values.reduce(0) { $0 + $1.requests }
-            parts.append(
-                "~" + SessionSpending.dollars(cost)
-                    + (requests > 1 ? " (session ~\(SessionSpending.dollars(spending.total)))" : ""))
-        }
-        return "[usage] " + parts.joined(separator: " · ")
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.2f s", value)
-    }
-
     mutating func noteFirstToken() {
         if firstTokenAfter == nil { firstTokenAfter = ContinuousClock.now - startedAt }
     }
@@ -233,60 +207,6 @@ struct TurnRenderer: Sendable {
     mutating func timeline(_ line: String, color: Color = .cyan) {
         enter(.timeline)
         emit(styled(shown(line), color) + "\n")
-    }
-
-    mutating func footnote(for annotation: Annotation, partText: String) -> Int? {
-        let key: String
-        let label: String
-        var quote: String?
-        var command: String?
-        switch annotation {
-        case .urlCitation(let url, let title, let start, let end):
-            key = url
-            label = title.map { "\($0) — \(url)" } ?? url
-            quote = Self.span(partText, start, end)
-        case .fileCitation(let fileID, let filename, let index):
-            key = fileID
-            label = filename ?? fileID
-            quote = index.flatMap { Self.sentence(before: $0, in: partText) }
-        case .containerFileCitation(let containerID, let fileID, let filename, let start, let end):
-            key = fileID
-            label = (filename ?? fileID) + " (code interpreter)"
-            command = "openresponses containers download \(containerID) \(fileID)"
-            quote = Self.span(partText, start, end)
-        case .filePath(let fileID, _):
-            key = fileID
-            label = "file \(fileID)"
-        case .unknown:
-            return nil
-        }
-        if let existing = footnotes.firstIndex(where: { $0.key == key }) { return existing + 1 }
-        footnotes.append(Footnote(key: key, label: label, quote: quote.map { Self.clipped($0, 120) }, command: command))
-        return footnotes.count
-    }
-
-    /// Characters `start..<end` of `text` (indices count Unicode scalars, as the API's do).
-    static func span(_ text: String, _ start: Int?, _ end: Int?) -> String? {
-        guard let start, let end, start >= 0, end > start else { return nil }
-        let scalars = Array(text.unicodeScalars)
-        guard end <= scalars.count else { return nil }
-        var result = String.UnicodeScalarView()
-        result.append(contentsOf: scalars[start..<end])
-        return String(result).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The sentence of `text` that ends at `index` (a file citation points just past what it cites).
-    static func sentence(before index: Int, in text: String) -> String? {
-        let scalars = Array(text.unicodeScalars)
-        guard index > 0, index <= scalars.count else { return nil }
-        var start = index - 1
-        while start > 0, !".!?\n".unicodeScalars.contains(scalars[start - 1]) { start -= 1 }
-        return span(text, start, index)
-    }
-
-    static func clipped(_ text: String, _ limit: Int) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 
     /// Leaving the answer's text: what the Markdown renderer holds (the last line, an open table or code
