@@ -131,9 +131,7 @@ extension ResponsesClient {
         } catch {
             let failure = exchange.attach(error as? ResponsesAPIError ?? AsyncHTTPClientTransport.classify(error))
             await exchange.finish(
-                ExchangeOutcome(
-                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
-                ))
+                ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             throw failure
         }
     }
