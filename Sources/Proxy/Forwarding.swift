@@ -211,7 +211,7 @@ final class Forwarding: Sendable {
 
     /// The error of an upstream that broke off mid-body.
     private func brokenOff(_ error: any Error) -> ResponsesAPIError {
-        var failure = AsyncHTTPClientTransport.classify(error)
+        var failure = ResponsesAPIError(asyncHTTPClient: error)
         failure.requestID = requestID
         if failure.code != .cancelled { failure.message = "the upstream broke off: \(failure.message)" }
         return failure

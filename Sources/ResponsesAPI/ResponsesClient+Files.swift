@@ -129,7 +129,7 @@ extension ResponsesClient {
             await exchange.finish(ExchangeOutcome(state: .completed, duration: exchange.elapsed))
             return written
         } catch {
-            let failure = exchange.attach(error as? ResponsesAPIError ?? AsyncHTTPClientTransport.classify(error))
+            let failure = exchange.attach(ResponsesAPIError(wrapping: error))
             await exchange.finish(
                 ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             throw failure

@@ -164,7 +164,7 @@ public struct ResponsesClient: Sendable {
             await exchange.finish(try pipeline.end())
         } catch {
             pipeline.flushRecording()
-            var failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
+            var failure = exchange.attach(ResponsesAPIError(wrapping: error))
             if failure.code == .network || failure.code == .timeout, pipeline.state.eventCount > 0 {
                 failure.message += " after \(pipeline.state.eventCount) events"
             }
@@ -210,7 +210,7 @@ public struct ResponsesClient: Sendable {
                     usage: isResponse ? answer.usage : nil, duration: exchange.elapsed))
             return (json, ResponseMetadata(status: response.status, headers: response.headers))
         } catch {
-            let failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
+            let failure = exchange.attach(ResponsesAPIError(wrapping: error))
             await exchange.finish(
                 ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             throw failure
