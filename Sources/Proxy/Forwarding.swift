@@ -196,9 +196,7 @@ final class Forwarding: Sendable {
             recording.didReceiveBody(
                 total <= limit ? kept : Array("<\(total) bytes forwarded, not kept (over \(limit >> 20) MB)>".utf8))
             let outcome =
-                ending.map {
-                    ExchangeOutcome(state: $0.code == .cancelled ? .cancelled : .failed, error: $0, duration: duration)
-                }
+                ending.map { ExchangeOutcome(failure: $0, duration: duration) }
                 ?? Self.outcome(
                     status: Int(upstream.status.code), body: total <= limit ? kept : [], duration: duration,
                     requestID: requestID)
@@ -213,7 +211,7 @@ final class Forwarding: Sendable {
 
     /// The error of an upstream that broke off mid-body.
     private func brokenOff(_ error: any Error) -> ResponsesAPIError {
-        var failure = AsyncHTTPClientTransport.classify(error)
+        var failure = ResponsesAPIError(asyncHTTPClient: error)
         failure.requestID = requestID
         if failure.code != .cancelled { failure.message = "the upstream broke off: \(failure.message)" }
         return failure
@@ -229,14 +227,9 @@ final class Forwarding: Sendable {
             return ExchangeOutcome(state: .completed, duration: duration)
         }
         let response = ResponsesAPI.Response(json: json)
-        let state: ExchangeOutcome.State =
-            switch response.status {
-            case .incomplete?: .incomplete
-            case .failed?, .cancelled?: .failed
-            default: .completed
-            }
         return ExchangeOutcome(
-            state: state, responseID: response.id.isEmpty ? nil : response.id, model: response.model,
+            state: ExchangeOutcome.State(status: response.status), responseID: response.id.isEmpty ? nil : response.id,
+            model: response.model,
             responseStatus: response.status?.rawValue, usage: response.usage, duration: duration)
     }
 }

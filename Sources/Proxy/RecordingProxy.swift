@@ -124,7 +124,7 @@ public struct RecordingProxy: HTTPResponder {
         do {
             upstream = try await client.execute(outgoing, timeout: .hours(24))
         } catch {
-            let failure = AsyncHTTPClientTransport.classify(error, url: url)
+            let failure = ResponsesAPIError(asyncHTTPClient: error, url: url)
             if failure.code == .cancelled {
                 await recording?.didFinish(
                     ExchangeOutcome(state: .cancelled, error: failure, duration: ContinuousClock.now - start))

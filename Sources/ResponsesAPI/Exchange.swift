@@ -66,7 +66,7 @@ final class Exchange: @unchecked Sendable {
             for try await chunk in body { bytes.append(contentsOf: chunk.readableBytesView) }
         } catch {
             recording?.didReceiveBody(bytes)
-            throw attach(AsyncHTTPClientTransport.classify(error))
+            throw attach(ResponsesAPIError(wrapping: error))
         }
         recording?.didReceiveBody(bytes)
         return bytes

@@ -40,6 +40,10 @@ public struct TransportResponse: Sendable {
 
 /// Sends HTTP requests. The project has one implementation over AsyncHTTPClient; tests use it too,
 /// against a real server on loopback.
+///
+/// A transport's errors come out classified: `execute` and the answer's `body` throw only
+/// `ResponsesAPIError`, so the client never needs to know which library carries the bytes (what else
+/// fails around a request, it wraps with `ResponsesAPIError(wrapping:)`).
 public protocol HTTPTransport: Sendable {
     /// Sends `request`; returns once the head has arrived. Throws `ResponsesAPIError` (network, timeout, cancelled).
     func execute(_ request: TransportRequest) async throws(ResponsesAPIError) -> TransportResponse

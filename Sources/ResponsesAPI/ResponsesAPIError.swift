@@ -93,3 +93,18 @@ extension ResponsesAPIError {
             apiParam: error?["param"]?.stringValue, requestID: requestID)
     }
 }
+
+extension ResponsesAPIError {
+    /// Any error as one of these, knowing no transport: itself when it is one, `.cancelled` for a
+    /// `CancellationError`, else `.network`. A transport's own errors come classified (see `HTTPTransport`);
+    /// what else reaches a request (a file that cannot be written, a task cancelled) is wrapped by this.
+    public init(wrapping error: any Error) {
+        if let error = error as? ResponsesAPIError {
+            self = error
+        } else if error is CancellationError {
+            self.init(code: .cancelled, message: "cancelled", underlying: error)
+        } else {
+            self.init(code: .network, message: "network error: \(error)", underlying: error)
+        }
+    }
+}

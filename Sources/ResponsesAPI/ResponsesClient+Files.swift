@@ -129,11 +129,9 @@ extension ResponsesClient {
             await exchange.finish(ExchangeOutcome(state: .completed, duration: exchange.elapsed))
             return written
         } catch {
-            let failure = exchange.attach(error as? ResponsesAPIError ?? AsyncHTTPClientTransport.classify(error))
+            let failure = exchange.attach(ResponsesAPIError(wrapping: error))
             await exchange.finish(
-                ExchangeOutcome(
-                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
-                ))
+                ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             throw failure
         }
     }

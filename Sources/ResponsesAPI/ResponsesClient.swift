@@ -164,11 +164,11 @@ public struct ResponsesClient: Sendable {
             await exchange.finish(try pipeline.end())
         } catch {
             pipeline.flushRecording()
-            var failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
-            if failure.code == .network || failure.code == .timeout, pipeline.tracker.eventCount > 0 {
-                failure.message += " after \(pipeline.tracker.eventCount) events"
+            var failure = exchange.attach(ResponsesAPIError(wrapping: error))
+            if failure.code == .network || failure.code == .timeout, pipeline.state.eventCount > 0 {
+                failure.message += " after \(pipeline.state.eventCount) events"
             }
-            await exchange.finish(pipeline.tracker.outcome(duration: exchange.elapsed, error: failure))
+            await exchange.finish(pipeline.state.exchangeOutcome(duration: exchange.elapsed, error: failure))
             throw failure
         }
     }
@@ -202,24 +202,17 @@ public struct ResponsesClient: Sendable {
             }
             let answer = Response(json: json)
             let isResponse = json["object"]?.stringValue == "response"
-            let state: ExchangeOutcome.State =
-                switch isResponse ? answer.status : nil {
-                case .failed?, .cancelled?: .failed
-                case .incomplete?: .incomplete
-                default: .completed
-                }
             await exchange.finish(
                 ExchangeOutcome(
-                    state: state, responseID: isResponse ? json["id"]?.stringValue : nil,
+                    state: ExchangeOutcome.State(status: isResponse ? answer.status : nil),
+                    responseID: isResponse ? json["id"]?.stringValue : nil,
                     model: isResponse ? answer.model : nil, responseStatus: isResponse ? answer.status?.rawValue : nil,
                     usage: isResponse ? answer.usage : nil, duration: exchange.elapsed))
             return (json, ResponseMetadata(status: response.status, headers: response.headers))
         } catch {
-            let failure = exchange.attach(AsyncHTTPClientTransport.classify(error))
+            let failure = exchange.attach(ResponsesAPIError(wrapping: error))
             await exchange.finish(
-                ExchangeOutcome(
-                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
-                ))
+                ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             throw failure
         }
     }
@@ -267,9 +260,7 @@ public struct ResponsesClient: Sendable {
             if case .giveUp(let reason?) = decision { failure.message += " (\(reason))" }
             if case .retry(let delay) = decision { failure.retryDelay = delay }
             await exchange.finish(
-                ExchangeOutcome(
-                    state: failure.code == .cancelled ? .cancelled : .failed, error: failure, duration: exchange.elapsed
-                ))
+                ExchangeOutcome(failure: failure, duration: exchange.elapsed))
             guard case .retry(let delay) = decision else { throw failure }
             logger.info(
                 "retrying",
@@ -288,55 +279,5 @@ public struct ResponsesClient: Sendable {
             }
             retry += 1
         }
-    }
-}
-
-/// What the client learns from the events of one stream.
-struct StreamTracker {
-    var eventCount = 0
-    var timeToFirstText: Duration?
-    var final: Response?
-    var latest: Response?
-    var streamError: StreamErrorPayload?
-    var lastSequenceNumber: Int?
-
-    mutating func observe(_ event: ResponseStreamEvent, at offset: Duration) {
-        switch event.kind {
-        case .outputTextDelta, .refusalDelta:
-            if timeToFirstText == nil { timeToFirstText = offset }
-        case .error(let payload):
-            streamError = payload
-        default:
-            if let response = event.response {
-                latest = response
-                if event.isTerminal { final = response }
-            }
-        }
-        if let sequence = event.sequenceNumber { lastSequenceNumber = sequence }
-        eventCount += 1
-    }
-
-    func outcome(duration: Duration, error: ResponsesAPIError? = nil) -> ExchangeOutcome {
-        let response = final ?? latest
-        let state: ExchangeOutcome.State
-        if let error {
-            state = error.code == .cancelled ? .cancelled : .failed
-        } else {
-            switch final?.status {
-            case .incomplete?: state = .incomplete
-            case .failed?, .cancelled?: state = .failed
-            default: state = .completed
-            }
-        }
-        var failure = error
-        if failure == nil, let final, final.status == .failed {
-            failure = ResponsesAPIError(
-                code: .streamError, message: final.error?.message ?? streamError?.message ?? "the response failed",
-                apiType: streamError?.type, apiCode: final.error?.code ?? streamError?.code)
-        }
-        return ExchangeOutcome(
-            state: state, error: failure, responseID: response.map(\.id).flatMap { $0.isEmpty ? nil : $0 },
-            model: response?.model, responseStatus: final?.status?.rawValue, usage: final?.usage,
-            timeToFirstText: timeToFirstText, duration: duration)
     }
 }

@@ -14,22 +14,22 @@
 /// before anyone reads it. Line ends are found with `memchr`, and a partial line is kept as bytes, so the
 /// cost is linear in the input whatever the chunking.
 public struct SSEDecoder: Sendable {
-    private var pendingLine: [UInt8] = []
-    private var data: [UInt8] = []
-    private var hasData = false
-    private var eventName: String?
-    private var lastEventName: String?
-    private var lastEventID: String?
-    private var retry: Int?
+    var pendingLine: [UInt8] = []
+    var data: [UInt8] = []
+    var hasData = false
+    var eventName: String?
+    var lastEventName: String?
+    var lastEventID: String?
+    var retry: Int?
     private var previousChunkEndedWithCR = false
-    private var isFirstLine = true
+    var isFirstLine = true
     /// `pendingLine` is a `data` line's value, its field name cut off as it began (the line runs past
     /// the read it began in): it becomes the event's data as it is, neither copied nor shifted.
-    private var pendingLineIsData = false
+    var pendingLineIsData = false
     /// The buffer of the last long event's data, emptied, for the next long line: when the event's user
     /// kept nothing of it (a final event whose repeated text was cut), its pages are already there, so a
     /// stream's four 50 MB final events fault in 50 MB once, not four times.
-    private var spare: [UInt8] = []
+    var spare: [UInt8] = []
 
     /// Texts a long `data:` line may repeat (the client and the proxy's tap set them before each push, from
     /// the deltas so far): with some, a data line that grows past `longLine` goes through a `RepeatSkimmer`
@@ -40,16 +40,16 @@ public struct SSEDecoder: Sendable {
     var skimThreshold = 64 * 1024
     var skimInterval = RepeatSkimmer.defaultInterval
     private var skimmer: RepeatSkimmer?
-    private var skimmedRepeats: [RepeatSkimmer.Repeat] = []
+    var skimmedRepeats: [RepeatSkimmer.Repeat] = []
 
     /// Bytes fed so far.
     public private(set) var bytesConsumed = 0
     /// Events dispatched so far.
-    public private(set) var eventsDispatched = 0
+    public internal(set) var eventsDispatched = 0
 
     /// Lines longer than this are moved rather than copied when they hold data (64 KB; the fuzz target
     /// makes it small so that the path is fuzzed).
-    private let longLine: Int
+    let longLine: Int
     /// How long a long line is expected to be, when the caller knows (the client: the bytes of the answer's
     /// deltas so far, which the final events repeat): a line that grows past `longLine` gets that much room
     /// at once. Changes no event, only how the line's buffer grows.
@@ -195,114 +195,5 @@ public struct SSEDecoder: Sendable {
         skimmedRepeats = result.repeats
     }
 
-    private mutating func flushPendingLine(emit: (ServerSentEvent) throws -> Void) rethrows {
-        var line: [UInt8] = []
-        swap(&line, &pendingLine)
-        if pendingLineIsData {
-            pendingLineIsData = false
-            data = line
-            hasData = true
-            return
-        }
-        // A long line that starts an event's data (the API's final events carry a whole answer, tens of
-        // megabytes on one line) becomes the data itself, its field name cut off in place: moved, not copied.
-        if line.count > longLine, !hasData, !isFirstLine, line.starts(with: Self.dataPrefix) {
-            line.removeSubrange(0..<(line.count > 5 && line[5] == UInt8(ascii: " ") ? 6 : 5))
-            data = line
-            hasData = true
-            return
-        }
-        try line.withUnsafeBufferPointer { buffer in try processLine(buffer, emit: emit) }
-        if line.capacity <= 64 * 1024 {
-            line.removeAll(keepingCapacity: true)
-            swap(&line, &pendingLine)
-        }
-    }
-
-    private mutating func processLine(
-        _ line: UnsafeBufferPointer<UInt8>, emit: (ServerSentEvent) throws -> Void
-    ) rethrows {
-        var line = line
-        if isFirstLine {
-            isFirstLine = false
-            if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
-                line = UnsafeBufferPointer(rebasing: line[3...])
-            }
-        }
-        guard let first = line.first else {
-            try dispatch(emit: emit)
-            return
-        }
-        if first == UInt8(ascii: ":") { return }  // comment
-        var fieldEnd = line.count
-        var valueStart = line.count
-        if let colon = memchr(line.baseAddress!, Int32(UInt8(ascii: ":")), line.count) {
-            fieldEnd = UnsafeRawPointer(colon).assumingMemoryBound(to: UInt8.self) - line.baseAddress!
-            valueStart = fieldEnd + 1
-            if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-        }
-        let field = UnsafeBufferPointer(rebasing: line[0..<fieldEnd])
-        let value = UnsafeBufferPointer(rebasing: line[valueStart...])
-        if Self.field(field, is: "data") {
-            if hasData { data.append(0x0A) }
-            data.append(contentsOf: value)
-            hasData = true
-        } else if Self.field(field, is: "event") {
-            // Streams repeat a few names: reuse the last one's String when the bytes match.
-            if let last = lastEventName, last.hasUTF8(value) {
-                eventName = last
-            } else {
-                eventName = String(decoding: value, as: UTF8.self)
-                lastEventName = eventName
-            }
-        } else if Self.field(field, is: "id") {
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        } else if Self.field(field, is: "retry") {
-            if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                retry = Int(String(decoding: value, as: UTF8.self))
-            }
-        }
-        // Any other field is ignored, as the rules say.
-    }
-
-    private mutating func dispatch(emit: (ServerSentEvent) throws -> Void) rethrows {
-        defer {
-            eventName = nil
-            retry = nil
-        }
-        guard hasData else {
-            data.removeAll(keepingCapacity: true)
-            return
-        }
-        var payload: [UInt8] = []
-        swap(&payload, &data)
-        hasData = false
-        eventsDispatched += 1
-        var repeats: [RepeatSkimmer.Repeat] = []
-        if !skimmedRepeats.isEmpty { swap(&repeats, &skimmedRepeats) }
-        try emit(ServerSentEvent(event: eventName, data: payload, id: lastEventID, retry: retry, repeats: repeats))
-        if payload.capacity > longLine {
-            if payload.capacity > spare.capacity {
-                payload.removeAll(keepingCapacity: true)
-                swap(&spare, &payload)
-            }
-        } else if payload.capacity <= 4096, payload.capacity <= max(256, 2 * payload.count) {
-            // The next event's data goes into this one's buffer: when the consumer kept nothing of it (the
-            // proxy's tap, `ask`'s text deltas), emptying it frees nothing and the next event allocates
-            // nothing. When it kept the bytes, emptying it makes a new buffer of the same room, so only a small
-            // buffer that fits its event is passed on: a large event must not leave the kept events after it
-            // holding that much room each.
-            payload.removeAll(keepingCapacity: true)
-            swap(&data, &payload)
-        }
-    }
-
-    private static let dataPrefix: [UInt8] = Array("data:".utf8)
-
-    /// Whether a line's field name is `name` (never empty): its length, then its bytes (a generic `elementsEqual`
-    /// against a stored array cost about 90 instructions a line, three lines an event).
-    @inline(__always)
-    private static func field(_ field: UnsafeBufferPointer<UInt8>, is name: StaticString) -> Bool {
-        field.count == name.utf8CodeUnitCount && memcmp(field.baseAddress!, name.utf8Start, field.count) == 0
-    }
+    static let dataPrefix: [UInt8] = Array("data:".utf8)
 }

@@ -8,10 +8,10 @@ import NIOCore
 /// 3. **batch**: the events handed to the consumer, one at a time or the read's worth together;
 /// 4. at the end, **end detection**: a stream that stopped before its terminal event is an error
 ///    (the server's in-stream error, or a truncated stream), else the exchange's outcome.
-/// `StreamTracker` learns from every event on the way (time to first text, the final response).
+/// `StreamState` learns from every event on the way (time to first text, the final response).
 struct StreamPipeline {
     let exchange: Exchange
-    private(set) var tracker = StreamTracker()
+    private(set) var state = StreamState()
     private var decoder = SSEDecoder()
     private var recorded = RecordedEvents()
     private var pending: [ResponseStreamEvent] = []
@@ -89,11 +89,11 @@ struct StreamPipeline {
             // Not JSON: keep its bytes in the inspector, skip it in the stream.
             if records {
                 recorded.append(
-                    index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
+                    index: state.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil,
                     data: sse.data,
                     text: nil, cut: skimmed ? sse.recordedCut(secrets: secrets) : nil)
             }
-            tracker.eventCount += 1
+            state.skip()
             exchange.client.logger.debug(
                 "skipping an event whose data is not JSON", metadata: ["event": "\(sse.event ?? "")"])
             return
@@ -108,10 +108,10 @@ struct StreamPipeline {
         if event.omitsRepeatedText, let cut = settled.cut { event.data = cut.bytes }
         if records {
             recorded.append(
-                index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+                index: state.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
                 data: sse.data, text: event.carriedText, cut: settled.recordable)
         }
-        tracker.observe(event, at: offset)
+        state.observe(event, at: offset)
         longStrings.count(event)
         // (The event is copied into the batch, a few retains; `consume` is refused here by this compiler, and
         // making it in its place in the batch cost more, in copies of its `kind` read from there.)
@@ -155,19 +155,8 @@ struct StreamPipeline {
             throw ResponsesAPIError(code: .decoding, message: "\(error)", requestID: exchange.requestID)
         }
         if Task.isCancelled { throw cancelled }
-        guard tracker.final != nil else {
-            if let streamError = tracker.streamError {
-                throw ResponsesAPIError(
-                    code: .streamError, message: streamError.message, apiType: streamError.type,
-                    apiCode: streamError.code, apiParam: streamError.param, requestID: exchange.requestID)
-            }
-            throw ResponsesAPIError(
-                code: .truncatedStream,
-                message: "the stream ended before the response finished (\(tracker.eventCount) events received"
-                    + (tracker.lastSequenceNumber.map { ", the last with sequence_number \($0)" } ?? "") + ")",
-                requestID: exchange.requestID)
-        }
-        return tracker.outcome(duration: exchange.elapsed)
+        if let unfinished = state.unfinishedError(requestID: exchange.requestID) { throw unfinished }
+        return state.exchangeOutcome(duration: exchange.elapsed)
     }
 
     /// After a failure: what was decoded but not yet handed over still reaches the recording.

@@ -6,7 +6,7 @@
 /// One per stream, used by the one task that forwards it.
 public struct StreamTap {
     private var decoder = SSEDecoder()
-    private var tracker = StreamTracker()
+    private var state = StreamState()
     private let longStrings = LongStrings()
     private var recorded = RecordedEvents()
     /// Whether any event was a Responses one (`response.*`): other streams (Chat Completions through the
@@ -25,7 +25,7 @@ public struct StreamTap {
     }
 
     /// Events so far.
-    public var eventCount: Int { tracker.eventCount }
+    public var eventCount: Int { state.eventCount }
 
     /// One read's bytes, received `offset` after the request was sent; returns the events it completed.
     public mutating func push(_ bytes: UnsafeRawBufferPointer, at offset: Duration) -> RecordedEvents {
@@ -55,21 +55,10 @@ public struct StreamTap {
     public func outcome(duration: Duration, error: ResponsesAPIError? = nil, requestID: String? = nil)
         -> ExchangeOutcome
     {
-        if error == nil, tracker.final == nil, sawResponseEvent {
-            let failure: ResponsesAPIError
-            if let streamError = tracker.streamError {
-                failure = ResponsesAPIError(
-                    code: .streamError, message: streamError.message, apiType: streamError.type,
-                    apiCode: streamError.code, apiParam: streamError.param, requestID: requestID)
-            } else {
-                failure = ResponsesAPIError(
-                    code: .truncatedStream,
-                    message: "the stream ended before the response finished (\(tracker.eventCount) events received)",
-                    requestID: requestID)
-            }
-            return tracker.outcome(duration: duration, error: failure)
+        if error == nil, sawResponseEvent, let unfinished = state.unfinishedError(requestID: requestID) {
+            return state.exchangeOutcome(duration: duration, error: unfinished)
         }
-        return tracker.outcome(duration: duration, error: error)
+        return state.exchangeOutcome(duration: duration, error: error)
     }
 
     private mutating func take() -> RecordedEvents {
@@ -82,17 +71,17 @@ public struct StreamTap {
         guard let event = try? ResponseStreamEvent(view ?? sse, longStrings: longStrings) else {
             // Not JSON (a `[DONE]` line, a comment-like event): kept as it came (a skimmed one, as it was cut).
             recorded.append(
-                index: tracker.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
+                index: state.eventCount, offset: offset, type: sse.event ?? "", sequenceNumber: nil, data: sse.data,
                 text: nil,
                 cut: sse.repeats.isEmpty ? nil : sse.recordedCut(secrets: secrets))
-            tracker.eventCount += 1
+            state.skip()
             return
         }
         let settled = deltaTexts.settle(event.kind, event: sse, longStrings: longStrings, secrets: secrets)
         recorded.append(
-            index: tracker.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
+            index: state.eventCount, offset: offset, type: event.type, sequenceNumber: event.sequenceNumber,
             data: sse.data, text: event.carriedText, cut: settled.recordable)
-        tracker.observe(event, at: offset)
+        state.observe(event, at: offset)
         if !sawResponseEvent, event.type.hasPrefix("response.") || event.type == "error" { sawResponseEvent = true }
         longStrings.count(event)
     }

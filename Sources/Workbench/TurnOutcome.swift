@@ -30,6 +30,12 @@ public struct TurnOutcome: Sendable {
         self.request = request
     }
 
+    /// How a stream ended, with the text shown of it.
+    public init(_ stream: StreamOutcome, text: String) {
+        self.init(response: stream.response, text: text, error: stream.error, partialResponse: stream.partialResponse)
+        lastSequenceNumber = stream.lastSequenceNumber
+    }
+
     public var wasCancelled: Bool { error?.code == .cancelled }
 
     /// An outcome that never reached the network: a setting or a composition problem.

@@ -64,44 +64,25 @@ public struct TurnRunner: Sendable {
             client.eventBatches(method: method, path: path, body: body, context: context), renderer: &renderer)
     }
 
-    /// Renders the batches of an event stream and says how it ended.
+    /// Renders the batches of an event stream and says how it ended (what `StreamState` learned of it).
     func consume<Renderer: TurnRendering>(
         _ batches: AsyncThrowingStream<[ResponseStreamEvent], any Error>, renderer: inout Renderer
     ) async -> TurnOutcome {
-        var final: Response?
-        var latest: Response?
-        var last: Int?
-        var outcome: TurnOutcome
+        var state = StreamState()
+        var ending: (any Error)?
         do {
             for try await batch in batches {
                 // Each event read in place, not copied out of the batch (a copy retains and releases its
                 // strings and data: four atomic pairs per delta, 250,000 deltas in a 50 MB answer).
                 batch.withUnsafeBufferPointer { events in
                     renderer.render(batch: events)
-                    for index in events.indices {
-                        if let sequence = events[index].sequenceNumber { last = sequence }
-                        if let response = events[index].finalResponse {
-                            final = response
-                        } else if let response = events[index].response {
-                            latest = response
-                        }
-                    }
+                    state.observe(events)
                 }
                 renderer.flush()
             }
-            // Without a terminal event the iteration ended because the task was cancelled.
-            let error = final == nil ? ResponsesAPIError(code: .cancelled, message: "cancelled") : nil
-            outcome = TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
-        } catch let error as ResponsesAPIError {
-            outcome = TurnOutcome(response: final, text: renderer.text, error: error, partialResponse: latest)
         } catch {
-            let wrapped: ResponsesAPIError =
-                error is CancellationError
-                ? ResponsesAPIError(code: .cancelled, message: "cancelled", underlying: error)
-                : ResponsesAPIError(code: .network, message: "\(error)", underlying: error)
-            outcome = TurnOutcome(response: final, text: renderer.text, error: wrapped, partialResponse: latest)
+            ending = error
         }
-        outcome.lastSequenceNumber = last
-        return outcome
+        return TurnOutcome(state.outcome(ending: ending), text: renderer.text)
     }
 }
