@@ -211,9 +211,29 @@ let package = Package(
                 "Proxy", "Inspector", "ResponsesAPI", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Tests by kind (Docs/testing.md). The targets above and ConsoleTests are unit tests: each module in the
+        // test process, with the loopback server and real files; none runs the built binary or tmux, and only
+        // ProxyTests' Python SDK in front of the peer needs the peer (it skips without it). The three below
+        // drive the built `openresponses` (found by `Subprocess.openresponsesBinary` beside the test bundle):
+        // on its own, in a real terminal (tmux), against the peer server.
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
+            dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport"]
+        ),
+        // Commands as a user runs them: the binary against the loopback server, its exit status and output.
+        .testTarget(
+            name: "BinaryTests",
+            dependencies: ["Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
+        ),
+        // The console and commands in a real terminal (tmux): what a person typing sees.
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: ["Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
+        ),
+        // Against the peer server (llama-stack with an echo model); skipped when it is not found.
+        .testTarget(
+            name: "PeerTests",
+            dependencies: ["ResponsesAPI", "TestSupport", "openresponses"]
         ),
     ],
     swiftLanguageModes: [.v6]

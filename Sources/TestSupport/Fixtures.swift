@@ -14,6 +14,10 @@ public enum Fixtures {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
 
+    /// The presets this checkout ships, in `presets/`.
+    public static let shippedPresets = directory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("presets", isDirectory: true)
+
     public static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     public static func text(_ name: String) -> String {

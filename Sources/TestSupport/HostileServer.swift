@@ -18,6 +18,15 @@ import Foundation
 /// | `GET /files/ID` | a file named `../../x.sh` (`file-abs`: `/tmp/…/abs.sh`) |
 /// | `GET /files/ID/content` | the bytes `#!/bin/sh\necho pwned\n` |
 public enum HostileServer {
+    /// Every file under `folder`, as paths relative to it.
+    public static func files(under folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
     /// Sequences that act on a terminal: set the clipboard (OSC 52), clear the screen, C1 CSI (red), a bell,
     /// a bare carriage return and an erase-line.
     public static let terminalAttack = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J\u{9B}31m\u{07}\rX\u{1B}[2K"

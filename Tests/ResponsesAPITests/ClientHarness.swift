@@ -3,32 +3,6 @@ import ResponsesAPI
 import Synchronization
 import TestSupport
 
-/// A client over the real transport, pointed at a loopback server; shut down after `body`.
-func withClient<T>(
-    server: LoopbackServer, apiKey: String? = "sk-test-0123456789abcdef", observer: (any ExchangeObserver)? = nil,
-    _ body: (ResponsesClient) async throws -> T
-) async throws -> T {
-    try await withClient(baseURL: server.baseURL, apiKey: apiKey, observer: observer, body)
-}
-
-/// A client over the real transport, pointed at `baseURL`; shut down after `body`.
-func withClient<T>(
-    baseURL: String, apiKey: String?, observer: (any ExchangeObserver)? = nil, readTimeout: Duration = .seconds(60),
-    _ body: (ResponsesClient) async throws -> T
-) async throws -> T {
-    let configuration = Configuration(baseURL: baseURL, apiKey: apiKey, readTimeout: readTimeout)
-    let transport = AsyncHTTPClientTransport(configuration: configuration)
-    let client = ResponsesClient(configuration: configuration, transport: transport, observer: observer)
-    do {
-        let value = try await body(client)
-        await transport.shutdown()
-        return value
-    } catch {
-        await transport.shutdown()
-        throw error
-    }
-}
-
 /// Collects a stream's events and its error (if it threw).
 func collect(
     _ stream: AsyncThrowingStream<ResponseStreamEvent, any Error>
@@ -59,18 +33,6 @@ func collect(
         return (
             events, error as? ResponsesAPIError ?? ResponsesAPIError(code: .network, message: "unexpected \(error)")
         )
-    }
-}
-
-extension [ResponseStreamEvent] {
-    var deltaText: String {
-        reduce(into: "") { text, event in
-            if case .outputTextDelta(let delta) = event.kind { text += delta.delta }
-        }
-    }
-
-    var finalResponse: Response? {
-        compactMap(\.finalResponse).last
     }
 }
 

@@ -42,20 +42,9 @@ struct SpecValidationTests {
     }
 }
 
-enum SpecValidation {
-    static var spec: URL? { Fixtures.conformanceDirectory?.appendingPathComponent("openapi/openapi.json") }
-    static let script = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/validate-create-response.py")
-
-    /// python3 from PATH, when it has jsonschema.
-    static let pythonWorks: Bool = {
-        let check = try? Subprocess.runBlocking(
-            "/usr/bin/env", ["python3", "-c", "import jsonschema"], environment: ProcessInfo.processInfo.environment)
-        return check?.status == 0
-    }()
-
-    static let available = spec != nil && pythonWorks
-
+/// Values to try for each setting, by its kind. (`SpecValidation` itself is in TestSupport: BinaryTests
+/// checks the bodies the binary prints with it.)
+extension SpecValidation {
     static func samples(for setting: SettingDescriptor) -> [String] {
         switch setting.kind {
         case .string: [setting.key == "model" ? "gpt-5.1" : setting.key == "conversation" ? "conv_123" : "pmpt_123"]
@@ -67,24 +56,5 @@ enum SpecValidation {
         case .stringList: ["vs_1,vs_2"]
         case .choiceList(let values): [values.joined(separator: ",")]
         }
-    }
-
-    /// The validator's complaints, empty when every body is valid.
-    /// Runs python on a thread of its own (Subprocess.run): blocking a concurrency-pool thread for the
-    /// seconds jsonschema takes would stall every other test's loopback traffic on a 2-core machine.
-    static func validate(_ bodies: [JSONValue]) async throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-spec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var paths: [String] = []
-        for (index, body) in bodies.enumerated() {
-            let url = directory.appendingPathComponent("body-\(index).json")
-            try Data(body.serialized()).write(to: url)
-            paths.append(url.path)
-        }
-        let result = try await Subprocess.run(
-            "/usr/bin/env", ["python3", script.path, try #require(spec).path] + paths,
-            environment: ProcessInfo.processInfo.environment)
-        return result.stdout + result.stderr
     }
 }

@@ -5,26 +5,10 @@ import Testing
 
 /// Rendered Markdown in a real terminal (tmux): a streamed answer with a heading, a list, a table and a
 /// Swift code block shows rendered; what was on the screen before stays as it was; Ctrl-C in the middle
-/// of a code block leaves the terminal in its normal style. And `ask` to a pipe keeps the exact text
-/// while `ask --render` renders.
+/// of a code block leaves the terminal in its normal style. `ask` to a pipe and `ask --render` are in
+/// BinaryTests.
 @Suite("Markdown in the console")
 struct MarkdownConsoleTests {
-    static let answer = """
-        # Plan
-
-        - **first** step
-        - second step
-
-        | Tool | Use |
-        |------|-----|
-        | grep | search |
-
-        ```swift
-        let total = items.map(\\.price).reduce(0, +)
-        ```
-        Done.
-        """
-
     static func codeStream(lines: Int) -> String {
         "```swift\n" + (1...lines).map { "let value\($0) = \"line \($0)\"" }.joined(separator: "\n") + "\n```\n"
     }
@@ -37,7 +21,7 @@ struct MarkdownConsoleTests {
                 return .sse(
                     Fixtures.textStream(id: "resp_slow", text: Self.codeStream(lines: 400)), pause: .milliseconds(20))
             }
-            return .sse(Fixtures.textStream(id: "resp_md", text: Self.answer), pause: .milliseconds(5))
+            return .sse(Fixtures.textStream(id: "resp_md", text: Fixtures.markdownPlan), pause: .milliseconds(5))
         }
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
@@ -77,30 +61,5 @@ struct MarkdownConsoleTests {
             "the prompt line carries a style: \(line.debugDescription)")
         #expect(
             !line.contains("\u{1B}[3") && !line.contains("\u{1B}[9"), "a colour is still on: \(line.debugDescription)")
-    }
-
-    @Test func askToAPipeWritesTheExactTextAndRenderRenders() async throws {
-        let server = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_md", text: Self.answer)) }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let plain = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "plan"], environment: harness.variables)
-        #expect(plain.status == 0, "\(plain.stderr)")
-        #expect(plain.stdout == Self.answer + "\n")
-        var variables = harness.variables
-        variables["NO_COLOR"] = "1"
-        variables["COLUMNS"] = "50"
-        let rendered = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
-        #expect(rendered.status == 0, "\(rendered.stderr)")
-        #expect(
-            rendered.stdout.contains("• first step") && rendered.stdout.contains("│ grep │ search │"),
-            "\(rendered.stdout)")
-        #expect(!rendered.stdout.contains("\u{1B}"), "NO_COLOR: no escape code")
-        variables["NO_COLOR"] = nil
-        let colored = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--render", "plan"], environment: variables)
-        #expect(colored.stdout.contains("\u{1B}[1mfirst\u{1B}[0m"), "\(colored.stdout.debugDescription)")
     }
 }

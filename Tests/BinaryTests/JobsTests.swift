@@ -5,32 +5,17 @@ import Testing
 
 /// `jobs` and `cancel`: the built binary against a loopback server; a background `ask` goes into the
 /// ledger and `jobs` lists it with the status the server gives now; a foreground one does not; `cancel`
-/// posts to the server and says what it answered, an error included.
+/// posts to the server and says what it answered, an error included; `attach` resumes a cut stream. The
+/// console's `/jobs` and Ctrl-C on a terminal are in TerminalTests.
 @Suite("background jobs: jobs and cancel")
 struct JobsTests {
-    static func route(_ request: ReceivedRequest) -> Reply {
-        switch (request.method, request.path) {
-        case ("POST", "/v1/responses"):
-            let background = String(decoding: request.body, as: UTF8.self).contains(#""background":true"#)
-            return .sse(Fixtures.textStream(id: background ? "resp_bg1" : "resp_fg1", text: "Working on it"))
-        case ("GET", "/v1/responses/resp_bg1"):
-            return .json(#"{"id":"resp_bg1","object":"response","status":"in_progress","model":"m","output":[]}"#)
-        case ("POST", "/v1/responses/resp_bg1/cancel"):
-            return .json(#"{"id":"resp_bg1","object":"response","status":"cancelled","model":"m","output":[]}"#)
-        default:
-            return .json(
-                #"{"error":{"message":"Cannot cancel a completed response.","type":"invalid_request_error","code":null}}"#,
-                status: 400, headers: [("x-request-id", "req_cancel")])
-        }
-    }
-
     /// The built binary with `arguments`, in the harness's environment.
     static func run(_ arguments: [String], _ harness: ConsoleHarness) async throws -> Subprocess.Result {
         try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
     }
 
     @Test func aBackgroundAskIsListedWithItsStatusAndCancelled() async throws {
-        let server = try await LoopbackServer.start(route: Self.route)
+        let server = try await LoopbackServer.start(route: ConsoleRoutes.jobs)
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
@@ -136,104 +121,5 @@ struct JobsTests {
         #expect(
             unknown.status != 0 && unknown.stderr.contains("cannot attach to resp_nope")
                 && unknown.stderr.contains("No response found"))
-    }
-
-    /// The same in the console: `/jobs` lists a background answer, `/attach-job` shows a finished one.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
-    func theConsoleListsAndAttachesJobs() async throws {
-        let server = try await LoopbackServer.start { request in
-            switch (request.method, request.path) {
-            case ("GET", "/v1/responses/resp_bg1"):
-                return .json(
-                    #"{"id":"resp_bg1","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_b","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Background answer, finished.","annotations":[]}]}]}"#
-                )
-            default:
-                return Self.route(request)
-            }
-        }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/set background true")
-        try tmux.type("a long analysis")
-        try await tmux.waitFor("Working on it")
-        try tmux.type("/jobs")
-        try await tmux.waitFor("resp_bg1  completed")
-        try tmux.type("/attach-job resp_bg1")
-        try await tmux.waitFor("Background answer, finished.")
-        try await tmux.waitFor("resp_bg1 is completed.")
-        try tmux.type("/attach-job")
-        try await tmux.waitFor("usage: /attach-job RESPONSE_ID (/jobs lists them)")
-    }
-
-    /// `ask --background` in a real terminal: Ctrl-C detaches (the job is not cancelled) and says how to
-    /// follow or cancel it.
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
-    func ctrlCDetachesAnAskInTheBackground() async throws {
-        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let tmux = try TmuxSession()
-        defer { tmux.kill() }
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --background 'background work'")
-        try await tmux.waitFor("w3 ", timeout: .seconds(60))
-        try tmux.press("C-c")
-        try await tmux.waitFor(
-            "detached from resp_bg: it goes on on the server (openresponses attach resp_bg follows it, openresponses cancel resp_bg cancels it)"
-        )
-        let created = try #require(server.requests.first { $0.path == "/v1/responses" })
-        #expect(created.jsonBody?["background"] as? Bool == true)
-        #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" })
-    }
-
-    /// A job detached with Ctrl-C that ends while the console waits is announced at the next prompt (the
-    /// watcher asks the server every 5 s, off the main thread).
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
-    func aDetachedJobThatEndsIsAnnouncedAtTheNextPrompt() async throws {
-        let slow = Fixtures.textStream(id: "resp_bgn", text: (1...200).map { "w\($0)" }.joined(separator: " "))
-        let server = try await LoopbackServer.start { request in
-            switch (request.method, request.path) {
-            case ("POST", "/v1/responses"): return .sse(slow, pause: .milliseconds(100))
-            case ("GET", "/v1/responses/resp_bgn"):
-                return .json(
-                    #"{"id":"resp_bgn","object":"response","status":"completed","model":"test-model","output":[{"id":"msg_n","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Finished the analysis.","annotations":[]}]}]}"#
-                )
-            default: return Self.route(request)
-            }
-        }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/bg on")
-        try tmux.type("a long job")
-        try await tmux.waitFor("w3 ")
-        try tmux.press("C-c")
-        try await tmux.waitFor("[detached from resp_bgn")
-        // The watcher asks within about 5 s (later on a loaded machine: the whole suite beside it once took
-        // longer than the fixed 6 s this test used to wait); its answer is announced at the first prompt after.
-        let asked = ContinuousClock.now
-        while !server.requests.contains(where: { $0.method == "GET" && $0.path == "/v1/responses/resp_bgn" }) {
-            guard ContinuousClock.now - asked < .seconds(60) else {
-                Issue.record("the watcher never asked the server")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        var announced = false
-        for _ in 0..<10 where !announced {
-            try tmux.type("/help")
-            announced =
-                (try? await tmux.waitFor(
-                    "[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]",
-                    timeout: .seconds(5))) != nil
-        }
-        #expect(announced, "the job's end was never announced at a prompt")
     }
 }

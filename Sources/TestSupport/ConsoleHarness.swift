@@ -1,28 +1,26 @@
 import Foundation
 import Synchronization
-import TestSupport
-import Workbench
 
-@testable import Console
+/// The API key every `ConsoleHarness` gives the console: tests look for it where it must never be.
+public let consoleTestKey = "sk-console-test-KEY-1234567890"
 
-let consoleTestKey = "sk-console-test-KEY-1234567890"
-
-/// A temporary data directory and an environment pointing the console at a loopback server.
-struct ConsoleHarness {
-    let home: URL
-    let server: LoopbackServer
+/// A temporary data directory and an environment pointing the console at a loopback server: for the
+/// console in the test process (ConsoleTests' `context`), the built binary and the console in tmux.
+public struct ConsoleHarness: Sendable {
+    public let home: URL
+    public let server: LoopbackServer
     /// Points the console at another server, with the same data directory.
-    var baseURLOverride: String?
+    public var baseURLOverride: String?
     /// More environment variables for the console (NO_COLOR, EDITOR, ...).
-    var extraVariables: [String: String] = [:]
+    public var extraVariables: [String: String] = [:]
 
-    init(server: LoopbackServer) {
+    public init(server: LoopbackServer) {
         self.server = server
         home = FileManager.default.temporaryDirectory
             .appendingPathComponent("openresponses-console-\(UUID().uuidString)", isDirectory: true)
     }
 
-    var variables: [String: String] {
+    public var variables: [String: String] {
         [
             "OPENRESPONSES_HOME": home.path, "OPENAI_BASE_URL": baseURLOverride ?? server.baseURL,
             "OPENAI_API_KEY": consoleTestKey,
@@ -30,13 +28,9 @@ struct ConsoleHarness {
         ].merging(extraVariables) { $1 }
     }
 
-    func context(output: RecordingOutput, diagnostics: RecordingOutput) throws -> ConsoleContext {
-        try ConsoleContext(environment: AppEnvironment(variables: variables), output: output, diagnostics: diagnostics)
-    }
-
     /// True when `needle` occurs in any file under the data directory. Throws when the directory or one of
     /// its files cannot be read, or holds no file at all: "not found" must mean every byte was looked at.
-    func dataDirectoryContains(_ needle: String) throws -> Bool {
+    public func dataDirectoryContains(_ needle: String) throws -> Bool {
         let names = try FileManager.default.subpathsOfDirectory(atPath: home.path)
         var filesRead = 0
         for name in names {
@@ -54,7 +48,7 @@ struct ConsoleHarness {
     }
 
     /// Opens the console in a real terminal (tmux) with this environment; returns at its first prompt.
-    func startConsole(arguments: [String] = []) async throws -> TmuxSession {
+    public func startConsole(arguments: [String] = []) async throws -> TmuxSession {
         let tmux = try TmuxSession()
         let env = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         // Generous deadlines for the start: every suite starts at once, and on two cores a debug binary can
@@ -68,7 +62,7 @@ struct ConsoleHarness {
 
     /// Writes a user preset `name` with one function tool, `local_time`, whose handler (`handler`, YAML) is
     /// the user's own and so asks before it runs.
-    func writeFunctionPreset(_ name: String, handler: String) throws {
+    public func writeFunctionPreset(_ name: String, handler: String) throws {
         let presets = home.appendingPathComponent("presets", isDirectory: true)
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
         try """
@@ -81,14 +75,14 @@ struct ConsoleHarness {
         """.write(to: presets.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
     }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: home)
     }
 }
 
 /// Answers `POST /responses` with an echo of the input, streamed word by word (or whole when the request
 /// says stream: false); ids are resp_1, resp_2, ... in order. Inputs containing "slow" stream slowly.
-func echoRoute(counter: Counter) -> LoopbackServer.Route {
+public func echoRoute(counter: Counter) -> LoopbackServer.Route {
     { request in
         let body = request.jsonBody ?? [:]
         let input = body["input"] as? String ?? ""
@@ -113,9 +107,10 @@ func echoRoute(counter: Counter) -> LoopbackServer.Route {
     }
 }
 
-final class Counter: Sendable {
+public final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int {
+    public init() {}
+    public func next() -> Int {
         value.withLock {
             $0 += 1
             return $0
@@ -123,7 +118,7 @@ final class Counter: Sendable {
     }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

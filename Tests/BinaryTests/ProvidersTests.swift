@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// Named providers: two loopback servers configured as two providers, each reached with its own key and
-/// headers and neither key stored; a credentials file others can read is refused; and `providers check`
-/// against the peer's llama-stack and LiteLLM tells which keeps a chained turn.
+/// headers and neither key stored; a credentials file others can read is refused; no error quotes a key.
+/// `providers check` against the peer is in PeerTests.
 @Suite("named providers")
 struct ProvidersTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -266,36 +266,5 @@ struct ProvidersTests {
                 try Data(contentsOf: home.appendingPathComponent(file)).range(of: Data("canary".utf8)) == nil, "\(file)"
             )
         }
-    }
-
-    @Test(.enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
-    func checkTellsWhichPeerKeepsAChainedTurn() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
-        let stack = try #require(PeerServer.baseURL)
-        try write(
-            "config.yaml",
-            """
-            version: 1
-            providers:
-              stack:
-                base_url: \(stack)
-                model: \(PeerServer.model)
-              litellm:
-                base_url: http://127.0.0.1:4000/v1
-                key_env: LITELLM_KEY
-                model: echo
-            """)
-        let check = try await run(["providers", "check", "--json"], environment: ["LITELLM_KEY": "sk-test-1234"])
-        let reports = try JSONValue.parse(Array(check.stdout.utf8)).arrayValue ?? []
-        let byName = Dictionary(
-            uniqueKeysWithValues: reports.compactMap { report in report["name"]?.stringValue.map { ($0, report) } })
-        #expect(byName["stack"]?["chained_turn_kept"] == true, "\(check.stdout)")
-        #expect(byName["stack"]?["response"]?["ok"] == true)
-        #expect(byName["stack"]?["stream"]?["ok"] == true)
-        #expect(byName["stack"]?["embeddings"]?["ok"] == true)
-        #expect(byName["litellm"]?["chained_turn_kept"] == false, "\(check.stdout)")
-        #expect(byName["default"]?["models_error"] != nil, "no OPENAI_API_KEY here")
-        let table = try await run(["providers", "check", "stack"])
-        #expect(table.stdout.contains("kept (input_items)"))
     }
 }

@@ -3,79 +3,10 @@ import TestSupport
 import Testing
 
 /// Issue 43 against the built binary: a loopback server that answers as an attacker would
-/// (`HostileServer`), and what each of its answers may no longer do. Each test failed before the fix.
+/// (`HostileServer`), and what each of its answers may no longer do. Each test failed before the fix. The
+/// findings on a terminal (tmux) are in TerminalTests.
 @Suite("a hostile server (binary)")
 struct HostileServerTests {
-    /// Every file under `folder`, as paths relative to it.
-    static func files(under folder: URL) -> [String] {
-        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }
-    }
-
-    /// Runs the binary with `arguments` in a real terminal (tmux) from `folder`, its raw output recorded;
-    /// returns that output once it exited.
-    static func onTerminal(_ harness: ConsoleHarness, _ arguments: [String], in folder: URL? = nil) async throws
-        -> String
-    {
-        let tmux = try TmuxSession()
-        defer { tmux.kill() }
-        let raw = harness.home.appendingPathComponent("terminal-\(UUID().uuidString).out")
-        try FileManager.default.createDirectory(at: folder ?? harness.home, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.recordOutput(to: raw)
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
-            separator: " ")
-        try tmux.type(
-            "cd '\((folder ?? harness.home).path)' && env \(env) \(Subprocess.openresponsesBinary) \(quoted); echo EXITED-$?"
-        )
-        // The typed line holds `EXITED-$?` too: the command has ended when a digit follows.
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
-            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
-        }
-        defer { try? FileManager.default.removeItem(at: raw) }
-        // The recording (tmux's pipe to cat) can lag the screen: wait until it holds the end marker too.
-        let deadline = ContinuousClock.now + .seconds(20)
-        var recorded = ""
-        repeat {
-            recorded = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
-            if recorded.range(of: "EXITED-[0-9]", options: .regularExpression) != nil { break }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
-        return recorded
-    }
-
-    /// Finding 1: an image's id `../../../../` and format `bashrc_pwned` wrote the server's bytes four
-    /// folders above the images folder (`ask` on a terminal). Now the file lands in the images folder, under
-    /// a safe name, and a second one of the same id beside it, never over it.
-    @Test func anImagesIdAndFormatAreNeverAPath() async throws {
-        let server = try await LoopbackServer.start(route: HostileServer.route())
-        var harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        // The data directory four folders down, so that the old code's write stayed inside the test's folder.
-        let data = harness.home.appendingPathComponent("a/b/c/d", isDirectory: true)
-        harness.extraVariables["OPENRESPONSES_HOME"] = data.path
-        let shown = try await Self.onTerminal(harness, ["ask", "draw an image"])
-        _ = try await Self.onTerminal(harness, ["ask", "draw an image"])
-        await server.stop()
-        let written = Self.files(under: harness.home).filter { !$0.contains(".sqlite") && !$0.hasSuffix(".lock") }
-        let images = written.filter { $0.hasPrefix("a/b/c/d/images/") }.sorted()
-        #expect(images.count == 2, "\(written) \(shown)")
-        #expect(!written.contains { $0.contains("bashrc") }, "\(written)")
-        for saved in images {
-            #expect(saved.hasSuffix(".bin"), "an unknown format is saved as .bin: \(saved)")
-            #expect(
-                try String(contentsOf: harness.home.appendingPathComponent(saved), encoding: .utf8)
-                    == HostileServer.payload)
-        }
-        #expect(
-            images.contains { shown.contains("saved to \(harness.home.appendingPathComponent($0).path)") }, "\(shown)")
-    }
-
     /// Finding 6: `files download ID` saved where the server's file name said (`../../x.sh`, an absolute
     /// path), replacing what was there. Now: the last component made safe, in the current folder, never
     /// over an existing file without --force; -o is the user's own choice.
@@ -115,8 +46,8 @@ struct HostileServerTests {
         #expect(
             FileManager.default.fileExists(
                 atPath: work.appendingPathComponent(String(absolute.lastPathComponent.dropFirst(0))).path)
-                || Self.files(under: work).contains { $0.hasSuffix(absolute.lastPathComponent) },
-            "\(Self.files(under: work))")
+                || HostileServer.files(under: work).contains { $0.hasSuffix(absolute.lastPathComponent) },
+            "\(HostileServer.files(under: work))")
         await server.stop()
     }
 
@@ -141,7 +72,7 @@ struct HostileServerTests {
             environment: harness.variables.merging(["PATH": "/usr/bin:/bin"]) { $1 })
         await server.stop()
         #expect(pasted.status == 0, "\(pasted.stderr)")
-        #expect(Self.files(under: work).isEmpty, "\(Self.files(under: work))")
+        #expect(HostileServer.files(under: work).isEmpty, "\(HostileServer.files(under: work))")
         #expect(server.requests.count == 2, "the pasted curl sent the request again")
         #expect(
             server.requests.last.map { String(decoding: $0.body, as: UTF8.self) }

@@ -62,8 +62,8 @@ struct ProviderConsoleTests {
     /// provider in use, and `/stores list --provider NAME` looks at another provider's stores without leaving.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func aPresetTakesTheConsoleToItsProvider() async throws {
-        let first = try await LoopbackServer.start(route: ProviderSelectionTests.route("first"))
-        let second = try await LoopbackServer.start(route: ProviderSelectionTests.route("second"))
+        let first = try await LoopbackServer.start(route: ConsoleRoutes.provider("first"))
+        let second = try await LoopbackServer.start(route: ConsoleRoutes.provider("second"))
         defer {
             Task {
                 await first.stop()

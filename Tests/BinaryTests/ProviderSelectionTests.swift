@@ -25,27 +25,10 @@ struct ProviderSelectionTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    static func route(_ label: String) -> LoopbackServer.Route {
-        { request in
-            switch request.path {
-            case "/v1/files":
-                .json(
-                    #"{"object":"list","data":[{"id":"file-\#(label)","object":"file","bytes":3,"created_at":1700000000,"filename":"\#(label).txt","purpose":"assistants"}],"has_more":false}"#
-                )
-            case "/v1/vector_stores":
-                .json(
-                    #"{"object":"list","data":[{"id":"vs_\#(label)","object":"vector_store","name":"\#(label)","created_at":1700000000,"status":"completed","usage_bytes":0,"file_counts":{"in_progress":0,"completed":0,"failed":0,"cancelled":0,"total":0}}],"has_more":false}"#
-                )
-            default:
-                .sse(Fixtures.textStream(id: "resp_\(label)", text: "answer from \(label)", previousResponseID: nil))
-            }
-        }
-    }
-
     @Test func aPresetOrTheConfigFileChoosesTheProviderAndTheFlagWins() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start(route: Self.route("first"))
-        let second = try await LoopbackServer.start(route: Self.route("second"))
+        let first = try await LoopbackServer.start(route: ConsoleRoutes.provider("first"))
+        let second = try await LoopbackServer.start(route: ConsoleRoutes.provider("second"))
         defer {
             Task {
                 await first.stop()
@@ -121,8 +104,8 @@ struct ProviderSelectionTests {
 
     @Test func filesAndStoresTakeTheProviderFlag() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start(route: Self.route("first"))
-        let second = try await LoopbackServer.start(route: Self.route("second"))
+        let first = try await LoopbackServer.start(route: ConsoleRoutes.provider("first"))
+        let second = try await LoopbackServer.start(route: ConsoleRoutes.provider("second"))
         defer {
             Task {
                 await first.stop()

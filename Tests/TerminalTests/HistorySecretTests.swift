@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The history file never gets the configured API key, whatever it looks like: a local gateway's key is
+/// rarely shaped like `sk-...`, so the key's value itself must be what is looked for. The console in tmux
+/// writes the lines before and after such a line, and not it; the filter itself is in ConsoleTests.
+@Suite("The key and the history file")
+struct HistorySecretTests {
+    static let gatewayKey = "gateway-token-7Q2w9Z"
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (scripts/setup.sh installs it)"))
+    func aLineHoldingTheConfiguredKeyIsNotWritten() async throws {
+        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables["OPENAI_API_KEY"] = Self.gatewayKey
+        defer { harness.remove() }
+        let tmux = try await harness.startConsole()
+        defer { tmux.kill() }
+        try tmux.type("first, an ordinary question")
+        try await tmux.waitFor("echo: first, an ordinary question")
+        try tmux.type("the gateway wants \(Self.gatewayKey) in the header")
+        try await tmux.waitFor("echo: the gateway wants")
+        try tmux.type("then another question")
+        try await tmux.waitFor("echo: then another question")
+        try tmux.press("C-d")
+        try await tmux.waitFor("\n$ ")
+
+        let history = try String(contentsOf: harness.home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history.contains("first, an ordinary question"))
+        #expect(history.contains("then another question"), "the lines after it are still kept")
+        #expect(!history.contains(Self.gatewayKey))
+        #expect(try !harness.dataDirectoryContains(Self.gatewayKey))
+        await server.stop()
+    }
+}
