@@ -45,6 +45,10 @@ struct CompletionSources: Sendable {
 }
 
 extension ConsoleCommand {
+    /// Every slash command, in the order `/help` lists them: each area's list (`ConsoleCommand+Area.swift`).
+    static let all: [ConsoleCommand] =
+        settingsCommands + answerCommands + conversationCommands + documentCommands + sessionCommands
+
     /// The command named `word` (or one of its aliases).
     static func named(_ word: String) -> ConsoleCommand? {
         all.first { $0.name == word || $0.aliases.contains(word) }
