@@ -8,9 +8,9 @@ extension ConsoleCommand {
         ConsoleCommand(
             name: "/files",
             help: [("/files upload|list|show|download|delete ...", "manage files (as `openresponses files`)")],
-            complete: firstWord(subcommandNames(of: FilesCommand.self)),
+            complete: { position, _, sources in position == 0 ? sources.subcommands("files") : [] },
             run: { repl, input in
-                repl.filesCommand(REPL.words(input.rest), root: FilesCommand.self)
+                repl.filesCommand(REPL.words(input.rest), root: "files")
                 return .continue
             }),
         ConsoleCommand(
@@ -21,14 +21,14 @@ extension ConsoleCommand {
             ],
             complete: { position, words, sources in
                 switch position {
-                case 0: ["use"] + subcommandNames(of: StoresCommand.self)
+                case 0: ["use"] + sources.subcommands("stores")
                 case 1 where ["use", "show", "files", "add", "remove", "search", "delete", "update"].contains(words[0]):
                     sources.storeIDs() + (words[0] == "use" ? ["none"] : [])
                 default: []
                 }
             },
             run: { repl, input in
-                repl.filesCommand(REPL.words(input.rest), root: StoresCommand.self)
+                repl.filesCommand(REPL.words(input.rest), root: "stores")
                 return .continue
             }),
         ConsoleCommand(
