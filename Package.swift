@@ -106,21 +106,23 @@ let package = Package(
             name: "Workbench",
             dependencies: ["ResponsesAPI", "Spawning", "Library", .product(name: "Yams", package: "Yams")]
         ),
+        // The terminal front end: the runners each command runs, the console (REPL) and the rendering. It
+        // declares no command line: the executable's definitions hand it typed values (Docs/DESIGN.md).
         .target(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
                 "Spawning",
                 "Untrusted", "Markdown",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Every command definition (ArgumentParser), by area, and what `/files` and `/stores` parse in the console.
         .executableTarget(
             name: "openresponses",
             dependencies: [
-                "Console", "ResponsesAPI", "Inspector", "Workbench", "CTerminal", "Untrusted",
+                "Console", "ResponsesAPI", "Inspector", "Library", "Workbench", "CTerminal", "Untrusted",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: executableLinking,

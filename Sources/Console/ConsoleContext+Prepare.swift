@@ -9,7 +9,7 @@ extension ConsoleContext {
     private static let prepared = Mutex<(path: String, opening: StoreOpening)?>(nil)
 
     /// Begins what a command's context will need and nothing on its command line can change, so that it runs
-    /// on the second core while the arguments are parsed (ArgumentParser's reflection takes a few
+    /// on the second core while the arguments are parsed (the argument parser's reflection takes a few
     /// milliseconds of the first): the inspector's store, opened on a thread of its own when recording is on
     /// and the store already exists (no store is created for a command line that may still turn out
     /// malformed; a damaged one is moved aside and replaced, as any command would). A command that ends

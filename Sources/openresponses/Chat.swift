@@ -24,7 +24,7 @@ struct Chat: ParsableCommand {
         let interrupt = try InterruptPipe()
         interrupt.install()
         defer { interrupt.uninstall() }
-        let status = REPL(context: context, settings: stack, interrupt: interrupt).run()
+        let status = REPL(context: context, settings: stack, interrupt: interrupt, subcommands: .commandLine).run()
         _ = MainThreadBridge(interrupt: interrupt).run { await context.shutdown() }
         if status != .success { throw ExitCode(status.rawValue) }
     }

@@ -16,9 +16,11 @@ struct History: ParsableCommand {
         func validate() throws {
             guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") }
         }
-        @Flag(name: .long, help: "Print JSON.") var json = false
+        @OptionGroup var printing: OutputOptions
         func run() throws {
-            try withContext { [limit, json] in await HistoryRunner(context: $0).list(limit: limit, json: json) }
+            try withContext { [limit, printing] in
+                await HistoryRunner(context: $0).list(limit: limit, json: printing.json)
+            }
         }
     }
 
@@ -39,10 +41,12 @@ struct History: ParsableCommand {
         func validate() throws {
             guard limit >= 1 else { throw ValidationError("--limit takes a number of 1 or more, not \(limit)") }
         }
-        @Flag(name: .long, help: "Print JSON.") var json = false
+        @OptionGroup var printing: OutputOptions
         func run() throws {
             let text = words.joined(separator: " ")
-            try withContext { [limit, json] in await HistoryRunner(context: $0).search(text, limit: limit, json: json) }
+            try withContext { [limit, printing] in
+                await HistoryRunner(context: $0).search(text, limit: limit, json: printing.json)
+            }
         }
     }
 
@@ -69,15 +73,15 @@ struct History: ParsableCommand {
         @Flag(name: .long, help: "Also delete its stored responses and its conversation on the server.") var server =
             false
         @Flag(name: .shortAndLong, help: "Do not ask.") var yes = false
-        @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).") var provider:
-            String?
+        @OptionGroup var target: ProviderOptions<NamedServer>
         func run() throws {
             let ask = try confirmation(
                 skipped: yes || !server,
                 refusal:
                     "history delete --server deletes on the server and stdin is not a terminal to ask on: pass --yes")
-            try withContext(environment: processEnvironment.choosing(provider: provider)) { [id, server, provider] in
-                await HistoryRunner(context: $0).delete(id, server: server, pinned: provider != nil, ask: ask)
+            let pinned = target.provider != nil
+            try withContext(environment: target.environment) { [id, server] in
+                await HistoryRunner(context: $0).delete(id, server: server, pinned: pinned, ask: ask)
             }
         }
     }

@@ -45,8 +45,7 @@ struct Inspect: ParsableCommand {
         var response: String?
         @Option(name: .long, help: "How many to list.")
         var limit = 50
-        @Flag(name: .long, help: "Print JSON.")
-        var json = false
+        @OptionGroup var printing: OutputOptions
 
         enum Source: String, ExpressibleByArgument, CaseIterable { case console, proxy }
 
@@ -59,7 +58,7 @@ struct Inspect: ParsableCommand {
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
                 search: search, limit: limit, provider: provider, source: source?.rawValue, client: client,
                 responseID: response)
-            try inspect { await $0.list(query, json: json) }
+            try inspect { await $0.list(query, json: printing.json) }
         }
     }
 
@@ -129,10 +128,9 @@ struct Inspect: ParsableCommand {
         var first: Int64
         @Argument(help: "The second exchange id.")
         var second: Int64
-        @Flag(name: .long, help: "Print JSON.")
-        var json = false
+        @OptionGroup var printing: OutputOptions
 
-        func run() throws { try inspect { await $0.diff(first, second, json: json) } }
+        func run() throws { try inspect { await $0.diff(first, second, json: printing.json) } }
     }
 
     struct Replay: ParsableCommand {
@@ -170,12 +168,11 @@ struct Inspect: ParsableCommand {
         var by: ExchangeStats.Grouping = .model
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?
-        @Flag(name: .long, help: "Print JSON.")
-        var json = false
+        @OptionGroup var printing: OutputOptions
 
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
-            try inspect { await $0.stats(by: by, since: date, json: json) }
+            try inspect { await $0.stats(by: by, since: date, json: printing.json) }
         }
     }
 

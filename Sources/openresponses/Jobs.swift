@@ -10,10 +10,9 @@ struct Jobs: ParsableCommand {
     @Flag(
         name: .long, help: "Every job in the ledger (by default: those still running, and those of the last 24 hours).")
     var all = false
-    @Flag(name: .long, help: "Print JSON.")
-    var json = false
+    @OptionGroup var printing: OutputOptions
 
-    func run() throws { try withContext { await JobsRunner(context: $0).list(all: all, json: json) } }
+    func run() throws { try withContext { await JobsRunner(context: $0).list(all: all, json: printing.json) } }
 }
 
 struct Cancel: ParsableCommand {
@@ -24,7 +23,7 @@ struct Cancel: ParsableCommand {
     @Flag(name: .long, help: "Print the cancelled response as JSON.")
     var json = false
 
-    @OptionGroup var server: JobProvider
+    @OptionGroup var server: ProviderOptions<JobServer>
 
     func run() throws {
         let pinned = server.provider != nil
@@ -41,7 +40,7 @@ struct Attach: ParsableCommand {
     @Argument(help: "The response id (resp_...).")
     var id: String
 
-    @OptionGroup var server: JobProvider
+    @OptionGroup var server: ProviderOptions<JobServer>
 
     func run() throws {
         let pinned = server.provider != nil
@@ -49,14 +48,4 @@ struct Attach: ParsableCommand {
             await JobsRunner(context: $0).attach(id: id, pinned: pinned)
         }
     }
-}
-
-/// `--provider` on `attach` and `cancel`: a job is asked of the provider the ledger names for it, unless
-/// this says which.
-struct JobProvider: ParsableArguments {
-    @Option(name: .long, help: "Ask this provider (by default: the one the ledger says the job was created on).")
-    var provider: String?
-
-    /// This process's environment with the given provider chosen (the job is then pinned to it).
-    var environment: AppEnvironment { processEnvironment.choosing(provider: provider) }
 }

@@ -13,11 +13,7 @@ struct LedgerCommand: ParsableCommand {
     struct Selection: ParsableArguments {
         @Option(name: .long, help: "Only this type: response, file, vector_store, conversation, container or upload.")
         var type: String?
-        @Option(name: .long, help: "The server (a name from config.yaml's providers:, or default).")
-        var provider: String?
-
-        /// This process's environment with `--provider`'s server chosen, if given.
-        var environment: AppEnvironment { processEnvironment.choosing(provider: provider) }
+        @OptionGroup var server: ProviderOptions<NamedServer>
     }
 
     struct List: ParsableCommand {
@@ -26,14 +22,13 @@ struct LedgerCommand: ParsableCommand {
         @OptionGroup var selection: Selection
         @Option(name: .long, help: "Only those created before this age (30d, 12h) or time.")
         var olderThan: String?
-        @Flag(name: .long, help: "Print JSON.")
-        var json = false
+        @OptionGroup var printing: OutputOptions
 
         func run() throws {
             let filter = LedgerRunner.Filter(
                 type: selection.type, createdBefore: try olderThan.map { try time($0, flag: "--older-than") })
-            let json = json
-            try withContext(environment: selection.environment) {
+            let json = printing.json
+            try withContext(environment: selection.server.environment) {
                 await LedgerRunner(context: $0).list(filter, json: json)
             }
         }
@@ -47,7 +42,9 @@ struct LedgerCommand: ParsableCommand {
 
         func run() throws {
             let filter = LedgerRunner.Filter(type: selection.type)
-            try withContext(environment: selection.environment) { await LedgerRunner(context: $0).verify(filter) }
+            try withContext(environment: selection.server.environment) {
+                await LedgerRunner(context: $0).verify(filter)
+            }
         }
     }
 
@@ -71,7 +68,7 @@ struct LedgerCommand: ParsableCommand {
                 refusal:
                     "ledger gc deletes on the server and stdin is not a terminal to ask on: pass --yes (or --dry-run)")
             let dryRun = dryRun
-            try withContext(environment: selection.environment) {
+            try withContext(environment: selection.server.environment) {
                 await LedgerRunner(context: $0).gc(filter, dryRun: dryRun, ask: ask)
             }
         }

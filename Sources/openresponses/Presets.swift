@@ -13,10 +13,11 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List every preset with its description and where it lives.")
 
-        @Flag(name: .long, help: "Print JSON.")
-        var json = false
+        @OptionGroup var printing: OutputOptions
 
-        func run() throws { try finish(PresetsRunner(CommandIO(environment: processEnvironment)).list(json: json)) }
+        func run() throws {
+            try finish(PresetsRunner(CommandIO(environment: processEnvironment)).list(json: printing.json))
+        }
     }
 
     struct Show: ParsableCommand {
@@ -56,10 +57,10 @@ struct Settings: ParsableCommand {
     @Flag(name: .long, help: "Print Docs/settings.md (generated from the same table).")
     var markdown = false
 
-    @Flag(name: .long, help: "Print JSON.")
-    var json = false
+    @OptionGroup var printing: OutputOptions
 
     func run() throws {
-        try finish(PresetsRunner(CommandIO(environment: processEnvironment)).settings(json: json, markdown: markdown))
+        try finish(
+            PresetsRunner(CommandIO(environment: processEnvironment)).settings(json: printing.json, markdown: markdown))
     }
 }

@@ -37,14 +37,13 @@ struct ProxyCommand: ParsableCommand {
     @Flag(
         name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token or --token-file).")
     var keyFromEnv = false
-    @Option(name: .long, help: "Forward to this provider (a name from config.yaml's providers:, or default).")
-    var provider: String?
+    @OptionGroup var server: ProviderOptions<UpstreamServer>
 
     func run() throws {
         Self.keepMemoryFlat()
         let options = ProxyRunner.Options(
             listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
-        try withContext(environment: processEnvironment.choosing(provider: provider)) { context in
+        try withContext(environment: server.environment) { context in
             await ProxyRunner(context: context).run(options)
         }
     }

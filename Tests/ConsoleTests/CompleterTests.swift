@@ -1,11 +1,14 @@
 import Testing
 
 @testable import Console
+@testable import openresponses
 
-/// Tab completion's candidates, from the settings registry and the preset names.
+/// Tab completion's candidates, from the settings registry, the preset names and the command line's subcommands
+/// (the executable's table, as `chat` hands it to the console).
 @Suite("Completion")
 struct CompleterTests {
-    let completer = Completer(presetNames: { ["deep-reasoning", "default", "doc-qa"] }, storeIDs: { ["vs_1"] })
+    let completer = Completer(
+        presetNames: { ["deep-reasoning", "default", "doc-qa"] }, storeIDs: { ["vs_1"] }, subcommands: .commandLine)
 
     @Test(
         "candidates",
@@ -14,6 +17,7 @@ struct CompleterTests {
             ("", "/s", ["/save", "/set", "/settings", "/sources", "/stores", "/stream"]),
             ("/stores ", "u", ["use", "update"]),
             ("/stores use ", "vs", ["vs_1"]),
+            ("/files ", "d", ["download", "delete"]),
             ("", "/re", ["/reset", "/resume", "/retry"]),
             ("/mode ", "st", ["stored", "stateless"]),
             ("", "hello", []),

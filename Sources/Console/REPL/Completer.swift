@@ -8,10 +8,16 @@ struct Completer: Sendable {
     var presetNames: @Sendable () -> [String]
     /// Vector store ids seen in this session (listed or used), for `/stores use` and friends.
     var storeIDs: @Sendable () -> [String]
+    /// The command line's subcommands, for `/files` and `/stores`.
+    var subcommands: SubcommandTable
 
-    init(presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] }) {
+    init(
+        presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] },
+        subcommands: SubcommandTable = SubcommandTable()
+    ) {
         self.presetNames = presetNames
         self.storeIDs = storeIDs
+        self.subcommands = subcommands
     }
 
     /// Every command Tab offers (`ConsoleCommand.all`), sorted.
@@ -26,7 +32,8 @@ struct Completer: Sendable {
         let words = before.split(separator: " ").map(String.init)
         let options: [String]
         if let first = words.first {
-            let sources = CompletionSources(presetNames: presetNames, storeIDs: storeIDs)
+            let sources = CompletionSources(
+                presetNames: presetNames, storeIDs: storeIDs, subcommands: { subcommands.names(of: $0) })
             options = ConsoleCommand.named(first)?.complete(words.count - 1, Array(words.dropFirst()), sources) ?? []
         } else {
             options = word.hasPrefix("/") ? Self.commands : []

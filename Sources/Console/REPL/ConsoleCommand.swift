@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// One slash command of the console, declared once: its name and aliases, its lines in `/help`, what Tab
 /// offers after it, and what it does. `REPL.handleCommand` dispatches through `ConsoleCommand.all`,
 /// `REPL.help` is made from it and `Completer` completes from it, so the three cannot drift.
@@ -22,11 +20,6 @@ struct ConsoleCommand: Sendable {
     static func firstWord(_ options: [String]) -> @Sendable (Int, [String], CompletionSources) -> [String] {
         { position, _, _ in position == 0 ? options : [] }
     }
-
-    /// The subcommand names of an ArgumentParser command (`/files`, `/stores`), as the CLI has them.
-    static func subcommandNames(of root: any ParsableCommand.Type) -> [String] {
-        root.configuration.subcommands.map { $0.configuration.commandName ?? "\($0)".lowercased() }
-    }
 }
 
 /// What a command was given.
@@ -42,9 +35,15 @@ struct CompletionSources: Sendable {
     var presetNames: @Sendable () -> [String]
     /// Vector store ids seen in this session (listed or used).
     var storeIDs: @Sendable () -> [String]
+    /// The command line's subcommand names under a root word (`files`, `stores`; `SubcommandTable`).
+    var subcommands: @Sendable (_ root: String) -> [String]
 }
 
 extension ConsoleCommand {
+    /// Every slash command, in the order `/help` lists them: each area's list (`ConsoleCommand+Area.swift`).
+    static let all: [ConsoleCommand] =
+        settingsCommands + answerCommands + conversationCommands + documentCommands + sessionCommands
+
     /// The command named `word` (or one of its aliases).
     static func named(_ word: String) -> ConsoleCommand? {
         all.first { $0.name == word || $0.aliases.contains(word) }

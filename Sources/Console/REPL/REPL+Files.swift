@@ -1,14 +1,13 @@
-import ArgumentParser
 import Foundation
 import ResponsesAPI
 import Workbench
 
 /// `/files ...` and `/stores ...`: the same subcommands as on the command line; `/stores use ID[,ID...]`
 /// turns on file_search with those stores for the following turns, `/stores use none` turns it off, and
-/// `/stores` alone shows the active ones.
+/// `/stores` alone shows the active ones. The subcommands are the executable's (`subcommands`), parsed there.
 extension REPL {
-    func filesCommand(_ arguments: [String], root: any ParsableCommand.Type) {
-        if root == StoresCommand.self {
+    func filesCommand(_ arguments: [String], root: String) {
+        if root == "stores" {
             switch (arguments.first, arguments.count) {
             case (nil, _):
                 let active =
@@ -34,28 +33,29 @@ extension REPL {
                 break
             }
         }
-        let command: any ParsableCommand
-        do {
-            command = try root.parseAsRoot(arguments)
-        } catch {
-            let message = root.message(for: error)
-            let help = root.fullMessage(for: error)
-            context.diagnostics.write((arguments.isEmpty || message.isEmpty ? help : message) + "\n")
+        guard let parse = subcommands[root]?.parse else { return }
+        let provider: String?
+        let execute: @Sendable (FilesRunner) async -> ExitStatus
+        switch parse(arguments) {
+        case .run(let name, let body):
+            provider = name
+            execute = body
+        case .help(let help):
+            context.output.write(help + "\n")
             return
-        }
-        guard let runnable = command as? any RunnerCommand else {
-            context.output.write(root.helpMessage() + "\n")
+        case .message(let message):
+            context.diagnostics.write(message + "\n")
             return
         }
         // `--provider NAME` in the console: that provider's files or stores, for this command only.
         var oneOff: ConsoleContext?
-        if let name = runnable.server.provider, name != providerName {
+        if let name = provider, name != providerName {
             guard let other = providerContext(name) else { return }
             oneOff = other
         }
         let runner = FilesRunner(context: oneOff ?? context, progressEnabled: editor.isInteractive)
         let (_, interrupted) = bridge.run { [oneOff] in
-            let status = await runnable.execute(runner)
+            let status = await execute(runner)
             await oneOff?.shutdown()
             return status
         }

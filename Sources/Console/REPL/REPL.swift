@@ -37,6 +37,8 @@ public final class REPL {
     var armedToQuit = false
     /// Vector store ids for completion.
     let storeIDs: StoreIDCache
+    /// The command line's subcommands `/files` and `/stores` run, from the executable.
+    let subcommands: SubcommandTable
     /// The local library: whether turns use it, the document they are scoped to, the last answer's passages.
     var library: LibraryState
     /// How the last turn ended (`/logprobs` reads its response).
@@ -50,7 +52,9 @@ public final class REPL {
 
     static let prompt: TerminalText = "> "
     static let continuationPrompt: TerminalText = "… "
-    public init(context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe) {
+    public init(
+        context: ConsoleContext, settings: SettingsStack, interrupt: InterruptPipe, subcommands: SubcommandTable
+    ) {
         self.context = context
         self.openedContext = context
         self.providerName = context.providerName
@@ -60,6 +64,7 @@ public final class REPL {
         self.bridge = MainThreadBridge(interrupt: interrupt)
         self.editor = LineEditor(historyPath: context.environment.historyPath, interrupt: interrupt)
         self.storeIDs = StoreIDCache(client: context.client)
+        self.subcommands = subcommands
         self.library = LibraryState(hasProvider: (try? context.configuration.validate()) != nil)
     }
 
@@ -77,7 +82,8 @@ public final class REPL {
         }
         let presets = self.presets
         let stores = storeIDs
-        editor.complete(with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }))
+        editor.complete(
+            with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }, subcommands: subcommands))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
             context.output.write(

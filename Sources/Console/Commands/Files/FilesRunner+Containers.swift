@@ -5,7 +5,7 @@ import Workbench
 
 extension FilesRunner {
     /// One line per file: id, path in the container, size, where it came from (the model or a user).
-    func containerFiles(containerID: String, json: Bool) async -> ExitStatus {
+    public func containerFiles(containerID: String, json: Bool) async -> ExitStatus {
         await guarded {
             let files = try await client.allContainerFiles(containerID: containerID)
             if json {
@@ -26,7 +26,8 @@ extension FilesRunner {
     }
 
     /// Saves a container file under `output`, or under the last component of its path in the container.
-    func downloadContainerFile(containerID: String, fileID: String, output: String?, force: Bool, json: Bool) async
+    public func downloadContainerFile(containerID: String, fileID: String, output: String?, force: Bool, json: Bool)
+        async
         -> ExitStatus
     {
         await guarded {

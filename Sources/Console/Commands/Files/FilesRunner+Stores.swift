@@ -46,7 +46,7 @@ extension FilesRunner {
         (text.hasPrefix("file-") || text.hasPrefix("file_")) && !FileManager.default.fileExists(atPath: text)
     }
 
-    func createStore(
+    public func createStore(
         name: String, files: [String], expiresAfterDays: Int?, chunking: String?, metadata: [String], json: Bool
     ) async -> ExitStatus {
         await guarded {
@@ -90,7 +90,7 @@ extension FilesRunner {
         return store
     }
 
-    func listStores(limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
+    public func listStores(limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             let stores =
                 all
@@ -105,7 +105,7 @@ extension FilesRunner {
         }
     }
 
-    func showStore(id: String, json: Bool) async -> ExitStatus {
+    public func showStore(id: String, json: Bool) async -> ExitStatus {
         await guarded {
             let store = try await client.vectorStore(id: id)
             if json { emit(store) } else { print(Self.storeLine(store)) }
@@ -113,7 +113,7 @@ extension FilesRunner {
         }
     }
 
-    func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async
+    public func updateStore(id: String, name: String?, metadata: [String], expiresAfterDays: Int?, json: Bool) async
         -> ExitStatus
     {
         await guarded {
@@ -133,7 +133,7 @@ extension FilesRunner {
         }
     }
 
-    func deleteStores(ids: [String], json: Bool) async -> ExitStatus {
+    public func deleteStores(ids: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for id in ids {
@@ -146,7 +146,7 @@ extension FilesRunner {
         }
     }
 
-    func storeFiles(id: String, status: String?, json: Bool) async -> ExitStatus {
+    public func storeFiles(id: String, status: String?, json: Bool) async -> ExitStatus {
         await guarded {
             let files = try await client.allVectorStoreFiles(storeID: id, status: status)
             if json {
@@ -160,7 +160,7 @@ extension FilesRunner {
 
     /// Adds files (paths uploaded first): one file directly, several as one file batch; waits for
     /// processing and lists every failure with its `last_error`.
-    func addFiles(id: String, items: [String], attributes: [String], json: Bool) async -> ExitStatus {
+    public func addFiles(id: String, items: [String], attributes: [String], json: Bool) async -> ExitStatus {
         await guarded {
             let attributes = try Self.pairs(attributes, flag: "--attribute")
             let ids = try await fileIDs(items)
@@ -216,7 +216,7 @@ extension FilesRunner {
         }
     }
 
-    func removeFiles(id: String, fileIDs: [String], json: Bool) async -> ExitStatus {
+    public func removeFiles(id: String, fileIDs: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for fileID in fileIDs {
@@ -230,7 +230,7 @@ extension FilesRunner {
     }
 
     /// Searches every store at once and merges the matches by score.
-    func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async
+    public func search(ids: [String], query: String, maxResults: Int?, filter: String?, rewrite: Bool, json: Bool) async
         -> ExitStatus
     {
         await guarded {

@@ -6,11 +6,11 @@ import Workbench
 /// Files and vector stores, for the `files` and `stores` subcommands and the console's `/files` and
 /// `/stores`: every call goes through the context's client, so the inspector records it. Lists follow
 /// pagination; every command can print JSON; errors carry OpenAI's message and the request id.
-struct FilesRunner: Sendable {
+public struct FilesRunner: Sendable {
     let context: ConsoleContext
     let progressEnabled: Bool
 
-    init(context: ConsoleContext, progressEnabled: Bool) {
+    public init(context: ConsoleContext, progressEnabled: Bool) {
         self.context = context
         self.progressEnabled = progressEnabled
     }
@@ -89,7 +89,7 @@ struct FilesRunner: Sendable {
         return uploaded
     }
 
-    func upload(paths: [String], purpose: String, json: Bool) async -> ExitStatus {
+    public func upload(paths: [String], purpose: String, json: Bool) async -> ExitStatus {
         await guarded {
             let urls = try Self.checkedPaths(paths)
             let files = try await uploadAll(urls, purpose: purpose)
@@ -98,7 +98,7 @@ struct FilesRunner: Sendable {
         }
     }
 
-    func list(purpose: String?, limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
+    public func list(purpose: String?, limit: Int?, all: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             let files =
                 all
@@ -113,7 +113,7 @@ struct FilesRunner: Sendable {
         }
     }
 
-    func show(id: String, json: Bool) async -> ExitStatus {
+    public func show(id: String, json: Bool) async -> ExitStatus {
         await guarded {
             let file = try await client.file(id: id)
             if json { emit(file) } else { print(Self.fileLine(file)) }
@@ -121,7 +121,7 @@ struct FilesRunner: Sendable {
         }
     }
 
-    func download(id: String, output: String?, force: Bool, json: Bool) async -> ExitStatus {
+    public func download(id: String, output: String?, force: Bool, json: Bool) async -> ExitStatus {
         await guarded {
             // The server's file name is a name, never a path (`../../x.sh`, `/etc/x` wrote anywhere).
             let (destination, bytes) = try await save(output: output, force: force) {
@@ -138,7 +138,7 @@ struct FilesRunner: Sendable {
         }
     }
 
-    func delete(ids: [String], json: Bool) async -> ExitStatus {
+    public func delete(ids: [String], json: Bool) async -> ExitStatus {
         await guarded {
             var results: [JSONValue] = []
             for id in ids {

@@ -18,6 +18,17 @@ extension LibraryRunner {
         LibraryAugmenter(filter: filter, k: k) { try self.service(options, client: client) }
     }
 
+    /// `library ask` on the command line: a context of its own for the runner's environment (none `offline`),
+    /// shut down after.
+    public func ask(
+        _ question: String, filter: LibraryStore.SearchFilter, offline: Bool, options: LibraryOptions
+    ) async -> ExitStatus {
+        let context = offline ? nil : try? ConsoleContext(environment: environment)
+        let status = await ask(question, filter: filter, offline: offline, context: context, options: options)
+        await context?.shutdown()
+        return status
+    }
+
     /// `library ask`: `context` is nil (or `offline` true) for an answer without a model.
     func ask(
         _ question: String, filter: LibraryStore.SearchFilter = .init(), offline: Bool, context: ConsoleContext?,

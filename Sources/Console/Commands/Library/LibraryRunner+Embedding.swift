@@ -30,7 +30,7 @@ extension LibraryRunner {
 
     /// `library reembed`: vectors for every passage from the embedder asked for, which becomes the
     /// library's; the other embedders' vectors are dropped (`none` drops them all).
-    func reembed(options: LibraryOptions) async -> ExitStatus {
+    public func reembed(options: LibraryOptions) async -> ExitStatus {
         await withService(options) { service in
             let spec = try await service.embedderForReembedding()
             let terminal = (diagnostics as? FileDescriptorOutput)?.isTerminal ?? false

@@ -38,7 +38,8 @@ extension LibraryRunner {
         }
     }
 
-    func eval(_ path: String, storeID: String?, perQuery: Bool, json: Bool, options: LibraryOptions) async -> ExitStatus
+    public func eval(_ path: String, storeID: String?, perQuery: Bool, json: Bool, options: LibraryOptions) async
+        -> ExitStatus
     {
         let queries: [RetrievalMetrics.Query]
         do { queries = try labelledQueries(path) } catch {

@@ -28,7 +28,7 @@ extension LibraryRunner {
         ]
     }
 
-    func push(_ patterns: [String], storeID: String?, newName: String?, chunking: String?) async -> ExitStatus {
+    public func push(_ patterns: [String], storeID: String?, newName: String?, chunking: String?) async -> ExitStatus {
         let strategy: JSONValue?
         do { strategy = try chunking.map(Self.chunkingStrategy) } catch {
             return ErrorReport.write(error, to: diagnostics)

@@ -6,7 +6,7 @@ import Untrusted
 /// `library search|list|show|remove|stats|ask`.
 extension LibraryRunner {
     /// Hits with rank, score, where and a snippet (matched words bold on a terminal), or JSON.
-    func search(
+    public func search(
         _ query: String, k: Int, filter: LibraryStore.SearchFilter, json: Bool,
         options: LibraryOptions = LibraryOptions()
     ) async -> ExitStatus {
@@ -80,7 +80,7 @@ extension LibraryRunner {
         ]
     }
 
-    func list(json: Bool) async -> ExitStatus {
+    public func list(json: Bool) async -> ExitStatus {
         await withStore { store in
             let documents = try await store.documents()
             if json {
@@ -115,7 +115,7 @@ extension LibraryRunner {
         }
     }
 
-    func show(_ path: String) async -> ExitStatus {
+    public func show(_ path: String) async -> ExitStatus {
         await withStore { store in
             let full = URL(fileURLWithPath: path).standardizedFileURL.path
             guard let (document, chunks, _) = try await store.chunks(ofDocumentAt: full) else {
@@ -135,7 +135,7 @@ extension LibraryRunner {
         }
     }
 
-    func remove(_ patterns: [String]) async -> ExitStatus {
+    public func remove(_ patterns: [String]) async -> ExitStatus {
         await withStore { store in
             var removed = 0
             for pattern in patterns {
@@ -150,7 +150,7 @@ extension LibraryRunner {
         }
     }
 
-    func stats() async -> ExitStatus {
+    public func stats() async -> ExitStatus {
         await withStore { store in
             let stats = try await store.statistics()
             for row in stats.documentsByType {

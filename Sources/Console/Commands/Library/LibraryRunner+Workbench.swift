@@ -76,7 +76,7 @@ extension LibraryRunner {
 
     /// `library compare QUERY [--store ID] [--k N]`: the rankings in columns, rank by rank, each document
     /// marked with one letter in every column it appears in, and each ranking's time.
-    func compare(_ query: String, storeID: String?, k: Int, options: LibraryOptions) async -> ExitStatus {
+    public func compare(_ query: String, storeID: String?, k: Int, options: LibraryOptions) async -> ExitStatus {
         await withClient(storeID != nil) { client in
             await withService(options, client: client) { service in
                 let rankings = try await rankings(service: service, client: client, storeID: storeID)

@@ -5,10 +5,10 @@ import Workbench
 
 /// `openresponses library ...` and the console's library commands: documents added, searched, listed,
 /// shown, removed and asked about, through the sinks; each returns its exit status.
-struct LibraryRunner: Sendable, CommandIORunner {
+public struct LibraryRunner: Sendable, CommandIORunner {
     let io: CommandIO
 
-    init(_ io: CommandIO) {
+    public init(_ io: CommandIO) {
         self.io = io
     }
 
@@ -53,7 +53,7 @@ struct LibraryRunner: Sendable, CommandIORunner {
 
     /// Runs `body` with the library's options (the config file's, `flags` over them), or says what is wrong
     /// with them.
-    func withOptions(flags: JSONObject, _ body: (LibraryOptions) async -> ExitStatus) async -> ExitStatus {
+    public func withOptions(flags: JSONObject, _ body: (LibraryOptions) async -> ExitStatus) async -> ExitStatus {
         do {
             return await body(try LibraryOptions.configured(environment: environment, flags: flags))
         } catch {
@@ -64,7 +64,7 @@ struct LibraryRunner: Sendable, CommandIORunner {
     /// `library add` (and `sync`, with `syncing` the folder): one line per file (with `verbose`, one per page
     /// too), a progress line on a terminal, then a summary, then the passages embedded. Ctrl-C stops between
     /// files: finished ones stay (a PDF or OCR tool running is stopped at once).
-    func add(
+    public func add(
         _ paths: [String], excluding excludes: [String] = [], syncing folder: String? = nil, verbose: Bool = false,
         options: LibraryOptions
     ) async -> ExitStatus {

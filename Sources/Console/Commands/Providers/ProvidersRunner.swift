@@ -5,10 +5,10 @@ import Workbench
 /// `openresponses providers list|check`: the named servers, and what each one does when asked: whether it
 /// answers `GET /models`, a tiny response without and with streaming (each timed), whether it keeps a
 /// chained turn (`previous_response_id` echoed), whether `/embeddings` works, and the models it lists.
-struct ProvidersRunner: Sendable, CommandIORunner {
+public struct ProvidersRunner: Sendable, CommandIORunner {
     let io: CommandIO
 
-    init(_ io: CommandIO) {
+    public init(_ io: CommandIO) {
         self.io = io
     }
 
@@ -18,7 +18,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
         }
     }
 
-    func list(json: Bool) -> ExitStatus {
+    public func list(json: Bool) -> ExitStatus {
         do {
             let catalog = try loadCatalog()
             if json {
@@ -63,7 +63,7 @@ struct ProvidersRunner: Sendable, CommandIORunner {
         var embeddings: Result<Int, ConsoleError>?
     }
 
-    func check(_ name: String?, json: Bool) async -> ExitStatus {
+    public func check(_ name: String?, json: Bool) async -> ExitStatus {
         let catalog: ProviderCatalog
         do { catalog = try loadCatalog() } catch {
             return ErrorReport.write(error, to: diagnostics)

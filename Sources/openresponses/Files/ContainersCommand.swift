@@ -1,29 +1,27 @@
 import ArgumentParser
+import Console
 import Foundation
 import ResponsesAPI
 
 /// `containers files ID` and `containers download ID FILE_ID`: what the code interpreter wrote in a
 /// container (the files its answers cite), listed and saved.
-public struct ContainersCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ContainersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "containers", abstract: "List and download the files a code interpreter container holds.",
         subcommands: [Files.self, Download.self])
 
-    public init() {}
-
-    struct Files: RunnerCommand {
+    struct Files: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "files", abstract: "List a container's files (every page).")
         @Argument(help: "The container id (cntr_...).") var id: String
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.containerFiles(containerID: id, json: json)
+            await runner.containerFiles(containerID: id, json: printing.json)
         }
     }
 
-    struct Download: RunnerCommand {
+    struct Download: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "download", abstract: "Save a container file's content (streamed to disk).")
         @Argument(help: "The container id (cntr_...).") var id: String
@@ -35,12 +33,11 @@ public struct ContainersCommand: ParsableCommand {
         )
         var output: String?
         @Flag(help: "Replace a file of the default name that already exists (without -o).") var force = false
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.downloadContainerFile(
-                containerID: id, fileID: fileID, output: output, force: force, json: json)
+                containerID: id, fileID: fileID, output: output, force: force, json: printing.json)
         }
     }
 }

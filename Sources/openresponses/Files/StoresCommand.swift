@@ -1,17 +1,16 @@
 import ArgumentParser
+import Console
 import Foundation
 import ResponsesAPI
 
-public struct StoresCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct StoresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "stores", abstract: "Create, list, fill, search and delete vector stores.",
         subcommands: [
             Create.self, List.self, Show.self, Update.self, Delete.self, Files.self, Add.self, Remove.self, Search.self,
         ])
 
-    public init() {}
-
-    struct Create: RunnerCommand {
+    struct Create: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "create", abstract: "Create a vector store (paths are uploaded first).")
         @Argument(help: "The store's name.") var name: String
@@ -19,104 +18,98 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "Expire this many days after last use.") var expiresAfterDays: Int?
         @Option(help: "auto, or static:MAX:OVERLAP (tokens).") var chunking: String?
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.createStore(
                 name: name, files: files, expiresAfterDays: expiresAfterDays, chunking: chunking, metadata: metadata,
-                json: json)
+                json: printing.json)
         }
     }
 
-    struct List: RunnerCommand {
+    struct List: FilesRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List vector stores.")
         @Option(help: "How many (one page).") var limit: Int?
         @Flag(help: "Every store, following pagination.") var all = false
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.listStores(limit: limit, all: all, json: json)
+            await runner.listStores(limit: limit, all: all, json: printing.json)
         }
     }
 
-    struct Show: RunnerCommand {
+    struct Show: FilesRunnerCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one vector store.")
         @Argument(help: "The store id.") var id: String
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.showStore(id: id, json: json) }
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
+        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.showStore(id: id, json: printing.json) }
     }
 
-    struct Update: RunnerCommand {
+    struct Update: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "update", abstract: "Rename a store or change its metadata or expiry.")
         @Argument(help: "The store id.") var id: String
         @Option(help: "A new name.") var name: String?
         @Option(help: "KEY=VALUE (repeatable).") var metadata: [String] = []
         @Option(help: "Expire this many days after last use.") var expiresAfterDays: Int?
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.updateStore(
-                id: id, name: name, metadata: metadata, expiresAfterDays: expiresAfterDays, json: json)
+                id: id, name: name, metadata: metadata, expiresAfterDays: expiresAfterDays, json: printing.json)
         }
     }
 
-    struct Delete: RunnerCommand {
+    struct Delete: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete vector stores (their files stay).")
         @Argument(help: "Store ids.") var ids: [String]
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
-        func execute(_ runner: FilesRunner) async -> ExitStatus { await runner.deleteStores(ids: ids, json: json) }
-    }
-
-    struct Files: RunnerCommand {
-        static let configuration = CommandConfiguration(commandName: "files", abstract: "List a store's files.")
-        @Argument(help: "The store id.") var id: String
-        @Option(help: "in_progress, completed, failed or cancelled.") var status: String?
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.storeFiles(id: id, status: status, json: json)
+            await runner.deleteStores(ids: ids, json: printing.json)
         }
     }
 
-    struct Add: RunnerCommand {
+    struct Files: FilesRunnerCommand {
+        static let configuration = CommandConfiguration(commandName: "files", abstract: "List a store's files.")
+        @Argument(help: "The store id.") var id: String
+        @Option(help: "in_progress, completed, failed or cancelled.") var status: String?
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
+        func execute(_ runner: FilesRunner) async -> ExitStatus {
+            await runner.storeFiles(id: id, status: status, json: printing.json)
+        }
+    }
+
+    struct Add: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add files (ids or paths, uploaded first; several go as one batch) and wait for processing.")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids or paths.") var files: [String]
         @Option(name: .customLong("attribute"), help: "KEY=VALUE (repeatable).") var attributes: [String] = []
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.addFiles(id: id, items: files, attributes: attributes, json: json)
+            await runner.addFiles(id: id, items: files, attributes: attributes, json: printing.json)
         }
     }
 
-    struct Remove: RunnerCommand {
+    struct Remove: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Take files out of a store (the files stay).")
         @Argument(help: "The store id.") var id: String
         @Argument(help: "File ids.") var fileIDs: [String]
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
-            await runner.removeFiles(id: id, fileIDs: fileIDs, json: json)
+            await runner.removeFiles(id: id, fileIDs: fileIDs, json: printing.json)
         }
     }
 
-    struct Search: RunnerCommand {
+    struct Search: FilesRunnerCommand {
         static let configuration = CommandConfiguration(
             commandName: "search", abstract: "Search one or more stores at once; matches merged by score.")
         @Argument(help: "Store ids, comma-separated.") var ids: String
@@ -124,14 +117,13 @@ public struct StoresCommand: ParsableCommand {
         @Option(help: "At most this many matches.") var maxResults: Int?
         @Option(help: "A filter as JSON (attributes).") var filter: String?
         @Flag(help: "Let the server rewrite the query.") var rewrite = false
-        @Flag(help: "Print JSON.") var json = false
-        @OptionGroup var server: ProviderOption
-        init() {}
+        @OptionGroup var printing: OutputOptions
+        @OptionGroup var server: ProviderOptions<FilesServer>
         func execute(_ runner: FilesRunner) async -> ExitStatus {
             await runner.search(
                 ids: ids.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) },
                 query: query.joined(separator: " "),
-                maxResults: maxResults, filter: filter, rewrite: rewrite, json: json)
+                maxResults: maxResults, filter: filter, rewrite: rewrite, json: printing.json)
         }
     }
 }

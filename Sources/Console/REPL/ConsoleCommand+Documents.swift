@@ -1,0 +1,81 @@
+import Foundation
+import Workbench
+
+extension ConsoleCommand {
+    /// Files, vector stores, the library and the server they are on: `/files`, `/stores`, `/library`,
+    /// `/provider`, `/doc`, `/sources`.
+    static let documentCommands: [ConsoleCommand] = [
+        ConsoleCommand(
+            name: "/files",
+            help: [("/files upload|list|show|download|delete ...", "manage files (as `openresponses files`)")],
+            complete: { position, _, sources in position == 0 ? sources.subcommands("files") : [] },
+            run: { repl, input in
+                repl.filesCommand(REPL.words(input.rest), root: "files")
+                return .continue
+            }),
+        ConsoleCommand(
+            name: "/stores",
+            help: [
+                ("/stores create|list|show|update|delete|files|add|remove|search ...", "manage vector stores"),
+                ("/stores use ID[,ID...]|none", "turn file_search on with those stores (or off); /stores shows them"),
+            ],
+            complete: { position, words, sources in
+                switch position {
+                case 0: ["use"] + sources.subcommands("stores")
+                case 1 where ["use", "show", "files", "add", "remove", "search", "delete", "update"].contains(words[0]):
+                    sources.storeIDs() + (words[0] == "use" ? ["none"] : [])
+                default: []
+                }
+            },
+            run: { repl, input in
+                repl.filesCommand(REPL.words(input.rest), root: "stores")
+                return .continue
+            }),
+        ConsoleCommand(
+            name: "/library",
+            help: [
+                (
+                    "/library on|off|offline",
+                    "answer from your documents: passages sent to the model, or no model at all"
+                ),
+                (
+                    "/library compare [--store ID] QUERY",
+                    "keyword, semantic and hybrid rankings (and a vector store's) side by side"
+                ),
+            ],
+            complete: firstWord(["on", "off", "offline", "compare"]),
+            run: { repl, input in
+                repl.libraryCommand(input.rest)
+                return .continue
+            }),
+        ConsoleCommand(
+            name: "/provider",
+            help: [
+                (
+                    "/provider [NAME]",
+                    "the server in use; with a name, switch to one of config.yaml's providers (a new conversation)"
+                )
+            ],
+            complete: { position, _, _ in position == 0 ? REPL.providerNames(environment: .process) : [] },
+            run: { repl, input in
+                repl.providerCommand(input.rest)
+                return .continue
+            }),
+        ConsoleCommand(
+            name: "/doc",
+            help: [
+                ("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")
+            ],
+            run: { repl, input in
+                repl.docCommand(input.rest)
+                return .continue
+            }),
+        ConsoleCommand(
+            name: "/sources",
+            help: [("/sources", "the full passages behind the last answer, numbered as its footnotes")],
+            run: { repl, _ in
+                repl.sourcesCommand()
+                return .continue
+            }),
+    ]
+}
