@@ -220,7 +220,7 @@ let package = Package(
         // on its own, in a real terminal (tmux), against the peer server.
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport"]
+            dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
         ),
         // Commands as a user runs them: the binary against the loopback server, its exit status and output.
         .testTarget(
