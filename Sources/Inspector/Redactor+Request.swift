@@ -75,29 +75,7 @@ extension Redactor {
 
     /// `%XX` decoded and `+` read as a space (a query's form encoding); other bytes as they are.
     static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]),
-                let low = hex(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
-                index += 1
-            }
-        }
-        return output
+        PercentDecoding.decode(bytes, plusAsSpace: true)
     }
 
     private static func trimmed(_ text: Substring) -> String {

@@ -1,3 +1,5 @@
+import ResponsesAPI
+
 /// Where a request's path goes: under the upstream's `/v1`, with its dot segments resolved first (RFC 3986
 /// §5.2.4), percent-encoded ones (`%2e%2e`) included. A path that climbs out of `/v1` on the way
 /// (`/v1/../../x`), or hides a separator in a segment (`..%2f..`) that the upstream could decode, is refused:
@@ -51,30 +53,6 @@ enum ProxyPath: Equatable {
 
     /// The bytes `segment` stands for, its `%XX` escapes decoded (a malformed escape is kept as it is).
     static func percentDecoded(_ segment: Substring) -> [UInt8] {
-        let bytes = Array(segment.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        PercentDecoding.decode(segment.utf8)
     }
 }
