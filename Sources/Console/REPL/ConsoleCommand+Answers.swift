@@ -14,18 +14,12 @@ extension ConsoleCommand {
                 )
             ],
             complete: { position, _, _ in position == 0 ? ["list", "verify", "gc"] : [] },
-            run: { repl, input in
-                repl.ledgerCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.ledgerCommand(input.words) }),
         ConsoleCommand(
             name: "/jobs",
             help: [("/jobs [--all]", "background responses started here: status now, age, model, first words")],
             complete: firstWord(["--all"]),
-            run: { repl, input in
-                repl.jobsCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.jobsCommand(input.words) }),
         ConsoleCommand(
             name: "/bg",
             help: [
@@ -35,10 +29,7 @@ extension ConsoleCommand {
                 )
             ],
             complete: firstWord(["on", "off"]),
-            run: { repl, input in
-                repl.backgroundCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.backgroundCommand(input.words) }),
         ConsoleCommand(
             name: "/copy",
             help: [
@@ -48,18 +39,12 @@ extension ConsoleCommand {
                 )
             ],
             complete: firstWord(["code"]),
-            run: { repl, input in
-                repl.copyCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.copyCommand(input.words) }),
         ConsoleCommand(
             name: "/save",
             help: [("/save PATH | /save code [N] PATH", "write the last answer, or its Nth code block, to a file")],
             complete: firstWord(["code"]),
-            run: { repl, input in
-                repl.saveCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.saveCommand(input.words) }),
         ConsoleCommand(
             name: "/export",
             help: [
@@ -68,10 +53,7 @@ extension ConsoleCommand {
                     "this conversation as Markdown (turns, tool calls, citations, usage) or JSON (the items sent and received)"
                 )
             ],
-            run: { repl, input in
-                repl.exportCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.exportCommand(input.words) }),
         ConsoleCommand(
             name: "/markdown",
             help: [
@@ -81,17 +63,11 @@ extension ConsoleCommand {
                 )
             ],
             complete: firstWord(["on", "off"]),
-            run: { repl, input in
-                repl.markdownCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.markdownCommand(input.words) }),
         ConsoleCommand(
             name: "/cancel",
             help: [("/cancel [ID]", "cancel on the server the background response Ctrl-C detached from, or ID")],
-            run: { repl, input in
-                repl.cancelJobCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.cancelJobCommand(input.words) }),
         ConsoleCommand(
             name: "/attach-job",
             help: [
@@ -100,10 +76,7 @@ extension ConsoleCommand {
                     "follow a background response from the last event shown (Ctrl-C detaches), or show its answer"
                 )
             ],
-            run: { repl, input in
-                repl.attachJobCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.attachJobCommand(input.words) }),
         ConsoleCommand(
             name: "/compact",
             help: [
@@ -112,10 +85,7 @@ extension ConsoleCommand {
                     "compact the conversation on the server (POST /responses/compact) and go on from the compacted items"
                 )
             ],
-            run: { repl, _ in
-                repl.compactCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.compactCommand() }),
         ConsoleCommand(
             name: "/cost",
             help: [
@@ -124,16 +94,10 @@ extension ConsoleCommand {
                     "the next request's input tokens (counted by the server; nothing is sent to the model) and their estimated cost"
                 )
             ],
-            run: { repl, input in
-                repl.costCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.costCommand(input.rest) }),
         ConsoleCommand(
             name: "/usage", help: [("/usage", "this session's tokens and estimated cost, by model")],
-            run: { repl, _ in
-                repl.usageCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.usageCommand() }),
         ConsoleCommand(
             name: "/logprobs",
             help: [
@@ -142,23 +106,14 @@ extension ConsoleCommand {
                     "the last answer's first N tokens (default 50) with their probabilities and the alternatives (top_logprobs)"
                 )
             ],
-            run: { repl, input in
-                repl.logprobsCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.logprobsCommand(input.rest) }),
         ConsoleCommand(
             name: "/payload",
             help: [("/payload [TEXT]", "show the exact JSON of the next request (with TEXT as the message)")],
-            run: { repl, input in
-                repl.payloadCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.payloadCommand(input.rest) }),
         ConsoleCommand(
             name: "/stream", help: [("/stream on|off", "stream answers, or ask for whole ones")],
             complete: firstWord(["on", "off"]),
-            run: { repl, input in
-                repl.streamCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.streamCommand(input.rest) }),
     ]
 }

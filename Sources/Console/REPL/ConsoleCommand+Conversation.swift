@@ -7,22 +7,13 @@ extension ConsoleCommand {
         ConsoleCommand(
             name: "/attach",
             help: [("/attach PATH...", "attach files to the next message (images, PDFs, text); alone: list them")],
-            run: { repl, input in
-                repl.attachCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.attachCommand(input.rest) }),
         ConsoleCommand(
             name: "/detach", help: [("/detach", "drop the attachments")],
-            run: { repl, _ in
-                repl.detachCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.detachCommand() }),
         ConsoleCommand(
             name: "/edit", help: [("/edit", "write the next message in $EDITOR")],
-            run: { repl, _ in
-                repl.editCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.editCommand() }),
         ConsoleCommand(
             name: "/mode",
             help: [
@@ -32,35 +23,20 @@ extension ConsoleCommand {
                 )
             ],
             complete: firstWord(["stored", "stateless"]),
-            run: { repl, input in
-                repl.modeCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.modeCommand(input.rest) }),
         ConsoleCommand(
             name: "/conversation",
             help: [("/conversation new|use ID", "keep the turns in a Conversations API conversation")],
             complete: firstWord(["new", "use"]),
-            run: { repl, input in
-                repl.conversationCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.conversationCommand(input.words) }),
         ConsoleCommand(
             name: "/retry", help: [("/retry", "send the last message again")],
-            run: { repl, _ in
-                repl.retryCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.retryCommand() }),
         ConsoleCommand(
             name: "/history", help: [("/history [PAGE]", "past conversations in the inspector")],
-            run: { repl, input in
-                repl.historyCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.historyCommand(input.rest) }),
         ConsoleCommand(
             name: "/resume", help: [("/resume ID", "continue a past conversation (an id from /history)")],
-            run: { repl, input in
-                repl.resumeCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.resumeCommand(input.rest) }),
     ]
 }

@@ -9,10 +9,7 @@ extension ConsoleCommand {
             name: "/files",
             help: [("/files upload|list|show|download|delete ...", "manage files (as `openresponses files`)")],
             complete: { position, _, sources in position == 0 ? sources.subcommands("files") : [] },
-            run: { repl, input in
-                repl.filesCommand(REPL.words(input.rest), root: "files")
-                return .continue
-            }),
+            action: { repl, input in repl.filesCommand(REPL.words(input.rest), root: "files") }),
         ConsoleCommand(
             name: "/stores",
             help: [
@@ -27,10 +24,7 @@ extension ConsoleCommand {
                 default: []
                 }
             },
-            run: { repl, input in
-                repl.filesCommand(REPL.words(input.rest), root: "stores")
-                return .continue
-            }),
+            action: { repl, input in repl.filesCommand(REPL.words(input.rest), root: "stores") }),
         ConsoleCommand(
             name: "/library",
             help: [
@@ -44,10 +38,7 @@ extension ConsoleCommand {
                 ),
             ],
             complete: firstWord(["on", "off", "offline", "compare"]),
-            run: { repl, input in
-                repl.libraryCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.libraryCommand(input.rest) }),
         ConsoleCommand(
             name: "/provider",
             help: [
@@ -57,25 +48,16 @@ extension ConsoleCommand {
                 )
             ],
             complete: { position, _, _ in position == 0 ? REPL.providerNames(environment: .process) : [] },
-            run: { repl, input in
-                repl.providerCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.providerCommand(input.rest) }),
         ConsoleCommand(
             name: "/doc",
             help: [
                 ("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")
             ],
-            run: { repl, input in
-                repl.docCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.docCommand(input.rest) }),
         ConsoleCommand(
             name: "/sources",
             help: [("/sources", "the full passages behind the last answer, numbered as its footnotes")],
-            run: { repl, _ in
-                repl.sourcesCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.sourcesCommand() }),
     ]
 }

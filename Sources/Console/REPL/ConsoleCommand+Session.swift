@@ -6,24 +6,15 @@ extension ConsoleCommand {
     static let sessionCommands: [ConsoleCommand] = [
         ConsoleCommand(
             name: "/new", help: [("/new", "start a new conversation")],
-            run: { repl, _ in
-                repl.newConversation()
-                return .continue
-            }),
+            action: { repl, _ in repl.newConversation() }),
         ConsoleCommand(
             name: "/inspect",
             help: [("/inspect [last|ID]", "show an exchange from the inspector (the last one by default)")],
             complete: firstWord(["last"]),
-            run: { repl, input in
-                repl.inspect(input.words.first)
-                return .continue
-            }),
+            action: { repl, input in repl.inspect(input.words.first) }),
         ConsoleCommand(
             name: "/help", help: [("/help", "show this help")],
-            run: { repl, _ in
-                repl.context.output.write(REPL.help)
-                return .continue
-            }),
+            action: { repl, _ in repl.context.output.write(REPL.help) }),
         ConsoleCommand(
             name: "/quit", aliases: ["/exit", "/q"],
             help: [("/quit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)")],

@@ -21,10 +21,7 @@ extension ConsoleCommand {
                 default: []
                 }
             },
-            run: { repl, input in
-                repl.presetCommand(input.words)
-                return .continue
-            }),
+            action: { repl, input in repl.presetCommand(input.words) }),
         ConsoleCommand(
             name: "/set", help: [("/set KEY VALUE", "change a setting for the following turns (/settings lists them)")],
             complete: { position, words, _ in
@@ -34,17 +31,11 @@ extension ConsoleCommand {
                 default: []
                 }
             },
-            run: { repl, input in
-                repl.setCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.setCommand(input.rest) }),
         ConsoleCommand(
             name: "/unset", help: [("/unset KEY", "do not send KEY from now on")],
             complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },
-            run: { repl, input in
-                repl.unsetCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.unsetCommand(input.rest) }),
         ConsoleCommand(
             name: "/reset",
             help: [
@@ -54,15 +45,9 @@ extension ConsoleCommand {
                 )
             ],
             complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },
-            run: { repl, input in
-                repl.resetCommand(input.rest)
-                return .continue
-            }),
+            action: { repl, input in repl.resetCommand(input.rest) }),
         ConsoleCommand(
             name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
-            run: { repl, _ in
-                repl.settingsCommand()
-                return .continue
-            }),
+            action: { repl, _ in repl.settingsCommand() }),
     ]
 }

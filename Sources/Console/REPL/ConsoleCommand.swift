@@ -22,6 +22,22 @@ struct ConsoleCommand: Sendable {
     }
 }
 
+extension ConsoleCommand {
+    /// A command that does `action` and goes on to the next prompt (every command but `/quit`).
+    init(
+        name: String, aliases: [String] = [], help: [(usage: String, summary: String)],
+        complete: @escaping @Sendable (Int, [String], CompletionSources) -> [String] = { _, _, _ in [] },
+        action: @escaping @Sendable (_ repl: REPL, _ input: CommandInput) -> Void
+    ) {
+        self.init(
+            name: name, aliases: aliases, help: help, complete: complete,
+            run: { repl, input in
+                action(repl, input)
+                return .continue
+            })
+    }
+}
+
 /// What a command was given.
 struct CommandInput: Sendable {
     /// The text after the command, trimmed.
