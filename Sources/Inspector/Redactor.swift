@@ -25,33 +25,10 @@ public struct Redactor: Sendable {
         isSecretName(name)
     }
 
-    /// True when a header or query parameter of this name carries a credential: a word of it (words are
-    /// separated by anything but a letter or digit, and begin at a capital after a small letter:
-    /// `accessToken`) is one of `secretWords`. `max_output_tokens` and `x-ratelimit-remaining-tokens` are not.
+    /// True when a header or query parameter of this name carries a credential (`RequestSecrets`).
     public static func isSecretName(_ name: String) -> Bool {
-        var words: [[UInt8]] = [[]]
-        var previous: UInt8 = 0
-        for byte in name.utf8 {
-            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
-            let isLower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
-            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            if !(isUpper || isLower || isDigit) {
-                if !words[words.count - 1].isEmpty { words.append([]) }
-            } else {
-                if isUpper, previous >= UInt8(ascii: "a"), previous <= UInt8(ascii: "z") { words.append([]) }
-                words[words.count - 1].append(isUpper ? byte + 32 : byte)
-            }
-            previous = byte
-        }
-        return words.contains { word in secretWords.contains { $0 == word } }
+        RequestSecrets.isSecretName(name)
     }
-
-    /// The words that make a name secret, as bytes: compared with a name's words without hashing them.
-    static let secretWords: [[UInt8]] = [
-        "authorization", "auth", "key", "apikey", "token", "secret", "cookie", "password", "passwd", "credential",
-        "credentials",
-        "sig", "signature",
-    ].map { Array($0.utf8) }
 
     /// A request body with the `authorization` and every `headers` value of its MCP tools replaced. The
     /// bytes are returned untouched when there is nothing to replace (the body is re-serialised, in its own

@@ -83,6 +83,8 @@ public struct RecordingProxy: HTTPResponder {
             secrets.append(key)
         }
         let url = configuration.upstream + rest + (request.uri.query.map { "?\($0)" } ?? "")
+        // Every secret the request carries, for the stream's tap as for the inspector (`RequestSecrets`).
+        secrets += RequestSecrets.values(apiKey: nil, headers: headers, url: url)
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for (name, value) in headers { outgoing.headers.add(name: name, value: value) }

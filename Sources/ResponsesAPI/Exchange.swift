@@ -8,13 +8,18 @@ final class Exchange: @unchecked Sendable {
     let client: ResponsesClient
     let request: TransportRequest
     let recording: (any ExchangeRecording)?
+    /// The API key and every secret the request's headers and URL carry (`RequestSecrets`).
+    let secrets: [String]
     private let start: ContinuousClock.Instant
     private(set) var requestID: String?
 
-    private init(client: ResponsesClient, request: TransportRequest, recording: (any ExchangeRecording)?) {
+    private init(
+        client: ResponsesClient, request: TransportRequest, recording: (any ExchangeRecording)?, secrets: [String]
+    ) {
         self.client = client
         self.request = request
         self.recording = recording
+        self.secrets = secrets
         self.start = .now
     }
 
@@ -38,12 +43,12 @@ final class Exchange: @unchecked Sendable {
         }
         let request = TransportRequest(
             method: method, url: client.configuration.baseURL + path, headers: headers, body: bytes, streamed: streamed)
+        let secrets = RequestSecrets.values(apiKey: client.configuration.apiKey, headers: headers, url: request.url)
         let recording = await client.observer?.exchangeWillStart(
             ExchangeRequest(
                 startedAt: client.now(), method: method, url: request.url, headers: headers,
-                body: bytes ?? streamed?.summary ?? [],
-                secrets: client.configuration.apiKey.map { [$0] } ?? [], context: context, attempt: attempt))
-        return Exchange(client: client, request: request, recording: recording)
+                body: bytes ?? streamed?.summary ?? [], secrets: secrets, context: context, attempt: attempt))
+        return Exchange(client: client, request: request, recording: recording, secrets: secrets)
     }
 
     var elapsed: Duration { ContinuousClock.now - start }

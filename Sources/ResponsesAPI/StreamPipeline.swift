@@ -44,8 +44,7 @@ struct StreamPipeline {
         if case .batches = sink { sinksBatches = true } else { sinksBatches = false }
         longStrings.omitsRepeats = repeatedText == .omitted
         longStrings.keepsDeltaBytes = repeatedText != .omitted
-        secrets = ByteSearch.Needles(
-            records ? ByteSearch.secrets(exchange.client.configuration.apiKey.map { [$0] } ?? []) : [])
+        secrets = ByteSearch.Needles(records ? ByteSearch.secrets(exchange.secrets) : [])
     }
 
     var cancelled: ResponsesAPIError {

@@ -143,9 +143,9 @@ struct NamedSecretTests {
         #expect(try store.allBytes().range(of: Data(Self.headerKey.utf8)) == nil)
     }
 
-    /// A long answer's final events are recorded without their repeated text (the client cut it out, and
-    /// looked for the API key only): a header's key in what is left of them is overwritten in place, so the
-    /// text still goes back where it belongs when the event is read.
+    /// A header's key in a long answer's final event (outside its repeated text) is met by the wire layer as
+    /// the API key is (`RequestSecrets`): the event is recorded whole and the inspector redacts it; every
+    /// other event reads back exactly, and the key is stored nowhere.
     @Test func aHeaderKeyInAFinalEventWithoutItsRepeatedTextIsStoredNowhere() async throws {
         let store = try TemporaryStore()
         defer { store.remove() }
@@ -171,9 +171,10 @@ struct NamedSecretTests {
 
         let row = try #require(try await store.store.recentExchanges().first)
         let detail = try #require(try await store.store.exchange(id: row.id))
-        let masked = String(repeating: "*", count: Self.headerKey.utf8.count)
-        let expected = sent.map { Fixtures.eventData($0.replacingOccurrences(of: Self.headerKey, with: masked)) }
-        #expect(detail.events.map(\.data) == expected, "every event reads back as sent, the key overwritten")
+        let expected = sent.map {
+            Fixtures.eventData($0.replacingOccurrences(of: Self.headerKey, with: Redactor.placeholder))
+        }
+        #expect(detail.events.map(\.data) == expected, "every event reads back as sent, the key redacted")
         #expect(try store.allBytes().range(of: Data(Self.headerKey.utf8)) == nil)
     }
 }

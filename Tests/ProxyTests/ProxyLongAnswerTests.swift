@@ -20,7 +20,7 @@ struct ProxyLongAnswerTests {
     /// Streams `frames` through a proxy with curl (sending `key`); returns what curl got, the recorded
     /// exchange, the bytes its batches hold and how many batches have cuts.
     private func proxied(
-        _ frames: [String], key: String, backlog: Int = 2 << 20
+        _ frames: [String], key: String, headers: [String] = [], backlog: Int = 2 << 20
     ) async throws -> (received: Data, detail: ExchangeDetail, stored: Int, cut: Int, proxy: ProxyHarness) {
         let upstream = try await LoopbackServer.start { _ in
             Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
@@ -33,7 +33,7 @@ struct ProxyLongAnswerTests {
             [
                 "-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/json",
                 "--data-binary", #"{"model":"bench-model","input":"api","stream":true}"#,
-            ], output: output)
+            ] + headers.flatMap { ["-H", $0] }, output: output)
         #expect(result.stdout == "200", "\(result.stderr)")
         let store = try await proxy.stop()
         let detail = try #require(try await proxy.exchanges(in: store).first)
@@ -95,5 +95,21 @@ struct ProxyLongAnswerTests {
         #expect(run.detail.events.count == frames.count)
         #expect(run.detail.events.allSatisfy { !String(decoding: $0.data, as: UTF8.self).contains(key) })
         #expect(try !run.proxy.storeContains(key), "the key never reaches the store")
+    }
+
+    /// A gateway's key in a secret-named header, in the answer: the proxy's tap knows it as it knows the
+    /// client's key (`RequestSecrets`), so the final events stay whole and redacted and every event reads back.
+    @Test func aSecretHeadersValueInTheAnswerKeepsTheFinalEventsWholeAndRedacted() async throws {
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let secret = "gateway-secret-0a1b2c3d4e"
+        let (frames, _) = Fixtures.apiTextStream(
+            text: "The gateway key is \(secret). " + Fixtures.apiText(bytes: 300_000))
+        let run = try await proxied(frames, key: "sk-client-0004", headers: ["X-Gateway-Token: \(secret)"])
+        defer { run.proxy.remove() }
+        #expect(run.received == Data(frames.joined().utf8))
+        #expect(run.cut == 0)
+        #expect(run.detail.events.count == frames.count)
+        #expect(run.detail.events.allSatisfy { !String(decoding: $0.data, as: UTF8.self).contains(secret) })
+        #expect(try !run.proxy.storeContains(secret), "the header's value never reaches the store")
     }
 }
