@@ -3,6 +3,7 @@ import GRDB
 import Inspector
 import ResponsesAPI
 import TestSupport
+import Testing
 
 /// A fresh store in its own temporary directory, for one test.
 struct TemporaryStore {
@@ -60,4 +61,24 @@ func waitUntilWritten(_ recorder: ExchangeRecorder, within bound: Duration = Dea
 /// The `data:` payloads of an SSE fixture, exactly as written.
 func fixtureDataLines(_ name: String) -> [String] {
     Fixtures.text(name).split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+}
+
+/// Streams `frames` from a loopback server through a recording client that sends `headers` with every request
+/// (a named provider's), and returns the exchange as stored.
+func recordedStream(_ frames: [String], headers: [(String, String)], in store: TemporaryStore) async throws
+    -> ExchangeDetail
+{
+    let server = try await LoopbackServer.start { _ in
+        Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
+    }
+    var configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
+    configuration.extraHeaders = headers
+    let transport = AsyncHTTPClientTransport(configuration: configuration)
+    let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
+    for try await _ in client.stream(CreateResponseRequest(model: "bench-model", input: "api")) {}
+    try await waitUntilWritten(store.recorder)
+    await transport.shutdown()
+    await server.stop()
+    let row = try #require(try await store.store.recentExchanges().first)
+    return try #require(try await store.store.exchange(id: row.id))
 }

@@ -17,19 +17,7 @@ struct NamedSecretLongAnswerTests {
         defer { store.remove() }
         let text = "Your gateway key is " + Self.headerSecret + ". " + Fixtures.apiText(bytes: 300_000)
         let (frames, _) = Fixtures.apiTextStream(text: text)
-        let server = try await LoopbackServer.start { _ in
-            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(frames))
-        }
-        var configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
-        configuration.extraHeaders = [("api-key", Self.headerSecret)]
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
-        for try await _ in client.stream(CreateResponseRequest(model: "bench-model", input: "api")) {}
-        try await waitUntilWritten(store.recorder)
-        await transport.shutdown()
-        await server.stop()
-        let row = try #require(try await store.store.recentExchanges().first)
-        let detail = try #require(try await store.store.exchange(id: row.id))
+        let detail = try await recordedStream(frames, headers: [("api-key", Self.headerSecret)], in: store)
         #expect(detail.events.count == frames.count)
         #expect(detail.events.allSatisfy { !String(decoding: $0.data, as: UTF8.self).contains(Self.headerSecret) })
         let finals = detail.events.suffix(4)

@@ -157,20 +157,7 @@ struct NamedSecretTests {
                     with: #""model":"bench-model","instructions":"use \#(Self.headerKey)""#)
                 : frame
         }
-        let server = try await LoopbackServer.start { _ in
-            Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: Fixtures.chunked(sent))
-        }
-        var configuration = Configuration(baseURL: server.baseURL, apiKey: testKey, readTimeout: .seconds(60))
-        configuration.extraHeaders = [("X-Goog-Api-Key", Self.headerKey)]
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let client = ResponsesClient(configuration: configuration, transport: transport, observer: store.recorder)
-        for try await _ in client.stream(CreateResponseRequest(model: "bench-model", input: "api")) {}
-        try await waitUntilWritten(store.recorder)
-        await transport.shutdown()
-        await server.stop()
-
-        let row = try #require(try await store.store.recentExchanges().first)
-        let detail = try #require(try await store.store.exchange(id: row.id))
+        let detail = try await recordedStream(sent, headers: [("X-Goog-Api-Key", Self.headerKey)], in: store)
         let expected = sent.map {
             Fixtures.eventData($0.replacingOccurrences(of: Self.headerKey, with: Redactor.placeholder))
         }
