@@ -34,10 +34,13 @@ public enum ByteSearch {
         return nil
     }
 
-    /// The secrets worth looking for, as bytes, longest first (so a secret containing another is replaced
-    /// whole); values shorter than 8 bytes are not secrets worth hunting (and would shred ordinary text).
+    /// The secrets worth looking for, as bytes, each once (a request names its key in the configuration and
+    /// again in its `Authorization` header), longest first (so a secret containing another is replaced whole);
+    /// values shorter than 8 bytes are not secrets worth hunting (and would shred ordinary text).
     public static func secrets(_ values: [String]) -> [[UInt8]] {
-        values.filter { $0.utf8.count >= 8 }.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+        var seen = Set<String>()
+        return values.filter { $0.utf8.count >= 8 && seen.insert($0).inserted }.map { Array($0.utf8) }
+            .sorted { $0.count > $1.count }
     }
 
     /// Needles looked for in many haystacks (every delta event of a stream), each with its anchor.
