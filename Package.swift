@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
@@ -108,11 +109,20 @@ let package = Package(
         ),
         // The terminal front end: the runners each command runs, the console (REPL) and the rendering. It
         // declares no command line: the executable's definitions hand it typed values (Docs/DESIGN.md).
+        // Local MCP servers as the session's tools (Docs/mcp.md): the official SDK's client over a transport of
+        // this console's (ChildProcessTransport: a started server's pipes, capped, its end an error).
+        .target(
+            name: "MCPClient",
+            dependencies: [
+                "ResponsesAPI", "Spawning", "Workbench", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
-                "Spawning",
+                "Spawning", "MCPClient",
                 "Untrusted", "Markdown",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),

@@ -24,6 +24,13 @@ if sdk=$(./scripts/python-sdk.sh); then
 else
   echo "test: the OpenAI Python SDK could not be installed; the proxy's SDK tests will be skipped" >&2
 fi
+# The MCP tests talk to real MCP servers and the official Python MCP client (a venv of their own): required where
+# they install.
+if mcp_bin=$(./scripts/mcp-servers.sh); then
+  export OPENRESPONSES_MCP_SERVERS_TIME="$mcp_bin/mcp-server-time" OPENRESPONSES_REQUIRE_MCP=1
+else
+  echo "test: the MCP servers could not be installed; the MCP tests will be skipped" >&2
+fi
 # The spec-validation tests use python3 with jsonschema; they skip without it.
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null 2>&1 || true
 

@@ -53,6 +53,11 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
         case .functionWithoutHandler(let name):
             diagnostics.write("[function \(name) has no local handler; the model is told so]\n")
         case .stoppedAfterToolRounds(let rounds): diagnostics.write("[stopped after \(rounds) rounds of tool calls]\n")
+        case .toolOutput(let server, let tool, let text, let duration):
+            output.write("[\(server) \(tool) → \(Self.clip(text, 200))] (\(Self.seconds(duration)))\n")
+        case .toolFailed(let server, let tool, let message):
+            diagnostics.write("[\(server) \(tool) failed: \(message)]\n")
+        case .toolDeclined(let server, let tool): output.write("[\(server) \(tool): not run]\n")
         }
     }
 
@@ -61,6 +66,11 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
     static func shown(_ arguments: String) -> TerminalText {
         guard let value = try? JSONValue.parse(arguments) else { return TerminalText(singleLine: arguments) }
         return TerminalText(singleLine: String(decoding: value.serialized(), as: UTF8.self))
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds < 1000 ? "\(milliseconds) ms" : String(format: "%.1f s", Double(milliseconds) / 1000)
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {

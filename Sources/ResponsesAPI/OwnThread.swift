@@ -10,4 +10,10 @@ public enum OwnThread {
             Thread { continuation.resume(returning: work()) }.start()
         }
     }
+
+    /// Starts `work` on a thread of its own and returns at once: a loop that blocks for as long as something
+    /// runs (the reading of a running child's output).
+    public static func detach(_ work: @escaping @Sendable () -> Void) {
+        Thread { work() }.start()
+    }
 }

@@ -22,10 +22,13 @@ extension ChildProcess {
     private static let spawnLock = Mutex(())
 
     func start() throws(ChildProcessError) -> Started {
-        if case .bytes = input {
+        switch input {
+        case .bytes, .open:
             // A child that exits without reading its input makes the next write fail: with EPIPE, not by
             // killing this process. (The child's own dispositions are reset by or_spawn.)
             _ = signal(SIGPIPE, SIG_IGN)
+        case .nothing, .inherited:
+            break
         }
         return try Self.spawnLock.withLock { _ throws(ChildProcessError) -> Started in try startLocked() }
     }
@@ -66,7 +69,7 @@ extension ChildProcess {
         switch input {
         case .nothing:
             childInput = try openNullDevice()
-        case .bytes:
+        case .bytes, .open:
             (childInput, parentInput) = try makePipe()
         case .inherited:
             break

@@ -110,6 +110,31 @@ extension ChildProcess {
         }
     }
 
+    /// Reaps a child whose pipes someone else reads (`RunningChild`): waits up to `grace` for it to end, then
+    /// kills `target` (its pid, or minus its group's) and waits for it.
+    static func reap(_ pid: pid_t, killing target: pid_t, after grace: Duration) -> End {
+        var status: Int32 = 0
+        let deadline = ContinuousClock.now + grace
+        var pause: UInt32 = 1_000
+        var killed = false
+        while true {
+            let reaped = waitpid(pid, &status, killed ? 0 : WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 {
+                if errno == EINTR { continue }
+                return .exited(-1)
+            }
+            if ContinuousClock.now >= deadline {
+                kill(target, SIGKILL)
+                killed = true
+                continue
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+    }
+
     /// `duration` in whole milliseconds, rounded up.
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -35,6 +35,9 @@ public struct ChildProcess: Sendable {
         case bytes([UInt8])
         /// The parent's own stdin (an editor).
         case inherited
+        /// A pipe the parent writes to for as long as the child runs (`RunningChild`: an MCP server). Run to
+        /// its end, the child reads end of file at once.
+        case open
     }
 
     /// Where the child's stdout and stderr go.
@@ -131,6 +134,7 @@ public struct ChildProcessError: Error, Sendable, Hashable, CustomStringConverti
         case nullDevice = "cannot open /dev/null"
         case start = "cannot start"
         case read = "cannot read its output"
+        case write = "cannot write to its input"
     }
 
     public var step: Step

@@ -6,10 +6,17 @@ import Foundation
 public enum PythonSDK {
     /// The venv's python, from `OPENRESPONSES_PYTHON_SDK` or the script's default place; nil when absent.
     public static var python: String? {
+        cachedProgram(variable: "OPENRESPONSES_PYTHON_SDK", cached: "python-sdk/bin/python")
+    }
+
+    /// The program named by environment variable `variable`, else at `cached` under the cache folder the
+    /// project's scripts install into (`$XDG_CACHE_HOME/openresponses`, or `~/.cache/openresponses`); nil when
+    /// neither is an executable file.
+    static func cachedProgram(variable: String, cached: String) -> String? {
         let environment = ProcessInfo.processInfo.environment
         let candidates = [
-            environment["OPENRESPONSES_PYTHON_SDK"],
-            (environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/openresponses/python-sdk/bin/python",
+            environment[variable],
+            (environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/openresponses/" + cached,
         ].compactMap { $0 }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

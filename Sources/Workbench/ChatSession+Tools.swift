@@ -4,12 +4,21 @@ import ResponsesAPI
 /// handlers (after a yes, unless the tool is trusted), MCP approval requests are put to the delegate.
 /// The results are the next request's input.
 extension ChatSession {
-    func toolResults(for response: Response, delegate: some ChatSessionDelegate) async -> [JSONValue] {
+    mutating func toolResults(for response: Response, delegate: some ChatSessionDelegate) async -> [JSONValue] {
         var results: [JSONValue] = []
         let tools = settings.template["tools"]?.arrayValue ?? []
         for item in response.output {
             switch item {
             case .functionCall(let call):
+                if let toolSource, let (server, tool, trusted) = await toolSource.plan(for: call.name) {
+                    let plan = ToolCallPlan(server: server, tool: tool, trusted: trusted)
+                    let output = await runSourced(
+                        call, plan: plan, in: toolSource, response: response, delegate: delegate)
+                    results.append([
+                        "type": "function_call_output", "call_id": .string(call.callID), "output": output,
+                    ])
+                    break
+                }
                 let outcome = await runFunction(call, tools: tools, delegate: delegate)
                 results.append([
                     "type": "function_call_output", "call_id": .string(call.callID),
@@ -33,6 +42,35 @@ extension ChatSession {
             if Task.isCancelled { return [] }
         }
         return results
+    }
+
+    /// A call a `ToolSource` owns: approved unless trusted, run, reported, and kept with the turn.
+    mutating func runSourced(
+        _ call: OutputItem.FunctionCall, plan: ToolCallPlan, in source: any ToolSource, response: Response,
+        delegate: some ChatSessionDelegate
+    ) async -> JSONValue {
+        var record = ToolCallRecord(
+            callID: call.callID, responseID: response.id, plan: plan, arguments: call.arguments, result: "",
+            status: .declined, duration: .zero)
+        defer { turnToolCalls.append(record) }
+        if !plan.trusted {
+            guard await delegate.approve(.mcp(server: plan.server, name: plan.tool, arguments: call.arguments)) else {
+                delegate.report(.toolDeclined(server: plan.server, tool: plan.tool))
+                record.result = "the user declined to run \(plan.tool) of \(plan.server)"
+                return .string(record.result)
+            }
+        }
+        let outcome = await source.call(plan, arguments: call.arguments)
+        record.result = outcome.text
+        record.status = outcome.failed ? .failed : .completed
+        record.duration = outcome.duration
+        if outcome.failed {
+            delegate.report(.toolFailed(server: plan.server, tool: plan.tool, message: outcome.text))
+        } else {
+            delegate.report(
+                .toolOutput(server: plan.server, tool: plan.tool, text: outcome.text, duration: outcome.duration))
+        }
+        return outcome.output
     }
 
     func runFunction(

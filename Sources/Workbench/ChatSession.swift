@@ -23,6 +23,10 @@ public struct ChatSession: Sendable {
     public var repeatedText: RepeatedText = .decoded
     /// What a turn's text becomes before it is composed (the library's passages; nil: sent as typed).
     public var augmenter: (any TurnAugmenter)?
+    /// Tools offered besides the settings' own (local MCP servers'; nil: none).
+    public var toolSource: (any ToolSource)?
+    /// The calls to `toolSource` the turn under way has made.
+    var turnToolCalls: [ToolCallRecord] = []
 
     /// Rounds of tool calls a single turn may go through before the session stops it.
     public static let maximumToolRounds = 10
@@ -94,12 +98,15 @@ public struct ChatSession: Sendable {
     ) async -> TurnOutcome {
         var input = firstInput
         var round = 0
+        turnToolCalls = []
         while true {
-            let outcome = await sendOnce(input, renderer: &renderer, delegate: delegate)
+            var outcome = await sendOnce(input, renderer: &renderer, delegate: delegate)
+            outcome.toolCalls = turnToolCalls
             guard let response = outcome.response, outcome.error == nil, Self.continues(response) else {
                 return outcome
             }
             let followUp = await toolResults(for: response, delegate: delegate)
+            outcome.toolCalls = turnToolCalls
             if followUp.isEmpty || Task.isCancelled { return outcome }
             if round == Self.maximumToolRounds {
                 delegate.report(.stoppedAfterToolRounds(Self.maximumToolRounds))
@@ -119,7 +126,14 @@ public struct ChatSession: Sendable {
     mutating func sendOnce<Renderer: TurnRendering>(
         _ input: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
     ) async -> TurnOutcome {
-        let settings = self.settings
+        var settings = self.settings
+        if let toolSource {
+            let offered = await toolSource.offeredTools()
+            for note in offered.notes { delegate.report(.note(note)) }
+            if !offered.tools.isEmpty {
+                settings.template["tools"] = .array((settings.template["tools"]?.arrayValue ?? []) + offered.tools)
+            }
+        }
         let composed: ComposedRequest
         do {
             composed = try PayloadBuilder().compose(

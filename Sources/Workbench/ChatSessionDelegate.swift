@@ -30,4 +30,8 @@ public enum ChatSessionEvent: Sendable, Hashable {
     /// The function is declared but has no local handler.
     case functionWithoutHandler(name: String)
     case stoppedAfterToolRounds(Int)
+    /// A local MCP server's tool ran (`ToolSource`), or failed, or the user declined it.
+    case toolOutput(server: String, tool: String, text: String, duration: Duration)
+    case toolFailed(server: String, tool: String, message: String)
+    case toolDeclined(server: String, tool: String)
 }

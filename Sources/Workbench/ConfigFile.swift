@@ -16,6 +16,9 @@ public struct ConfigFile: Sendable, Hashable {
     public var library: JSONObject = [:]
     /// Named providers (`providers:`), by name.
     public var providers: JSONObject = [:]
+    /// Local MCP servers (`mcp_servers:`) and the ones on in every session (`mcp:`).
+    public var mcpServers: JSONObject = [:]
+    public var mcp: [String] = []
 
     public static func url(environment: AppEnvironment) -> URL {
         if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
@@ -41,6 +44,8 @@ public struct ConfigFile: Sendable, Hashable {
         config.library = document.object["library"]?.objectValue ?? [:]
         config.providers = document.object["providers"]?.objectValue ?? [:]
         config.provider = document.object["provider"]?.stringValue
+        config.mcpServers = document.object["mcp_servers"]?.objectValue ?? [:]
+        config.mcp = (document.object["mcp"]?.arrayValue ?? []).compactMap(\.stringValue)
         if config.provider != nil { config.providerLocation = document.validator.location(forKeyPath: "provider") }
         return config
     }

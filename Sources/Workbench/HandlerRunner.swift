@@ -77,7 +77,7 @@ public struct HandlerRunner: Sendable {
             switch error.step {
             case .pipe, .nullDevice: return .failed("cannot create pipes")
             case .start: return .failed("cannot start \(handler.command.joined(separator: " ")): \(error.reason)")
-            case .read: return .failed("the handler's output could not be read (poll failed)")
+            case .read, .write: return .failed("the handler's output could not be read (poll failed)")
             }
         }
         switch outcome.end {

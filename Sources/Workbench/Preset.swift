@@ -19,6 +19,10 @@ public struct Preset: Sendable, Hashable {
     /// The provider the preset is meant for (a name from config.yaml's `providers:`), and where it is written.
     public var provider: String?
     public var providerLocation: SourceLocation?
+    /// Local MCP servers it declares (`mcp_servers:`, each on while it is in use) and the config file's it turns
+    /// on (`mcp:`).
+    public var mcpServers: JSONObject = [:]
+    public var mcp: [String] = []
 
     public init(
         name: String, description: String? = nil, version: Int = 1, url: URL? = nil, template: JSONObject = [:],
@@ -65,6 +69,8 @@ public struct Preset: Sendable, Hashable {
             extraBody: document.object["extra_body"]?.objectValue ?? [:],
             provider: document.object["provider"]?.stringValue)
         if preset.provider != nil { preset.providerLocation = document.validator.location(forKeyPath: "provider") }
+        preset.mcpServers = document.object["mcp_servers"]?.objectValue ?? [:]
+        preset.mcp = (document.object["mcp"]?.arrayValue ?? []).compactMap(\.stringValue)
         return preset
     }
 
@@ -77,6 +83,8 @@ public struct Preset: Sendable, Hashable {
         for (key, value) in template { object[key] = value }
         if !console.isEmpty { object["console"] = .object(console) }
         if !extraBody.isEmpty { object["extra_body"] = .object(extraBody) }
+        if !mcpServers.isEmpty { object["mcp_servers"] = .object(mcpServers) }
+        if !mcp.isEmpty { object["mcp"] = .array(mcp.map(JSONValue.string)) }
         return object
     }
 

@@ -11,6 +11,7 @@ public enum PresetSchema {
         [("version", .integer(minimum: 1, maximum: nil)), ("name", .text), ("description", .text), ("provider", .text)]
             + requestFields + [
                 ("console", .object(console)), ("extra_body", .map(.json)),
+                ("mcp_servers", .map(.object(mcpServer))), ("mcp", .list(.text)),
             ])
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
@@ -20,11 +21,13 @@ public enum PresetSchema {
         [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text), ("provider", .text)] + requestFields + [
             ("console", .object(console)), ("library", .object(library)), ("extra_body", .map(.json)),
             ("providers", .map(.object(provider))),
+            ("mcp_servers", .map(.object(mcpServer))), ("mcp", .list(.text)),
         ])
 
     /// The keys of a preset that are not request fields.
     public static let documentKeys: Set<String> = [
         "version", "name", "description", "console", "library", "extra_body", "preset", "providers", "provider",
+        "mcp_servers", "mcp",
     ]
 
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,
@@ -57,6 +60,31 @@ public enum PresetSchema {
             if let url = provider["base_url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 issues.append(
                     ObjectIssue("base_url", "'\(url)' is not an http(s) URL (example: http://127.0.0.1:11434/v1)"))
+            }
+            return issues
+        })
+
+    /// One local MCP server under `mcp_servers:` (Docs/mcp.md): a program (`command`, `args`, `env`, `cwd`) or a
+    /// URL (`url`, `headers` naming environment variables); `trusted` for the server or per tool under `tools`.
+    static let mcpServer = ObjectSpec(
+        [
+            ("command", .shapes(scalar: .text, list: .list(.text), mapping: nil)), ("args", .list(.text)),
+            ("env", .map(.text)), ("cwd", .text), ("url", .text), ("headers", .map(.text)),
+            ("trusted", .boolean), ("enabled", .boolean), ("timeout", .number(0.1...3600)),
+            ("tools", .map(.object(ObjectSpec([("trusted", .boolean)])))),
+        ],
+        check: { server in
+            var issues: [ObjectIssue] = []
+            if (server["command"] == nil) == (server["url"] == nil) {
+                issues.append(ObjectIssue("command", "give either command (a program started here) or url, not both"))
+            }
+            if let url = server["url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                issues.append(ObjectIssue("url", "'\(url)' is not an http(s) URL"))
+            }
+            for (name, value) in server["headers"]?.objectValue ?? [:] {
+                if let text = value.stringValue, let problem = EnvironmentTemplate.literalProblem(text) {
+                    issues.append(ObjectIssue("headers.\(name)", problem))
+                }
             }
             return issues
         })

@@ -18,6 +18,8 @@ public struct TurnOutcome: Sendable {
     public var sources: [TurnSource] = []
     /// The footnotes for the `[n]` the answer uses ("" for none, or a turn that was not augmented).
     public var footnotes = ""
+    /// The calls the turn made to local MCP servers (`ChatSession.toolSource`), in order.
+    public var toolCalls: [ToolCallRecord] = []
 
     public init(
         response: Response?, text: String, error: ResponsesAPIError?, partialResponse: Response? = nil,

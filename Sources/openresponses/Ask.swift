@@ -48,6 +48,13 @@ struct Ask: ParsableCommand {
     )
     var render = false
 
+    @Option(
+        name: .customLong("mcp"),
+        help: ArgumentHelp(
+            "Turn on a local MCP server declared under mcp_servers: (config.yaml or the preset); repeatable.",
+            valueName: "name"))
+    var mcpServers: [String] = []
+
     @Argument(help: "The prompt.")
     var prompt: [String] = []
 
@@ -63,6 +70,7 @@ struct Ask: ParsableCommand {
             canAsk: stdinIsTerminal)
         options.estimate = estimate
         options.render = render
+        options.mcp = mcpServers
         let request = options
         try withContext(environment: environment) { context in await AskRunner(context: context).run(request) }
     }

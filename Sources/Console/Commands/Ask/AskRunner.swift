@@ -1,4 +1,5 @@
 import Foundation
+import MCPClient
 import ResponsesAPI
 import Untrusted
 import Workbench
@@ -23,6 +24,8 @@ public struct AskOptions: Sendable {
     public var render = false
     /// `--yes`: run function handlers and allow MCP calls without asking.
     var approveAll: Bool
+    /// `--mcp NAME`: local MCP servers to turn on besides those the config file and preset turn on.
+    public var mcp: [String] = []
     /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
     var canAsk: Bool
 
@@ -82,6 +85,14 @@ public struct AskRunner: Sendable {
             return .usage
         }
         var session = ChatSession(client: context.client, environment: context.environment, stack: stack)
+        let toolbox: MCPToolbox?
+        do {
+            toolbox = try await MCPToolbox.forSession(
+                environment: context.environment, preset: stack.preset, enabling: options.mcp)
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+        session.toolSource = toolbox
         if options.dryRun {
             do {
                 let composed = try session.preview(.string(input))
@@ -112,6 +123,7 @@ public struct AskRunner: Sendable {
         // decoded again (with --json the whole response is printed, so they are).
         if !options.printJSON { session.repeatedText = .omitted }
         let outcome = await session.send(.string(input), renderer: &renderer, delegate: delegate)
+        await toolbox?.shutdown()
         if options.printJSON, let response = outcome.response {
             context.output.write(response.json.prettyPrinted() + "\n")
         }
