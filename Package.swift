@@ -118,11 +118,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The library and (read-only) the inspector served over MCP to any agent (`mcp serve`): the SDK's Server,
+        // the tools over the same services the console uses.
+        .target(
+            name: "MCPServe",
+            dependencies: [
+                "ResponsesAPI", "Library", "Inspector", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Console",
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
-                "Spawning", "MCPClient",
+                "Spawning", "MCPClient", "MCPServe",
                 "Untrusted", "Markdown",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),

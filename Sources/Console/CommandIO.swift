@@ -1,3 +1,4 @@
+import ResponsesAPI
 import Workbench
 
 /// What a command's runner reads and writes through: its environment, and where its output and its
@@ -26,4 +27,13 @@ extension CommandIORunner {
     var environment: AppEnvironment { io.environment }
     var output: any OutputSink { io.output }
     var diagnostics: any OutputSink { io.diagnostics }
+
+    /// `body`'s exit status, or its error reported on stderr; `cleanup` runs after either (a service's clients
+    /// finished, the MCP servers a command started stopped).
+    func reporting(_ body: () async throws -> ExitStatus, cleanup: () async -> Void) async -> ExitStatus {
+        let status: ExitStatus
+        do { status = try await body() } catch { status = ErrorReport.write(error, to: diagnostics) }
+        await cleanup()
+        return status
+    }
 }

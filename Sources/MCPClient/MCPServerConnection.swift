@@ -83,7 +83,7 @@ public actor MCPServerConnection {
         tools = listed
         let took = ContinuousClock.now - began
         startDuration = took
-        logger.info(
+        logger.debug(
             "MCP server started",
             metadata: ["mcp.server": "\(config.name)", "tools": "\(listed.count)", "took": "\(took)"])
         return listed

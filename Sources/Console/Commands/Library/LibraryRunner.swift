@@ -41,14 +41,7 @@ public struct LibraryRunner: Sendable, CommandIORunner {
         do { service = try self.service(options, client: client) } catch {
             return ErrorReport.write(error, to: diagnostics)
         }
-        do {
-            let status = try await body(service)
-            await service.finish()
-            return status
-        } catch {
-            await service.finish()
-            return ErrorReport.write(error, to: diagnostics)
-        }
+        return await reporting({ try await body(service) }, cleanup: { await service.finish() })
     }
 
     /// Runs `body` with the library's options (the config file's, `flags` over them), or says what is wrong
