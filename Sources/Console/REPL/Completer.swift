@@ -10,14 +10,17 @@ struct Completer: Sendable {
     var storeIDs: @Sendable () -> [String]
     /// The command line's subcommands, for `/files` and `/stores`.
     var subcommands: SubcommandTable
+    /// The local MCP servers declared for the preset in use, for `/mcp`.
+    var mcpServers: @Sendable () -> [String]
 
     init(
         presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] },
-        subcommands: SubcommandTable = SubcommandTable()
+        subcommands: SubcommandTable = SubcommandTable(), mcpServers: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.presetNames = presetNames
         self.storeIDs = storeIDs
         self.subcommands = subcommands
+        self.mcpServers = mcpServers
     }
 
     /// Every command Tab offers (`ConsoleCommand.all`), sorted.
@@ -33,7 +36,8 @@ struct Completer: Sendable {
         let options: [String]
         if let first = words.first {
             let sources = CompletionSources(
-                presetNames: presetNames, storeIDs: storeIDs, subcommands: { subcommands.names(of: $0) })
+                presetNames: presetNames, storeIDs: storeIDs, subcommands: { subcommands.names(of: $0) },
+                mcpServers: mcpServers)
             options = ConsoleCommand.named(first)?.complete(words.count - 1, Array(words.dropFirst()), sources) ?? []
         } else {
             options = word.hasPrefix("/") ? Self.commands : []

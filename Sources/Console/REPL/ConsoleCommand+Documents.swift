@@ -50,6 +50,26 @@ extension ConsoleCommand {
             complete: { position, _, _ in position == 0 ? REPL.providerNames(environment: .process) : [] },
             action: { repl, input in repl.providerCommand(input.rest) }),
         ConsoleCommand(
+            name: "/mcp",
+            help: [
+                (
+                    "/mcp",
+                    "the local MCP servers (mcp_servers: in config.yaml or the preset): on or off, running, tools"
+                ),
+                (
+                    "/mcp on|off|tools|restart NAME",
+                    "offer a server's tools to the model or not; list them; start it anew"
+                ),
+            ],
+            complete: { position, _, sources in
+                switch position {
+                case 0: ["on", "off", "tools", "restart"]
+                case 1: sources.mcpServers()
+                default: []
+                }
+            },
+            action: { repl, input in repl.mcpCommand(input.words) }),
+        ConsoleCommand(
             name: "/doc",
             help: [
                 ("/doc PATH|off", "add a document if needed and ask about it in the following turns; alone: the scope")

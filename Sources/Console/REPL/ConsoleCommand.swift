@@ -53,6 +53,8 @@ struct CompletionSources: Sendable {
     var storeIDs: @Sendable () -> [String]
     /// The command line's subcommand names under a root word (`files`, `stores`; `SubcommandTable`).
     var subcommands: @Sendable (_ root: String) -> [String]
+    /// The local MCP servers' names (`/mcp`).
+    var mcpServers: @Sendable () -> [String] = { [] }
 }
 
 extension ConsoleCommand {

@@ -34,6 +34,7 @@ extension REPL {
             stack.defaults.template["model"] = .string(model)
         }
         session = ChatSession(client: next.client, environment: environment, stack: stack)
+        session.toolSource = mcp
         library.hasProvider = (try? next.configuration.validate()) != nil
         return true
     }

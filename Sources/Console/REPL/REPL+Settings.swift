@@ -22,6 +22,7 @@ extension REPL {
                     moved = "Provider \(provider): \(context.configuration.baseURL); a new conversation starts.\n"
                 }
                 stack.use(preset)
+                loadMCP()
                 var line = moved + "Using preset \(preset.name)" + (preset.description.map { ": \($0)" } ?? "") + "\n"
                 let kept = stack.session.assignments.map(\.key)
                 if !kept.isEmpty {
@@ -83,6 +84,7 @@ extension REPL {
             let replaced = presets.locate(name)
             let url = try presets.save(preset)
             stack.use(try Preset.load(from: url))
+            loadMCP()
             let note =
                 replaced.map {
                     $0.deletingLastPathComponent() == presets.userDirectory

@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import MCPClient
 import ResponsesAPI
 import Untrusted
 import Workbench
@@ -49,6 +50,9 @@ public final class REPL {
     var justDetached = false
     /// The detached background responses, watched until they end (announced at the next prompt).
     let jobWatcher = JobWatcher()
+    /// The local MCP servers declared for the preset in use (`REPL+MCP`), and their names for Tab.
+    var mcp: MCPToolbox?
+    let mcpServerNames = MCPServerNames()
 
     static let prompt: TerminalText = "> "
     static let continuationPrompt: TerminalText = "… "
@@ -73,6 +77,7 @@ public final class REPL {
     /// Runs until /quit, Ctrl-D, or Ctrl-C twice at an empty prompt; the terminal is restored on the way out.
     public func run() -> ExitStatus {
         defer { editor.restoreTerminal() }
+        defer { stopMCP() }
         defer {
             // A context /provider opened is this console's to close; the first one is its opener's.
             if context !== openedContext {
@@ -82,8 +87,11 @@ public final class REPL {
         }
         let presets = self.presets
         let stores = storeIDs
+        let servers = mcpServerNames
         editor.complete(
-            with: Completer(presetNames: { presets.names }, storeIDs: { stores.ids() }, subcommands: subcommands))
+            with: Completer(
+                presetNames: { presets.names }, storeIDs: { stores.ids() }, subcommands: subcommands,
+                mcpServers: { servers.list }))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
             context.output.write(
@@ -95,6 +103,7 @@ public final class REPL {
                         + "OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server, for a model's answers).\n"
                         + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
+        loadMCP()
         while true {
             for notice in jobWatcher.takeNotices() { context.diagnostics.write(notice + "\n") }
             switch editor.readLine(prompt: Self.prompt) {
