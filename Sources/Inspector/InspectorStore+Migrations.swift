@@ -221,6 +221,27 @@ extension InspectorStore {
             // `length` raw bytes go. The `event` view shows such events as stored (without the text).
             try db.execute(sql: "ALTER TABLE event_batch ADD COLUMN repeats TEXT")
         }
+        migrator.registerMigration("v12-tool-calls") { db in
+            // The calls a turn made to local MCP servers (ToolCallEntry), kept with the response that asked for
+            // them: the server, how long, how it ended. Their output is in the next request's body too.
+            try db.execute(
+                sql: """
+                    CREATE TABLE tool_call (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        response_id TEXT NOT NULL,
+                        call_id TEXT NOT NULL,
+                        session TEXT,
+                        server TEXT NOT NULL,
+                        tool TEXT NOT NULL,
+                        arguments TEXT NOT NULL,
+                        result TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        duration_ms REAL NOT NULL,
+                        recorded_at TEXT NOT NULL
+                    );
+                    CREATE INDEX tool_call_response ON tool_call(response_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -9,15 +9,17 @@ import Testing
     "ask with local MCP servers (binary)",
     .enabled(if: MCPServers.isAvailable, "the MCP servers are not installed (scripts/mcp-servers.sh)"))
 struct MCPAskTests {
-    func run(_ route: @escaping LoopbackServer.Route, config: String, arguments: [String]) async throws
-        -> (result: Subprocess.Result, requests: [ReceivedRequest])
-    {
+    func run(
+        _ route: @escaping LoopbackServer.Route, config: String, arguments: [String],
+        then later: ((_ command: [String]) async throws -> Subprocess.Result) async throws -> Void = { _ in }
+    ) async throws -> (result: Subprocess.Result, requests: [ReceivedRequest]) {
         let server = try await LoopbackServer.start(route: route)
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
         try MCPServers.writeConfig(config, in: harness)
         let result = try await Subprocess.run(
             Subprocess.openresponsesBinary, ["ask"] + arguments, environment: harness.variables, stdin: "")
+        try await later { try await Subprocess.run(Subprocess.openresponsesBinary, $0, environment: harness.variables) }
         await server.stop()
         return (result, server.requests)
     }
@@ -33,9 +35,16 @@ struct MCPAskTests {
     }
 
     @Test func withYesTheModelCallsTheTimeServersToolAndGetsItsAnswer() async throws {
+        var after: [Subprocess.Result] = []
         let (result, requests) = try await run(
             MCPServers.callingRoute("time__get_current_time", arguments: #"{"timezone":"UTC"}"#),
-            config: try Self.timeConfig(), arguments: ["--yes", "what time is it in UTC?"])
+            config: try Self.timeConfig(), arguments: ["--yes", "what time is it in UTC?"],
+            then: { openresponses in
+                after = [try await openresponses(["inspect", "show", "1"])]
+                after.append(try await openresponses(["inspect", "show", "1", "--json"]))
+                let shown = try JSONSerialization.jsonObject(with: Data(after[1].stdout.utf8)) as? [String: Any]
+                after.append(try await openresponses(["history", "export", shown?["session"] as? String ?? "?"]))
+            })
         #expect(result.status == 0, "\(result.stderr)")
         // The server's own tool, offered under its collision-free name with its schema passed through.
         let tools = try #require(requests.first?.jsonBody?["tools"] as? [[String: Any]])
@@ -48,6 +57,16 @@ struct MCPAskTests {
         #expect(result.stdout.contains(#""timezone": "UTC""#) || result.stdout.contains(#""timezone":"UTC""#))
         #expect(result.stderr.contains("[time get_current_time → {"), "\(result.stderr)")
         #expect(requests.count == 2)
+        // The call is kept with the exchange whose response asked for it, and in the conversation's export.
+        #expect(
+            after[0].stdout.contains("MCP calls (1)\n  time get_current_time({\"timezone\":\"UTC\"})  completed in "))
+        #expect(after[0].stdout.contains("[call_1]"), "\(after[0].stdout)")
+        let shown = try JSONSerialization.jsonObject(with: Data(after[1].stdout.utf8)) as? [String: Any]
+        let kept = try #require((shown?["tool_calls"] as? [[String: Any]])?.first, "\(after[1].stdout)")
+        #expect(kept["server"] as? String == "time" && kept["status"] as? String == "completed")
+        #expect((kept["result"] as? String)?.contains("UTC") == true)
+        #expect(
+            after[2].stdout.contains("— MCP server time, tool get_current_time: completed in "), "\(after[2].stdout)")
     }
 
     @Test func withoutYesAndNoTerminalTheCallIsDeclinedAndTheModelIsTold() async throws {

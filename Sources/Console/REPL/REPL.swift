@@ -239,6 +239,7 @@ public final class REPL {
             output: output, diagnostics: context.diagnostics, approval: .ask(askAtPrompt()))
         let session = self.session
         let spending = self.spending
+        let context = self.context
         let (result, _) = bridge.run {
             () async -> (session: ChatSession, outcome: TurnOutcome?, spending: SessionSpending?) in
             var session = session
@@ -250,6 +251,7 @@ public final class REPL {
                 } else {
                     await session.retry(renderer: &renderer, delegate: delegate)
                 }
+            await context.keep(outcome?.toolCalls ?? [], session: session.conversation.sessionID)
             return (session, outcome, renderer.spending)
         }
         self.session = result.session

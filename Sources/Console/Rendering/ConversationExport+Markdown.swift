@@ -57,7 +57,7 @@ extension ConversationExport {
                 default:
                     var saved: [String] = []
                     if let line = TurnRenderer.timelineLine(for: item, savingImagesTo: nil, saved: &saved) {
-                        out += "- Tool: `" + line + "`\n\n"
+                        out += "- Tool: `" + line + "`" + mcpNote(item) + "\n\n"
                     }
                 }
             }
@@ -73,6 +73,13 @@ extension ConversationExport {
         }
         if !footnotes.isEmpty { out += footnotes.enumerated().map { "[^\($0.offset + 1)]: \($0.element)\n" }.joined() }
         return out
+    }
+
+    /// " — MCP server S, tool T: completed in N ms" for a function call a local MCP server ran.
+    func mcpNote(_ item: OutputItem) -> String {
+        guard case .functionCall(let call) = item, let kept = toolCalls[call.callID] else { return "" }
+        return
+            " — MCP server \(kept.server), tool \(kept.tool): \(kept.status) in \(InspectorPresenter.milliseconds(kept.durationMs))"
     }
 
     /// `text` whole in a fenced block, its fence longer than any run of backticks in it.

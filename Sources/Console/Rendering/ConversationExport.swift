@@ -18,6 +18,8 @@ struct ConversationExport {
 
     var session: String
     var turns: [Turn]
+    /// The MCP calls kept with the turns' responses, by call id.
+    var toolCalls: [String: ToolCallEntry] = [:]
 
     /// The session's response exchanges, in order (other exchanges, such as retrievals, counts and
     /// deletions, are not turns).
@@ -95,6 +97,9 @@ struct ConversationExport {
                         "cost_usd": turn.exchange.costUsd.map(JSONValue.number) ?? .null,
                         "request": turn.request,
                         "response": turn.response,
+                        "tool_calls": .array(
+                            toolCalls.values.filter { $0.responseID == turn.exchange.responseId }
+                                .sorted { $0.recordedAt < $1.recordedAt }.map(\.json)),
                     ])
                 }),
         ])

@@ -124,6 +124,7 @@ public struct AskRunner: Sendable {
         if !options.printJSON { session.repeatedText = .omitted }
         let outcome = await session.send(.string(input), renderer: &renderer, delegate: delegate)
         await toolbox?.shutdown()
+        await context.keep(outcome.toolCalls, session: session.conversation.sessionID)
         if options.printJSON, let response = outcome.response {
             context.output.write(response.json.prettyPrinted() + "\n")
         }

@@ -45,8 +45,12 @@ extension HistoryRunner {
                 )
                 return .usage
             }
-            let export = ConversationExport(
+            var export = ConversationExport(
                 session: summary.id, exchanges: try await store.exchanges(inSession: summary.id))
+            let responses = export.turns.compactMap(\.exchange.responseId)
+            for calls in try await store.toolCalls(forResponses: responses).values {
+                for call in calls { export.toolCalls[call.callID] = call }
+            }
             return try await body(export, summary, store)
         }
     }

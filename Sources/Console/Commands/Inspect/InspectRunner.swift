@@ -50,10 +50,19 @@ public struct InspectRunner: Sendable, CommandIORunner {
     public func show(id: Int64, parts: InspectorPresenter.Parts, raw: Bool, json: Bool) async -> ExitStatus {
         await withStore { store in
             let detail = try await exchange(id, in: store)
-            output.write(
-                json
-                    ? detail.json.prettyPrinted() + "\n" : InspectorPresenter().showText(detail, parts: parts, raw: raw)
-            )
+            let response = detail.summary.responseId ?? ""
+            let calls = try await store.toolCalls(forResponses: response.isEmpty ? [] : [response])[response] ?? []
+            if json {
+                var object = detail.json
+                if case .object(var fields) = object, !calls.isEmpty {
+                    fields["tool_calls"] = .array(calls.map(\.json))
+                    object = .object(fields)
+                }
+                output.write(object.prettyPrinted() + "\n")
+            } else {
+                output.write(InspectorPresenter().showText(detail, parts: parts, raw: raw))
+                if !calls.isEmpty, parts.all { output.write(InspectorPresenter.toolCallsText(calls)) }
+            }
             return .success
         }
     }
