@@ -18,6 +18,15 @@ struct HostileTerminalTests {
         }
     }
 
+    /// Answers an approval prompt with `n` and waits until the command has ended: its line's `marker-$?`
+    /// (`EXITED`) shows with a digit after it (the typed line shows it with `$?`).
+    static func decline(in tmux: TmuxSession, until marker: String) async throws {
+        try tmux.type("n")
+        try await tmux.waitFor(timeout: .seconds(60), "\(marker): the command's end") {
+            $0.range(of: "\(marker)-[0-9]", options: .regularExpression) != nil
+        }
+    }
+
     /// bash redraws a long typed line with a carriage return before the character at each wrap (seen in CI
     /// when `EXITED` wrapped after its E): that echo is the shell's, not a program's output.
     @Test func theShellsEchoOfATypedLineIsNotAProgramsOutput() {
@@ -39,19 +48,15 @@ struct HostileTerminalTests {
         try harness.writeFunctionPreset("asks", handler: #"{command: [sh, -c, "echo ran"]}"#)
         try await tmux.waitFor("$ ", timeout: .seconds(60))
         try tmux.recordOutput(to: raw)
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'approve this'; echo EXITED-$?")
+        try await tmux.runBinary("ask --preset asks 'approve this'; echo EXITED-$?", environment: harness.variables)
         let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
         let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
         #expect(
             promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
             "\(screen)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
-            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
-        }
+        try await Self.decline(in: tmux, until: "EXITED")
         // Valid JSON whose 80 line feeds would scroll the command away: shown compact, on one line.
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'newlines'; echo SECOND-$?")
+        try await tmux.runBinary("ask --preset asks 'newlines'; echo SECOND-$?", environment: harness.variables)
         let second = try await tmux.waitFor(timeout: .seconds(60), "the second prompt") {
             $0.contains("read_file") && $0.contains("[y/N]")
         }
@@ -62,13 +67,10 @@ struct HostileTerminalTests {
             secondLine.contains(
                 #"Run local_time({"cmd":"rm -rf ~/important","Run read_file":{"path":"notes.txt"}})? [y/N]"#),
             "\(second)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the second command's end") {
-            $0.range(of: "SECOND-[0-9]", options: .regularExpression) != nil
-        }
+        try await Self.decline(in: tmux, until: "SECOND")
         await server.stop()
-        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
-        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+        let sequences = Self.rawSequences(in: String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self))
+        #expect(sequences.isEmpty, "\(sequences)")
     }
 
     /// Finding 2, for MCP: a server label and arguments holding control sequences asked "Allow …" with
@@ -83,21 +85,17 @@ struct HostileTerminalTests {
         let raw = harness.home.appendingPathComponent("mcp.out")
         try await tmux.waitFor("$ ", timeout: .seconds(60))
         try tmux.recordOutput(to: raw)
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask 'mcp please'; echo EXITED-$?")
+        try await tmux.runBinary("ask 'mcp please'; echo EXITED-$?", environment: harness.variables)
         let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
         let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
         #expect(promptLine.hasPrefix("Allow docs␛]52;c;cHduZWQ=␇␛[2J"), "\(screen)")
         #expect(
             promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
             "\(screen)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
-            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
-        }
+        try await Self.decline(in: tmux, until: "EXITED")
         await server.stop()
-        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
-        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+        let sequences = Self.rawSequences(in: String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self))
+        #expect(sequences.isEmpty, "\(sequences)")
     }
 
     /// Finding 3: OSC 52, clear-screen and C1 CSI came through raw in API errors, a failed response, an
