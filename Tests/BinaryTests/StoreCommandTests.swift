@@ -126,7 +126,7 @@ struct StoreCommandTests {
     }
 
     @Test func oneFileIsAddedAloneAndWaitedFor() async throws {
-        let polls = SharedCount()
+        let polls = Counter()
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/files"):

@@ -1,6 +1,5 @@
 import Foundation
 import ResponsesAPI
-import Synchronization
 import TestSupport
 import Testing
 
@@ -9,22 +8,23 @@ import Testing
 /// chain, and the turn after chains to it again.
 @Suite("/compact")
 struct CompactTests {
-    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
-    func theNextTurnGoesOnFromTheCompactedItems() async throws {
-        let turns = Mutex(0)
-        let route: LoopbackServer.Route = { request in
+    /// Compacts into one item on `POST /responses/compact`; answers every turn with `answer N`, N counted
+    /// by `turns`.
+    static func route(turns: Counter) -> LoopbackServer.Route {
+        { request in
             if request.path == "/v1/responses/compact" {
                 return .json(
                     #"{"id":"resp_cmp","object":"response.compaction","created_at":1,"output":[{"id":"cmp_1","type":"compaction","encrypted_content":"gAAAA-compacted"}],"usage":{"input_tokens":321,"output_tokens":20,"total_tokens":341}}"#
                 )
             }
-            let turn = turns.withLock {
-                $0 += 1
-                return $0
-            }
+            let turn = turns.next()
             return .sse(Fixtures.textStream(id: "resp_t\(turn)", text: "answer \(turn)", previousResponseID: nil))
         }
-        try await ConsoleHarness.withConsole(route: route) { tmux, server, _ in
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+    func theNextTurnGoesOnFromTheCompactedItems() async throws {
+        try await ConsoleHarness.withConsole(route: Self.route(turns: Counter())) { tmux, server, _ in
             try await tmux.send(steps: [
                 ("/compact", "error: nothing to compact yet: the conversation has no turn"), ("hello", "answer 1"),
                 (
