@@ -4,11 +4,14 @@ import Foundation
 /// `HOME`), and the binary run with it, as a user with a fresh home runs it.
 public struct TestHome: Sendable {
     public let url: URL
+    /// Variables every run of the binary gets on top of the home's (a server's URL and key).
+    public var environment: [String: String]
 
     /// A new directory, `or-LABEL-UUID` under the temporary folder; made by the first file written to it.
-    public init(_ label: String) {
+    public init(_ label: String, environment: [String: String] = [:]) {
         url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "or-\(label)-\(UUID().uuidString)", isDirectory: true)
+        self.environment = environment
     }
 
     public var path: String { url.path }
@@ -17,9 +20,21 @@ public struct TestHome: Sendable {
         url.appendingPathComponent(name, isDirectory: isDirectory)
     }
 
-    /// Runs the built binary with this home and `environment` on top (`Subprocess.openresponses`).
-    public func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Subprocess.Result {
-        try await Subprocess.openresponses(arguments, home: url, environment: environment)
+    /// Runs the built binary with this home, the home's `environment` and `extra` on top
+    /// (`Subprocess.openresponses`).
+    public func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
+        -> Subprocess.Result
+    {
+        try await Subprocess.openresponses(arguments, home: url, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Makes the folder `name` in the home with `files` in it (a name and its text each); returns the folder.
+    @discardableResult
+    public func folder(_ name: String, files: [String: String]) throws -> URL {
+        for (file, text) in files { try write("\(name)/\(file)", text) }
+        let folder = url.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     /// Writes `text` to `name` in the home, making the folders on the way; with `mode`, sets its permissions.
