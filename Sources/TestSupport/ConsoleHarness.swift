@@ -47,6 +47,11 @@ public struct ConsoleHarness: Sendable {
         return false
     }
 
+    /// Runs the built binary with `arguments` in this environment, off a terminal.
+    public func run(_ arguments: [String]) async throws -> Subprocess.Result {
+        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: variables)
+    }
+
     /// Opens the console in a real terminal (tmux) with this environment; returns at its first prompt.
     public func startConsole(arguments: [String] = []) async throws -> TmuxSession {
         let tmux = try TmuxSession()

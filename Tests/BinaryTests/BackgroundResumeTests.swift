@@ -59,9 +59,7 @@ struct BackgroundResumeTests {
         #expect(rows.count == 3, "the create and two resumes, each recorded")
         #expect(rows.allSatisfy { $0.responseId == "resp_bg3" }, "linked by the response's id")
         // `inspect list --response` shows the attempts together.
-        let listed = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "list", "--response", "resp_bg3", "--json"],
-            environment: harness.variables)
+        let listed = try await harness.run(["inspect", "list", "--response", "resp_bg3", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let attempts = try #require(try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue)
         #expect(

@@ -13,13 +13,10 @@ struct CostTests {
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let result = try await Subprocess.run(
-            Subprocess.openresponsesBinary,
-            [
-                "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
-                "max_output_tokens=50", "How long is a piece of string?",
-            ],
-            environment: harness.variables)
+        let result = try await harness.run([
+            "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
+            "max_output_tokens=50", "How long is a piece of string?",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout
@@ -33,9 +30,7 @@ struct CostTests {
         #expect(body["model"] as? String == "gpt-4.1-mini")
         #expect(body["input"] != nil)
 
-        let unknown = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--estimate", "--model", "my-local-model", "hi"],
-            environment: harness.variables)
+        let unknown = try await harness.run(["ask", "--estimate", "--model", "my-local-model", "hi"])
         #expect(
             unknown.stdout
                 == "Input: 1,234 tokens for my-local-model (counted by the server) · no price for my-local-model in the price table.\n"

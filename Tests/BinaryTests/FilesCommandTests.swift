@@ -12,7 +12,7 @@ struct FilesCommandTests {
     }
 
     func run(_ harness: ConsoleHarness, _ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        try await harness.run(arguments)
     }
 
     @Test func listAllFollowsPaginationAcrossPages() async throws {

@@ -11,7 +11,7 @@ import Testing
 struct JobsTests {
     /// The built binary with `arguments`, in the harness's environment.
     static func run(_ arguments: [String], _ harness: ConsoleHarness) async throws -> Subprocess.Result {
-        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        try await harness.run(arguments)
     }
 
     @Test func aBackgroundAskIsListedWithItsStatusAndCancelled() async throws {

@@ -20,9 +20,7 @@ struct StoreReliabilityTests {
                         var results: [Subprocess.Result] = []
                         for index in 0..<25 {
                             results.append(
-                                try await Subprocess.run(
-                                    Subprocess.openresponsesBinary, ["ask", "loop \(loop) ask \(index)"],
-                                    environment: harness.variables))
+                                try await harness.run(["ask", "loop \(loop) ask \(index)"]))
                         }
                         return results
                     }

@@ -66,7 +66,7 @@ struct ConversationExportTests {
         try tmux.type("/quit")
 
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+            try await harness.run(arguments)
         }
         let list = try await run(["history", "list", "--json"])
         let sessions = try #require(try JSONValue.parse(Array(list.stdout.utf8)).arrayValue)

@@ -62,11 +62,9 @@ struct LedgerTests {
             #expect(!server.requests.contains { $0.method == "DELETE" })
             try await tmux.quit()
 
-            func run(_ arguments: [String]) async throws -> Subprocess.Result {
-                try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
-            }
             let listed =
-                try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
+                try JSONValue.parse(Array(try await harness.run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue
+                ?? []
             #expect(Set(listed.compactMap { $0["id"]?.stringValue }) == ["conv_L1", "resp_L1", "file-L1", "vs_L1"])
             #expect(
                 Set(listed.compactMap { $0["type"]?.stringValue }) == [
@@ -77,13 +75,13 @@ struct LedgerTests {
             #expect(
                 listed.first { $0["id"] == "resp_L1" }?["session"] != .null, "the response names the console session")
 
-            let verified = try await run(["ledger", "verify"])
+            let verified = try await harness.run(["ledger", "verify"])
             #expect(verified.status == 0, "\(verified.stderr)")
             #expect(verified.stdout.contains("resp_L1 response: gone (marked deleted)"))
             #expect(verified.stdout.contains("3 exist, 1 gone, 0 could not be checked."))
 
             let before = server.requests.count
-            let dry = try await run(["ledger", "gc", "--older-than", "0s", "--dry-run"])
+            let dry = try await harness.run(["ledger", "gc", "--older-than", "0s", "--dry-run"])
             #expect(
                 dry.stdout.contains("would delete file file-L1 (notes.txt)")
                     && dry.stdout.contains("would delete vector_store vs_L1 (papers)"))
@@ -92,22 +90,23 @@ struct LedgerTests {
                 "\(dry.stdout)")
             #expect(server.requests.count == before, "a dry run sends nothing")
 
-            let refused = try await run(["ledger", "gc", "--older-than", "0s"])
+            let refused = try await harness.run(["ledger", "gc", "--older-than", "0s"])
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("pass --yes (or --dry-run)"))
 
-            let gc = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
+            let gc = try await harness.run(["ledger", "gc", "--older-than", "0s", "--yes"])
             #expect(gc.status == 1, "one deletion failed")
             #expect(gc.stderr.contains("conversation conv_L1: error: The conversation is in use."), "\(gc.stderr)")
             #expect(gc.stdout.contains("deleted file file-L1") && gc.stdout.contains("deleted vector_store vs_L1"))
             #expect(gc.stdout.contains("Deleted 2, failed 1."))
             let left =
-                try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
+                try JSONValue.parse(Array(try await harness.run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue
+                ?? []
             #expect(left.compactMap { $0["id"]?.stringValue } == ["conv_L1"], "what failed stays in the ledger")
-            let again = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
+            let again = try await harness.run(["ledger", "gc", "--older-than", "0s", "--yes"])
             #expect(again.stdout.contains("Deleted 1, failed 0."), "\(again.stdout)\(again.stderr)")
             #expect(
-                try await run(["ledger", "list"]).stdout
+                try await harness.run(["ledger", "list"]).stdout
                     == "The ledger is empty: nothing recorded is left on a server.\n")
         }
     }
