@@ -25,10 +25,14 @@ struct ProviderSelectionTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// Two providers' servers (`ConsoleRoutes.provider`), `first` and `second`, for `body`.
+    static func withFirstAndSecond(_ body: (LoopbackServer, LoopbackServer) async throws -> Void) async throws {
+        try await LoopbackServer.withTwo(ConsoleRoutes.provider("first"), ConsoleRoutes.provider("second"), body)
+    }
+
     @Test func aPresetOrTheConfigFileChoosesTheProviderAndTheFlagWins() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        try await LoopbackServer.withTwo(ConsoleRoutes.provider("first"), ConsoleRoutes.provider("second")) {
-            first, second in
+        try await Self.withFirstAndSecond { first, second in
             try write(
                 "config.yaml",
                 """
@@ -102,8 +106,7 @@ struct ProviderSelectionTests {
 
     @Test func filesAndStoresTakeTheProviderFlag() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        try await LoopbackServer.withTwo(ConsoleRoutes.provider("first"), ConsoleRoutes.provider("second")) {
-            first, second in
+        try await Self.withFirstAndSecond { first, second in
             try write(
                 "config.yaml",
                 "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n")

@@ -71,9 +71,11 @@ extension REPLExperienceTests {
             try await tmux.send("/stores use none", until: "file_search is off")
             try await tmux.send("plain again", until: "echo: plain again")
             #expect(try JSONValue.parse(try #require(server.requests.last).body)["tools"] == nil)
-            try await tmux.send("/files list", until: "file-9  notes.pdf  2.0 KB  user_data")
-            try await tmux.send("/stores list", until: "vs_alpha  alpha  2/2 files  completed")
-            try await tmux.send("/files frobnicate", until: "Unexpected argument 'frobnicate'")
+            try await tmux.send(steps: [
+                ("/files list", "file-9  notes.pdf  2.0 KB  user_data"),
+                ("/stores list", "vs_alpha  alpha  2/2 files  completed"),
+                ("/files frobnicate", "Unexpected argument 'frobnicate'"),
+            ])
             try await tmux.quit()
         }
     }
