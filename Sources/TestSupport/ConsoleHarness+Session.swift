@@ -2,6 +2,17 @@ import Foundation
 
 /// The set-up most terminal tests share, in one place.
 extension ConsoleHarness {
+    /// A harness on a new loopback server answering with `route`; `close()` ends both.
+    public static func start(route: @escaping LoopbackServer.Route) async throws -> ConsoleHarness {
+        ConsoleHarness(server: try await LoopbackServer.start(route: route))
+    }
+
+    /// Removes the data directory and stops the server (in a task of its own, as a `defer` wants).
+    public func close() {
+        remove()
+        Task { await server.stop() }
+    }
+
     /// Starts a loopback server answering with `route` and a harness on it, which `prepare` may change (its
     /// variables, files in its home); opens the console in tmux with `arguments` and runs `body` with the
     /// terminal, the server and the harness. Afterwards, whether `body` returned or threw, the terminal is

@@ -37,10 +37,9 @@ struct BackgroundResumeTests {
     }
 
     @Test func aBrokenBackgroundStreamResumesFromItsLastEvent() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(breaksOnResume: 1))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(breaksOnResume: 1))
+        defer { harness.close() }
+        let server = harness.server
         var variables = harness.variables
         variables["OPENRESPONSES_MAX_RETRIES"] = "0"  // every request counted below is a resume, not a transport retry
         let ask = try await Subprocess.run(
@@ -69,10 +68,9 @@ struct BackgroundResumeTests {
     }
 
     @Test func resumingStopsAfterItsAttemptsAndAForegroundStreamIsNotResumed() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(breaksOnResume: 10))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(breaksOnResume: 10))
+        defer { harness.close() }
+        let server = harness.server
         // Each resume is counted as one request: the transport's own retries (a connection error before the head,
         // which a starved machine can cause) are another matter, kept out of the count.
         var variables = harness.variables

@@ -9,10 +9,9 @@ import Testing
 @Suite("cost before and after sending")
 struct CostTests {
     @Test func askEstimateCountsAndPricesWithoutCreating() async throws {
-        let server = try await LoopbackServer.start(route: ConsoleRoutes.cost(counted: 1234))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: ConsoleRoutes.cost(counted: 1234))
+        defer { harness.close() }
+        let server = harness.server
         let result = try await harness.run([
             "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
             "max_output_tokens=50", "How long is a piece of string?",

@@ -15,10 +15,9 @@ struct JobsTests {
     }
 
     @Test func aBackgroundAskIsListedWithItsStatusAndCancelled() async throws {
-        let server = try await LoopbackServer.start(route: ConsoleRoutes.jobs)
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: ConsoleRoutes.jobs)
+        defer { harness.close() }
+        let server = harness.server
         func run(_ arguments: [String]) async throws -> Subprocess.Result { try await Self.run(arguments, harness) }
 
         let empty = try await run(["jobs"])

@@ -39,10 +39,8 @@ struct StoreWriteFailureTests {
 
     @Test(.enabled(if: canMakeImmutable, "chattr +i is not available here"))
     func aReadOnlyStoreCostsOneLineAndTheAnswerIsStillPrinted() async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: echoRoute(counter: Counter()))
+        defer { harness.close() }
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
         let first = try await harness.run(["ask", "first"])
         try #require(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
@@ -63,10 +61,8 @@ struct StoreWriteFailureTests {
 
     @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs is not allowed here"))
     func aFullDiskCostsOneLineAndTheAnswerIsStillPrinted() async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: echoRoute(counter: Counter()))
+        defer { harness.close() }
         let disk = harness.home.path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         let mount = try await Subprocess.run(

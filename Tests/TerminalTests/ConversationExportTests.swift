@@ -36,10 +36,9 @@ struct ConversationExportTests {
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func exportCopySaveAndHistory() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(Counter()))
+        defer { harness.close() }
+        let server = harness.server
         let tmux = try await harness.startConsole()
         defer { tmux.kill() }
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])

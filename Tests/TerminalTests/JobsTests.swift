@@ -35,10 +35,9 @@ struct JobsTests {
     /// follow or cancel it.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func ctrlCDetachesAnAskInTheBackground() async throws {
-        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: scriptedRoute(counter: Counter()))
+        defer { harness.close() }
+        let server = harness.server
         let tmux = try TmuxSession()
         defer { tmux.kill() }
         try await tmux.runBinary("ask --background 'background work'", environment: harness.variables)
