@@ -9,23 +9,12 @@ public struct ProviderEmbedder: Embedder {
     public let client: ResponsesClient
     public let model: String
     public let dimensions: Int?
-    public var context: ExchangeContext
     /// The named provider `client` talks to, when the embedder names one (part of the identifier).
     public var server: String?
+    public var context: ExchangeContext
 
     public static let batchInputs = 128
     public static let batchCharacters = 200_000
-
-    public init(
-        client: ResponsesClient, model: String, dimensions: Int? = nil, server: String? = nil,
-        context: ExchangeContext = ExchangeContext()
-    ) {
-        self.server = server
-        self.client = client
-        self.model = model
-        self.dimensions = dimensions
-        self.context = context
-    }
 
     public var identifier: String {
         EmbedderSpec.provider(model: model, dimensions: dimensions, server: server).description

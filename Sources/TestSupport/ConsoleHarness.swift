@@ -47,14 +47,17 @@ public struct ConsoleHarness: Sendable {
         return false
     }
 
+    /// Runs the built binary with `arguments` in this environment, off a terminal.
+    public func run(_ arguments: [String]) async throws -> Subprocess.Result {
+        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: variables)
+    }
+
     /// Opens the console in a real terminal (tmux) with this environment; returns at its first prompt.
     public func startConsole(arguments: [String] = []) async throws -> TmuxSession {
         let tmux = try TmuxSession()
-        let env = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         // Generous deadlines for the start: every suite starts at once, and on two cores a debug binary can
         // wait its turn for seconds. They bound a hang; they measure nothing.
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.type((["env", env, Subprocess.openresponsesBinary] + arguments).joined(separator: " "))
+        try await tmux.runBinary(arguments.joined(separator: " "), environment: variables)
         try await tmux.waitFor("Type a message", timeout: .seconds(60))
         try await tmux.waitFor("\n> ")
         return tmux

@@ -45,6 +45,14 @@ public enum HostileServer {
     /// The bytes a hostile download holds.
     public static let payload = "#!/bin/sh\necho pwned\n"
 
+    /// A console harness on a new loopback server answering with `route(fileNamed:)`, as every hostile test
+    /// starts; the caller removes the harness and stops its server.
+    public static func harness(fileNamed absolutePath: String = "/tmp/openresponses-hostile-abs.sh") async throws
+        -> ConsoleHarness
+    {
+        ConsoleHarness(server: try await LoopbackServer.start(route: route(fileNamed: absolutePath)))
+    }
+
     public static func route(fileNamed absolutePath: String = "/tmp/openresponses-hostile-abs.sh")
         -> LoopbackServer.Route
     {

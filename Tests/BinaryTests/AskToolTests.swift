@@ -25,9 +25,7 @@ struct AskToolTests {
         let server = try await LoopbackServer.start(route: Self.route())
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let result = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--preset", "function-tools", "--yes", "what time is it in UTC?"],
-            environment: harness.variables)
+        let result = try await harness.run(["ask", "--preset", "function-tools", "--yes", "what time is it in UTC?"])
         await server.stop()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix(#"tool said: {"timezone":"UTC","local_time":""#), "\(result.stdout)")

@@ -37,10 +37,9 @@ struct BackgroundResumeTests {
     }
 
     @Test func aBrokenBackgroundStreamResumesFromItsLastEvent() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(breaksOnResume: 1))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(breaksOnResume: 1))
+        defer { harness.close() }
+        let server = harness.server
         var variables = harness.variables
         variables["OPENRESPONSES_MAX_RETRIES"] = "0"  // every request counted below is a resume, not a transport retry
         let ask = try await Subprocess.run(
@@ -59,9 +58,7 @@ struct BackgroundResumeTests {
         #expect(rows.count == 3, "the create and two resumes, each recorded")
         #expect(rows.allSatisfy { $0.responseId == "resp_bg3" }, "linked by the response's id")
         // `inspect list --response` shows the attempts together.
-        let listed = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "list", "--response", "resp_bg3", "--json"],
-            environment: harness.variables)
+        let listed = try await harness.run(["inspect", "list", "--response", "resp_bg3", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let attempts = try #require(try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue)
         #expect(
@@ -71,10 +68,9 @@ struct BackgroundResumeTests {
     }
 
     @Test func resumingStopsAfterItsAttemptsAndAForegroundStreamIsNotResumed() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(breaksOnResume: 10))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(breaksOnResume: 10))
+        defer { harness.close() }
+        let server = harness.server
         // Each resume is counted as one request: the transport's own retries (a connection error before the head,
         // which a starved machine can cause) are another matter, kept out of the count.
         var variables = harness.variables

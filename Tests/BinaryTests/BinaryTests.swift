@@ -92,9 +92,8 @@ struct BinaryTests {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        _ = try await Subprocess.run(Subprocess.openresponsesBinary, ["ask", "x"], environment: harness.variables)
-        let result = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["inspect", "show", "999"], environment: harness.variables)
+        _ = try await harness.run(["ask", "x"])
+        let result = try await harness.run(["inspect", "show", "999"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no exchange 999"))
         await server.stop()

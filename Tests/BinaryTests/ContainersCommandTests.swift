@@ -33,10 +33,8 @@ struct ContainersCommandTests {
     }
 
     @Test func listsEveryPageAndSavesAFileUnderItsOwnNameOrAnother() async throws {
-        let server = try await LoopbackServer.start(route: Self.route)
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route)
+        defer { harness.close() }
         let binary = Subprocess.openresponsesBinary
 
         let list = try await Subprocess.run(binary, ["containers", "files", "cntr_1"], environment: harness.variables)

@@ -9,17 +9,13 @@ import Testing
 @Suite("cost before and after sending")
 struct CostTests {
     @Test func askEstimateCountsAndPricesWithoutCreating() async throws {
-        let server = try await LoopbackServer.start(route: ConsoleRoutes.cost(counted: 1234))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let result = try await Subprocess.run(
-            Subprocess.openresponsesBinary,
-            [
-                "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
-                "max_output_tokens=50", "How long is a piece of string?",
-            ],
-            environment: harness.variables)
+        let harness = try await ConsoleHarness.start(route: ConsoleRoutes.cost(counted: 1234))
+        defer { harness.close() }
+        let server = harness.server
+        let result = try await harness.run([
+            "ask", "--estimate", "--model", "gpt-4.1-mini", "--set", "temperature=0.3", "--set",
+            "max_output_tokens=50", "How long is a piece of string?",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout
@@ -33,9 +29,7 @@ struct CostTests {
         #expect(body["model"] as? String == "gpt-4.1-mini")
         #expect(body["input"] != nil)
 
-        let unknown = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "--estimate", "--model", "my-local-model", "hi"],
-            environment: harness.variables)
+        let unknown = try await harness.run(["ask", "--estimate", "--model", "my-local-model", "hi"])
         #expect(
             unknown.stdout
                 == "Input: 1,234 tokens for my-local-model (counted by the server) · no price for my-local-model in the price table.\n"

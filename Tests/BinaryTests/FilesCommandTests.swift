@@ -1,7 +1,6 @@
 import Foundation
 import Inspector
 import ResponsesAPI
-import Synchronization
 import TestSupport
 import Testing
 
@@ -13,7 +12,7 @@ struct FilesCommandTests {
     }
 
     func run(_ harness: ConsoleHarness, _ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        try await harness.run(arguments)
     }
 
     @Test func listAllFollowsPaginationAcrossPages() async throws {
@@ -87,7 +86,7 @@ struct FilesCommandTests {
     }
 
     @Test func anInterruptedUploadSaysWhatWasAlreadyUploaded() async throws {
-        let count = SharedCount()
+        let count = Counter()
         let server = try await LoopbackServer.start { _ in
             count.next() == 1
                 ? .json(Self.file("file-up1"))
@@ -120,15 +119,5 @@ struct FilesCommandTests {
         let body = String(decoding: detail?.requestBody ?? [], as: UTF8.self)
         #expect(body.contains("<10 bytes of \(first.path)>"), "the inspector keeps the framing, not the file")
         await server.stop()
-    }
-}
-
-final class SharedCount: Sendable {
-    private let state = Mutex(0)
-    func next() -> Int {
-        state.withLock {
-            $0 += 1
-            return $0
-        }
     }
 }

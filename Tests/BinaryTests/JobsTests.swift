@@ -11,14 +11,13 @@ import Testing
 struct JobsTests {
     /// The built binary with `arguments`, in the harness's environment.
     static func run(_ arguments: [String], _ harness: ConsoleHarness) async throws -> Subprocess.Result {
-        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        try await harness.run(arguments)
     }
 
     @Test func aBackgroundAskIsListedWithItsStatusAndCancelled() async throws {
-        let server = try await LoopbackServer.start(route: ConsoleRoutes.jobs)
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: ConsoleRoutes.jobs)
+        defer { harness.close() }
+        let server = harness.server
         func run(_ arguments: [String]) async throws -> Subprocess.Result { try await Self.run(arguments, harness) }
 
         let empty = try await run(["jobs"])

@@ -6,18 +6,15 @@ import Testing
 /// the other files are added, and the flag raises it over the file.
 @Suite("library caps from config.yaml")
 struct LibraryCapsCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "or-libcaps-\(UUID().uuidString)", isDirectory: true)
+    let home = TestHome("libcaps")
 
     func run(_ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["library"] + arguments + ["--embedder", "none"],
-            environment: ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"])
+        try await home.run(["library"] + arguments + ["--embedder", "none"])
     }
 
     @Test func aCapInConfigRefusesAFileAndTheFlagRaisesIt() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
         try Data("version: 1\nlibrary:\n  max_chunks: 2\n  chunk_size: 200\n  chunk_overlap: 0\n".utf8).write(
             to: home.appendingPathComponent("config.yaml"))
         let long = home.appendingPathComponent("long.txt")

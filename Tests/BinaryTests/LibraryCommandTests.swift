@@ -9,17 +9,12 @@ import Testing
 /// not a terminal. Its progress line and Ctrl-C on a terminal are in TerminalTests.
 @Suite("library add from the command line")
 struct LibraryCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "or-libcmd-\(UUID().uuidString)", isDirectory: true)
+    let home = TestHome("libcmd")
 
-    func run(_ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["library"] + arguments,
-            environment: ["OPENRESPONSES_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"])
-    }
+    func run(_ arguments: [String]) async throws -> Subprocess.Result { try await home.run(["library"] + arguments) }
 
     func config(_ text: String) throws {
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: home.appendingPathComponent("config.yaml"))
     }
 
@@ -31,7 +26,7 @@ struct LibraryCommandTests {
     }
 
     @Test func theConfigFilesChunkingUnderTheFlagsAndAChangeReCutsTheFile() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { home.remove() }
         let text = home.appendingPathComponent("terns.txt")
         try config("version: 1\nlibrary:\n  chunk_size: 200\n  chunk_overlap: 20\n")
         try (1...60).map { "Sentence \($0) follows the arctic terns over the ocean." }.joined(separator: " ").write(
@@ -54,7 +49,7 @@ struct LibraryCommandTests {
     }
 
     @Test func wrongSettingsAreRefusedWithWhereTheyCameFrom() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { home.remove() }
         let text = home.appendingPathComponent("a.txt")
         try config("version: 1\nlibrary:\n  chunk_size: 200\n  chunk_overlap: 150\n")
         try "Some words.".write(to: text, atomically: true, encoding: .utf8)
@@ -80,8 +75,8 @@ struct LibraryCommandTests {
     }
 
     @Test func verboseSaysWhatEachPageGave() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.url, withIntermediateDirectories: true)
         let pdf = home.appendingPathComponent("notes.pdf")
         try PDFWriter.text(pages: [["Page one is about otters."], ["Page two is about beavers and their dams."]]).write(
             to: pdf)

@@ -54,26 +54,20 @@ struct LibraryPushTests {
     }
 
     @Test func aFailedUploadIsReportedTheRestGoOnAndThePushResumes() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "or-push-\(UUID().uuidString)", isDirectory: true)
-        let folder = home.appendingPathComponent("docs", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        try "First note about harbours.".write(
-            to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
-        try "This one the server refuses.".write(
-            to: folder.appendingPathComponent("broken.txt"), atomically: true, encoding: .utf8)
-        try "name,colour\nfox,red\n".write(
-            to: folder.appendingPathComponent("c.csv"), atomically: true, encoding: .utf8)
         let hosted = Hosted()
         let server = try await LoopbackServer.start { hosted.route($0) }
         defer { Task { await server.stop() } }
-        let environment = [
-            "OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": server.baseURL,
-            "OPENAI_API_KEY": "sk-test-loopback", "PATH": "/usr/bin:/bin",
-        ]
+        let home = TestHome(
+            "push", environment: ["OPENAI_BASE_URL": server.baseURL, "OPENAI_API_KEY": "sk-test-loopback"])
+        defer { home.remove() }
+        let folder = try home.folder(
+            "docs",
+            files: [
+                "a.txt": "First note about harbours.", "broken.txt": "This one the server refuses.",
+                "c.csv": "name,colour\nfox,red\n",
+            ])
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(Subprocess.openresponsesBinary, ["library"] + arguments, environment: environment)
+            try await home.run(["library"] + arguments)
         }
         try #require(try await run(["add", folder.path, "--embedder", "none"]).status == 0)
 

@@ -13,8 +13,7 @@ struct MarkdownConsoleTests {
         defer { Task { await server.stop() } }
         let harness = ConsoleHarness(server: server)
         defer { harness.remove() }
-        let plain = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "plan"], environment: harness.variables)
+        let plain = try await harness.run(["ask", "plan"])
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stdout == Fixtures.markdownPlan + "\n")
         var variables = harness.variables

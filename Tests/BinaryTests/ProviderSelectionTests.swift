@@ -25,61 +25,63 @@ struct ProviderSelectionTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// Two providers' servers (`ConsoleRoutes.provider`), `first` and `second`, for `body`.
+    static func withFirstAndSecond(_ body: (LoopbackServer, LoopbackServer) async throws -> Void) async throws {
+        try await LoopbackServer.withTwo(ConsoleRoutes.provider("first"), ConsoleRoutes.provider("second"), body)
+    }
+
     @Test func aPresetOrTheConfigFileChoosesTheProviderAndTheFlagWins() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start(route: ConsoleRoutes.provider("first"))
-        let second = try await LoopbackServer.start(route: ConsoleRoutes.provider("second"))
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
+        try await Self.withFirstAndSecond { first, second in
+            try write(
+                "config.yaml",
+                """
+                version: 1
+                providers:
+                  beta:
+                    base_url: \(second.baseURL)
+                    key_env: BETA_KEY
+                    model: beta-model
+                """)
+            try write("presets/on-beta.yaml", "version: 1\nname: on-beta\nprovider: beta\ntemperature: 0.2\n")
+
+            let viaPreset = try await run(["ask", "--preset", "on-beta", "hello"], base: first.baseURL)
+            #expect(viaPreset.status == 0, "\(viaPreset.stderr)")
+            #expect(viaPreset.stdout.contains("answer from second"))
+            let request = try #require(second.requests.last)
+            #expect(request.header("authorization") == "Bearer sk-beta-secret-0000")
+            #expect(
+                request.jsonBody?["model"] as? String == "beta-model", "the preset's provider's model is the default")
+            #expect(request.jsonBody?["temperature"] as? Double == 0.2)
+
+            let flagWins = try await run(
+                ["ask", "--preset", "on-beta", "--provider", "default", "hello"], base: first.baseURL)
+            #expect(flagWins.stdout.contains("answer from first"), "\(flagWins.stderr)")
+            #expect(first.requests.last?.header("authorization") == "Bearer sk-default-secret-0000")
+
+            // The config file's provider: is the one used when no preset names one.
+            try write(
+                "config.yaml",
+                """
+                version: 1
+                provider: beta
+                providers:
+                  beta:
+                    base_url: \(second.baseURL)
+                    key_env: BETA_KEY
+                """)
+            let viaConfig = try await run(["ask", "hello"], base: first.baseURL)
+            #expect(viaConfig.stdout.contains("answer from second"), "\(viaConfig.stderr)")
+
+            // The same preset's provider shows in `presets show`, and in the inspector's provider column.
+            let shown = try await run(["presets", "show", "on-beta"], base: first.baseURL)
+            #expect(shown.stdout.contains("provider: beta"), "\(shown.stdout)")
+            let onBeta = try JSONValue.parse(
+                Array(
+                    try await run(["inspect", "list", "--json", "--provider", "beta"], base: first.baseURL).stdout.utf8)
+            )
+            #expect(onBeta.arrayValue?.count == 2)
         }
-        try write(
-            "config.yaml",
-            """
-            version: 1
-            providers:
-              beta:
-                base_url: \(second.baseURL)
-                key_env: BETA_KEY
-                model: beta-model
-            """)
-        try write("presets/on-beta.yaml", "version: 1\nname: on-beta\nprovider: beta\ntemperature: 0.2\n")
-
-        let viaPreset = try await run(["ask", "--preset", "on-beta", "hello"], base: first.baseURL)
-        #expect(viaPreset.status == 0, "\(viaPreset.stderr)")
-        #expect(viaPreset.stdout.contains("answer from second"))
-        let request = try #require(second.requests.last)
-        #expect(request.header("authorization") == "Bearer sk-beta-secret-0000")
-        #expect(request.jsonBody?["model"] as? String == "beta-model", "the preset's provider's model is the default")
-        #expect(request.jsonBody?["temperature"] as? Double == 0.2)
-
-        let flagWins = try await run(
-            ["ask", "--preset", "on-beta", "--provider", "default", "hello"], base: first.baseURL)
-        #expect(flagWins.stdout.contains("answer from first"), "\(flagWins.stderr)")
-        #expect(first.requests.last?.header("authorization") == "Bearer sk-default-secret-0000")
-
-        // The config file's provider: is the one used when no preset names one.
-        try write(
-            "config.yaml",
-            """
-            version: 1
-            provider: beta
-            providers:
-              beta:
-                base_url: \(second.baseURL)
-                key_env: BETA_KEY
-            """)
-        let viaConfig = try await run(["ask", "hello"], base: first.baseURL)
-        #expect(viaConfig.stdout.contains("answer from second"), "\(viaConfig.stderr)")
-
-        // The same preset's provider shows in `presets show`, and in the inspector's provider column.
-        let shown = try await run(["presets", "show", "on-beta"], base: first.baseURL)
-        #expect(shown.stdout.contains("provider: beta"), "\(shown.stdout)")
-        let onBeta = try JSONValue.parse(
-            Array(try await run(["inspect", "list", "--json", "--provider", "beta"], base: first.baseURL).stdout.utf8))
-        #expect(onBeta.arrayValue?.count == 2)
     }
 
     @Test func aProviderNobodyConfiguredIsAnErrorAtItsLine() async throws {
@@ -104,27 +106,22 @@ struct ProviderSelectionTests {
 
     @Test func filesAndStoresTakeTheProviderFlag() async throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start(route: ConsoleRoutes.provider("first"))
-        let second = try await LoopbackServer.start(route: ConsoleRoutes.provider("second"))
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
+        try await Self.withFirstAndSecond { first, second in
+            try write(
+                "config.yaml",
+                "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n")
+            let files = try await run(["files", "list", "--provider", "beta"], base: first.baseURL)
+            #expect(files.status == 0, "\(files.stderr)")
+            #expect(files.stdout.contains("file-second") && !files.stdout.contains("file-first"))
+            #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
+            let stores = try await run(["stores", "list", "--provider", "beta"], base: first.baseURL)
+            #expect(stores.stdout.contains("vs_second"), "\(stores.stderr)")
+            let here = try await run(["stores", "list"], base: first.baseURL)
+            #expect(here.stdout.contains("vs_first"), "\(here.stderr)")
+            #expect(first.requests.allSatisfy { $0.header("authorization") == "Bearer sk-default-secret-0000" })
+            let unknown = try await run(["files", "list", "--provider", "nowhere"], base: first.baseURL)
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("error: no provider nowhere (known: default, beta"), "\(unknown.stderr)")
         }
-        try write(
-            "config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: \(second.baseURL)\n    key_env: BETA_KEY\n")
-        let files = try await run(["files", "list", "--provider", "beta"], base: first.baseURL)
-        #expect(files.status == 0, "\(files.stderr)")
-        #expect(files.stdout.contains("file-second") && !files.stdout.contains("file-first"))
-        #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
-        let stores = try await run(["stores", "list", "--provider", "beta"], base: first.baseURL)
-        #expect(stores.stdout.contains("vs_second"), "\(stores.stderr)")
-        let here = try await run(["stores", "list"], base: first.baseURL)
-        #expect(here.stdout.contains("vs_first"), "\(here.stderr)")
-        #expect(first.requests.allSatisfy { $0.header("authorization") == "Bearer sk-default-secret-0000" })
-        let unknown = try await run(["files", "list", "--provider", "nowhere"], base: first.baseURL)
-        #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("error: no provider nowhere (known: default, beta"), "\(unknown.stderr)")
     }
 }

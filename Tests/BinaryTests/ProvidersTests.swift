@@ -8,117 +8,111 @@ import Testing
 /// `providers check` against the peer is in PeerTests.
 @Suite("named providers")
 struct ProvidersTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "or-prov-\(UUID().uuidString)", isDirectory: true)
+    let home = TestHome("prov")
 
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Subprocess.Result {
-        try await Subprocess.openresponses(arguments, home: home, environment: extra)
-    }
-
+    /// Writes a file in the home, only its owner able to read it unless `mode` says otherwise.
     func write(_ name: String, _ text: String, mode: Int = 0o600) throws {
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let url = home.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        try home.write(name, text, mode: mode)
     }
 
     @Test func eachProviderGetsItsOwnKeyAndHeadersAndNoKeyIsStored() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
-        let first = try await LoopbackServer.start { _ in
-            .sse(Fixtures.textStream(id: "resp_a", text: "from A", previousResponseID: nil))
+        defer { home.remove() }
+        let answer: @Sendable (String) -> LoopbackServer.Route = { name in
+            { _ in .sse(Fixtures.textStream(id: "resp_\(name)", text: "from \(name)", previousResponseID: nil)) }
         }
-        let second = try await LoopbackServer.start { _ in
-            .sse(Fixtures.textStream(id: "resp_b", text: "from B", previousResponseID: nil))
-        }
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
+        try await LoopbackServer.withTwo(answer("A"), answer("B")) { first, second in
+            try write(
+                "config.yaml",
+                """
+                version: 1
+                providers:
+                  alpha:
+                    base_url: \(first.baseURL)
+                    key_env: ALPHA_KEY
+                    model: alpha-model
+                  beta:
+                    base_url: \(second.baseURL)
+                    model: beta-model
+                    headers:
+                      X-Team: "${TEAM}"
+                """)
+            try write("credentials.yaml", "beta: sk-beta-secret-0000\n")
+            let environment = ["ALPHA_KEY": "sk-alpha-secret-0000", "TEAM": "core"]
+            let a = try await home.run(["ask", "--provider", "alpha", "hello"], environment: environment)
+            #expect(a.status == 0, "\(a.stderr)")
+            #expect(a.stdout.contains("from A"))
+            let b = try await home.run(["ask", "--provider", "beta", "hello"], environment: environment)
+            #expect(b.stdout.contains("from B"), "\(b.stderr)")
+            #expect(
+                !(a.stderr + b.stderr).contains("secret-0000"), "no key in what the command says (its log included)")
+            let toA = try #require(first.requests.last)
+            let toB = try #require(second.requests.last)
+            #expect(toA.header("authorization") == "Bearer sk-alpha-secret-0000")
+            #expect(toB.header("authorization") == "Bearer sk-beta-secret-0000")
+            #expect(toB.header("x-team") == "core")
+            #expect(toA.jsonBody?["model"] as? String == "alpha-model", "the provider's model is the default")
+            #expect(toB.jsonBody?["model"] as? String == "beta-model")
+            // The inspector has both exchanges, and neither key.
+            let list = try await home.run(["inspect", "list", "--json"])
+            #expect(list.stdout.contains(first.baseURL) && list.stdout.contains(second.baseURL))
+            for file in try FileManager.default.contentsOfDirectory(atPath: home.path)
+            where file.hasPrefix("inspector.sqlite") {
+                let bytes = try Data(contentsOf: home.appendingPathComponent(file))
+                #expect(bytes.range(of: Data("secret-0000".utf8)) == nil, "\(file) holds a key")
             }
-        }
-        try write(
-            "config.yaml",
-            """
-            version: 1
-            providers:
-              alpha:
-                base_url: \(first.baseURL)
-                key_env: ALPHA_KEY
-                model: alpha-model
-              beta:
-                base_url: \(second.baseURL)
-                model: beta-model
-                headers:
-                  X-Team: "${TEAM}"
-            """)
-        try write("credentials.yaml", "beta: sk-beta-secret-0000\n")
-        let environment = ["ALPHA_KEY": "sk-alpha-secret-0000", "TEAM": "core"]
-        let a = try await run(["ask", "--provider", "alpha", "hello"], environment: environment)
-        #expect(a.status == 0, "\(a.stderr)")
-        #expect(a.stdout.contains("from A"))
-        let b = try await run(["ask", "--provider", "beta", "hello"], environment: environment)
-        #expect(b.stdout.contains("from B"), "\(b.stderr)")
-        #expect(!(a.stderr + b.stderr).contains("secret-0000"), "no key in what the command says (its log included)")
-        let toA = try #require(first.requests.last)
-        let toB = try #require(second.requests.last)
-        #expect(toA.header("authorization") == "Bearer sk-alpha-secret-0000")
-        #expect(toB.header("authorization") == "Bearer sk-beta-secret-0000")
-        #expect(toB.header("x-team") == "core")
-        #expect(toA.jsonBody?["model"] as? String == "alpha-model", "the provider's model is the default")
-        #expect(toB.jsonBody?["model"] as? String == "beta-model")
-        // The inspector has both exchanges, and neither key.
-        let list = try await run(["inspect", "list", "--json"])
-        #expect(list.stdout.contains(first.baseURL) && list.stdout.contains(second.baseURL))
-        for file in try FileManager.default.contentsOfDirectory(atPath: home.path)
-        where file.hasPrefix("inspector.sqlite") {
-            let bytes = try Data(contentsOf: home.appendingPathComponent(file))
-            #expect(bytes.range(of: Data("secret-0000".utf8)) == nil, "\(file) holds a key")
-        }
-        // Each exchange names its provider; list filters on it, and a replay to the other provider can be diffed.
-        let onBeta =
-            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8))
-            .arrayValue ?? []
-        #expect(onBeta.count == 1)
-        #expect(onBeta.first?["provider"] == "beta")
-        let onAlpha =
-            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "alpha"]).stdout.utf8))
-            .arrayValue ?? []
-        let alphaID = try #require(onAlpha.first?["id"]?.intValue)
-        let replay = try await run(
-            ["inspect", "replay", String(alphaID), "--provider", "beta"], environment: environment)
-        #expect(replay.status == 0, "\(replay.stderr)")
-        #expect(replay.stdout.contains("from B"))
-        #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
-        let replays =
-            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8))
-            .arrayValue ?? []
-        let ids = replays.compactMap { $0["id"]?.intValue }
-        let replayID = try #require(ids.max())
-        let diff = try await run(["inspect", "diff", String(alphaID), String(replayID)])
-        #expect(diff.status == 0, "\(diff.stderr)")
-        #expect(diff.stdout.contains("from A") && diff.stdout.contains("from B"), "\(diff.stdout)")
-        // Without --provider, a replay goes where the exchange went, with that provider's key and headers,
-        // not with the command's own key.
-        let again = try await run(
-            ["inspect", "replay", String(alphaID)],
-            environment: environment.merging(["OPENAI_API_KEY": "sk-default-secret-0000"]) { $1 })
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("from A"))
-        #expect(again.stderr.contains("went to provider alpha; replaying it there, with its key"), "\(again.stderr)")
-        #expect(first.requests.last?.header("authorization") == "Bearer sk-alpha-secret-0000")
-        let stats = try await run(["inspect", "stats", "--by", "provider", "--json"])
-        #expect(stats.stdout.contains("\"alpha\"") && stats.stdout.contains("\"beta\""), "\(stats.stdout)")
+            // Each exchange names its provider; list filters on it, and a replay to the other provider can be diffed.
+            let onBeta =
+                try JSONValue.parse(
+                    Array(try await home.run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)
+                )
+                .arrayValue ?? []
+            #expect(onBeta.count == 1)
+            #expect(onBeta.first?["provider"] == "beta")
+            let onAlpha =
+                try JSONValue.parse(
+                    Array(try await home.run(["inspect", "list", "--json", "--provider", "alpha"]).stdout.utf8)
+                )
+                .arrayValue ?? []
+            let alphaID = try #require(onAlpha.first?["id"]?.intValue)
+            let replay = try await home.run(
+                ["inspect", "replay", String(alphaID), "--provider", "beta"], environment: environment)
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(replay.stdout.contains("from B"))
+            #expect(second.requests.last?.header("authorization") == "Bearer sk-beta-secret-0000")
+            let replays =
+                try JSONValue.parse(
+                    Array(try await home.run(["inspect", "list", "--json", "--provider", "beta"]).stdout.utf8)
+                )
+                .arrayValue ?? []
+            let ids = replays.compactMap { $0["id"]?.intValue }
+            let replayID = try #require(ids.max())
+            let diff = try await home.run(["inspect", "diff", String(alphaID), String(replayID)])
+            #expect(diff.status == 0, "\(diff.stderr)")
+            #expect(diff.stdout.contains("from A") && diff.stdout.contains("from B"), "\(diff.stdout)")
+            // Without --provider, a replay goes where the exchange went, with that provider's key and headers,
+            // not with the command's own key.
+            let again = try await home.run(
+                ["inspect", "replay", String(alphaID)],
+                environment: environment.merging(["OPENAI_API_KEY": "sk-default-secret-0000"]) { $1 })
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("from A"))
+            #expect(
+                again.stderr.contains("went to provider alpha; replaying it there, with its key"), "\(again.stderr)")
+            #expect(first.requests.last?.header("authorization") == "Bearer sk-alpha-secret-0000")
+            let stats = try await home.run(["inspect", "stats", "--by", "provider", "--json"])
+            #expect(stats.stdout.contains("\"alpha\"") && stats.stdout.contains("\"beta\""), "\(stats.stdout)")
 
-        let listed = try await run(["providers", "list"], environment: environment)
-        #expect(listed.stdout.contains("alpha  \(first.baseURL)  (key from $ALPHA_KEY, model alpha-model)"))
-        #expect(!listed.stdout.contains("secret"))
-        let unknown = try await run(["ask", "--provider", "gamma", "hello"], environment: environment)
-        #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("no provider gamma (known: default, alpha, beta"))
+            let listed = try await home.run(["providers", "list"], environment: environment)
+            #expect(listed.stdout.contains("alpha  \(first.baseURL)  (key from $ALPHA_KEY, model alpha-model)"))
+            #expect(!listed.stdout.contains("secret"))
+            let unknown = try await home.run(["ask", "--provider", "gamma", "hello"], environment: environment)
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("no provider gamma (known: default, alpha, beta"))
+        }
     }
 
     @Test func libraryCommandsTakeAProvider() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { home.remove() }
         let server = try await LoopbackServer.start { request in
             let inputs =
                 (request.jsonBody?["input"] as? [String]) ?? [String(describing: request.jsonBody?["input"] ?? "")]
@@ -135,12 +129,12 @@ struct ProvidersTests {
         try "Harbour pilots board ships at the breakwater.".write(
             to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
         let environment = ["EMB_KEY": "sk-emb-secret-0000", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"]
-        let add = try await run(
+        let add = try await home.run(
             ["library", "add", folder.path, "--embedder", "openai:tiny", "--provider", "emb"], environment: environment)
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout.contains("Embedded 1 passage with openai:tiny"))
         #expect(server.requests.first?.header("authorization") == "Bearer sk-emb-secret-0000")
-        let search = try await run(
+        let search = try await home.run(
             ["library", "search", "pilots", "--mode", "semantic", "--json", "--provider", "emb"],
             environment: environment)
         #expect(search.status == 0, "\(search.stderr)")
@@ -148,15 +142,18 @@ struct ProvidersTests {
             search.stdout.contains("\"semantic_rank\" : 1") || search.stdout.contains("\"semantic_rank\": 1"),
             "\(search.stdout)")
         let rows =
-            try JSONValue.parse(Array(try await run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8))
+            try JSONValue.parse(
+                Array(try await home.run(["inspect", "list", "--json", "--provider", "emb"]).stdout.utf8)
+            )
             .arrayValue ?? []
         #expect(rows.count == 2, "the passage's and the query's embeddings, both recorded as emb's")
         // The embedder can name its provider itself: no --provider needed afterwards, for the query either.
-        let reembed = try await run(["library", "reembed", "--embedder", "openai:tiny@emb"], environment: environment)
+        let reembed = try await home.run(
+            ["library", "reembed", "--embedder", "openai:tiny@emb"], environment: environment)
         #expect(
             reembed.stdout.contains("The library's vectors come from openai:tiny@emb: 1 passage"),
             "\(reembed.stdout)\(reembed.stderr)")
-        let later = try await run(
+        let later = try await home.run(
             ["library", "search", "pilots", "--mode", "semantic", "--json"], environment: environment)
         #expect(later.status == 0, "\(later.stderr)")
         #expect(later.stdout.contains("a.txt"))
@@ -165,16 +162,16 @@ struct ProvidersTests {
     }
 
     @Test func aCredentialsFileOthersCanReadIsRefused() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { home.remove() }
         try write("config.yaml", "version: 1\nproviders:\n  beta:\n    base_url: http://127.0.0.1:9/v1\n")
         try write("credentials.yaml", "beta: sk-beta-secret-0000\n", mode: 0o644)
-        let ask = try await run(["ask", "--provider", "beta", "hello"])
+        let ask = try await home.run(["ask", "--provider", "beta", "hello"])
         #expect(ask.status == 2)
         #expect(ask.stderr.contains("credentials.yaml has mode 644 and holds keys: chmod 600"))
         try write(
             "config.yaml",
             "version: 1\nproviders:\n  beta:\n    base_url: ftp://x\n    headers:\n      X-Key: literal-secret\n")
-        let bad = try await run(["providers", "list"])
+        let bad = try await home.run(["providers", "list"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("providers.beta.base_url"), "\(bad.stderr)")
         #expect(bad.stderr.contains("providers.beta.headers.X-Key"), "\(bad.stderr)")
@@ -185,13 +182,13 @@ struct ProvidersTests {
         try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
         try FileManager.default.createSymbolicLink(
             atPath: home.appendingPathComponent("credentials.yaml").path, withDestinationPath: "real.yaml")
-        let linked = try await run(["providers", "list"])
+        let linked = try await home.run(["providers", "list"])
         #expect(linked.status == 0 && linked.stdout.contains("beta"), "\(linked.stderr)")
-        let viaLink = try await run(["ask", "--provider", "beta", "--model", "m", "hello"])
+        let viaLink = try await home.run(["ask", "--provider", "beta", "--model", "m", "hello"])
         #expect(!viaLink.stderr.contains("mode"), "\(viaLink.stderr)")
         if geteuid() == 0 {
             chown(home.appendingPathComponent("real.yaml").path, 65534, 65534)
-            let foreign = try await run(["ask", "--provider", "beta", "hello"])
+            let foreign = try await home.run(["ask", "--provider", "beta", "hello"])
             #expect(
                 foreign.status == 2 && foreign.stderr.contains("is owned by user 65534, not by you"),
                 "\(foreign.stderr)")
@@ -199,7 +196,7 @@ struct ProvidersTests {
         try FileManager.default.removeItem(at: home.appendingPathComponent("credentials.yaml"))
         try FileManager.default.createDirectory(
             at: home.appendingPathComponent("credentials.yaml"), withIntermediateDirectories: false)
-        let directory = try await run(["ask", "--provider", "beta", "hello"])
+        let directory = try await home.run(["ask", "--provider", "beta", "hello"])
         #expect(
             directory.status == 2 && directory.stderr.contains("credentials.yaml is not a file"), "\(directory.stderr)")
         for (config, expected) in [
@@ -215,7 +212,7 @@ struct ProvidersTests {
             ),
         ] {
             try write("config.yaml", "version: 1\nproviders:\n" + config)
-            let refused = try await run(["providers", "list"])
+            let refused = try await home.run(["providers", "list"])
             #expect(refused.status == 2 && refused.stderr.contains(expected), "\(refused.stderr)")
         }
     }
@@ -223,7 +220,7 @@ struct ProvidersTests {
     /// A key or header that cannot be sent, and a credentials file that is not YAML, are reported by where
     /// and what, never by quoting them.
     @Test func noErrorQuotesAKey() async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { home.remove() }
         let server = try await LoopbackServer.start { _ in .sse(Fixtures.textStream(id: "resp_k", text: "from K")) }
         defer { Task { await server.stop() } }
         try write(
@@ -240,21 +237,21 @@ struct ProvidersTests {
                   X-Secret: "${SECRET_HEADER}"
             """)
         try write("credentials.yaml", "lambda: sk-canary-lambda-0001\n  kappa: sk-canary-kappa-0002: x\n")
-        let yaml = try await run(["ask", "--provider", "lambda", "hi"])
+        let yaml = try await home.run(["ask", "--provider", "lambda", "hi"])
         #expect(yaml.status == 2)
         #expect(yaml.stderr.contains("credentials.yaml:2:"), "\(yaml.stderr)")
         #expect(!yaml.stderr.contains("canary"), "\(yaml.stderr)")
-        let check = try await run(["providers", "check", "lambda", "--json"])
+        let check = try await home.run(["providers", "check", "lambda", "--json"])
         #expect(!(check.stdout + check.stderr).contains("canary"), "\(check.stdout)")
 
-        let key = try await run(
+        let key = try await home.run(
             ["ask", "--provider", "kappa", "hi"], environment: ["KAPPA_KEY": "sk-canary-kappa-0003\nsecond"])
         #expect(key.status == 2)
         #expect(key.stderr.contains("the API key holds a line break"), "\(key.stderr)")
         #expect(!key.stderr.contains("canary"))
 
         try write("credentials.yaml", "lambda: sk-canary-lambda-0004\n")
-        let header = try await run(
+        let header = try await home.run(
             ["ask", "--provider", "lambda", "hi"], environment: ["SECRET_HEADER": "canary-value\r\nX-Injected: 1"])
         #expect(header.status != 0)
         #expect(header.stderr.contains("a request header's value holds a line break"), "\(header.stderr)")

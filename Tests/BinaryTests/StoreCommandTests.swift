@@ -20,7 +20,7 @@ struct StoreCommandTests {
         -> Subprocess.Result
     {
         guard let directory else {
-            return try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+            return try await harness.run(arguments)
         }
         // The binary started in `directory`, as a user runs it from there.
         return try await Subprocess.run(
@@ -126,7 +126,7 @@ struct StoreCommandTests {
     }
 
     @Test func oneFileIsAddedAloneAndWaitedFor() async throws {
-        let polls = SharedCount()
+        let polls = Counter()
         let server = try await LoopbackServer.start { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/files"):

@@ -20,9 +20,7 @@ struct StoreReliabilityTests {
                         var results: [Subprocess.Result] = []
                         for index in 0..<25 {
                             results.append(
-                                try await Subprocess.run(
-                                    Subprocess.openresponsesBinary, ["ask", "loop \(loop) ask \(index)"],
-                                    environment: harness.variables))
+                                try await harness.run(["ask", "loop \(loop) ask \(index)"]))
                         }
                         return results
                     }
@@ -45,10 +43,8 @@ struct StoreReliabilityTests {
 
     @Test(arguments: ["garbage", "truncated"])
     func aDamagedStoreIsMovedAsideAndTheNextAskIsRecorded(damage: String) async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: echoRoute(counter: Counter()))
+        defer { harness.close() }
         let binary = Subprocess.openresponsesBinary
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
         // A real store with some exchanges, its WAL folded in, then damaged.

@@ -39,21 +39,17 @@ struct StoreWriteFailureTests {
 
     @Test(.enabled(if: canMakeImmutable, "chattr +i is not available here"))
     func aReadOnlyStoreCostsOneLineAndTheAnswerIsStillPrinted() async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: echoRoute(counter: Counter()))
+        defer { harness.close() }
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
-        let first = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
+        let first = try await harness.run(["ask", "first"])
         try #require(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
 
         let lock = try await Subprocess.run("/usr/bin/chattr", ["+i", store], environment: [:])
         try #require(lock.status == 0, "\(lock.stderr)")
         defer { _ = try? Subprocess.runBlocking("/usr/bin/chattr", ["-i", store], environment: [:]) }
 
-        let ask = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "second"], environment: harness.variables)
+        let ask = try await harness.run(["ask", "second"])
         #expect(ask.status == first.status)
         #expect(ask.stdout == "echo: second\n")
         #expect(ask.stderr == "warning: not recorded: the inspector store is read-only: \(store)\n", "\(ask.stderr)")
@@ -65,10 +61,8 @@ struct StoreWriteFailureTests {
 
     @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs is not allowed here"))
     func aFullDiskCostsOneLineAndTheAnswerIsStillPrinted() async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: echoRoute(counter: Counter()))
+        defer { harness.close() }
         let disk = harness.home.path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         let mount = try await Subprocess.run(
@@ -76,16 +70,13 @@ struct StoreWriteFailureTests {
         try #require(mount.status == 0, "\(mount.stderr)")
         defer { _ = try? Subprocess.runBlocking("/usr/bin/umount", ["-l", disk], environment: [:]) }
         let store = harness.home.appendingPathComponent("inspector.sqlite").path
-        let first = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "first"], environment: harness.variables)
+        let first = try await harness.run(["ask", "first"])
         try #require(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
 
         // Every byte left taken: dd stops at "No space left on device".
         _ = try await Subprocess.run("/usr/bin/dd", ["if=/dev/zero", "of=\(disk)/filler", "bs=4k"], environment: [:])
 
-        let ask = try await Subprocess.run(
-            Subprocess.openresponsesBinary, ["ask", "second \(String(repeating: "filler ", count: 2000))"],
-            environment: harness.variables)
+        let ask = try await harness.run(["ask", "second \(String(repeating: "filler ", count: 2000))"])
         #expect(ask.status == first.status)
         #expect(ask.stdout.hasPrefix("echo: second "))
         #expect(

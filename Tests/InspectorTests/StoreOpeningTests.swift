@@ -12,11 +12,7 @@ struct StoreOpeningTests {
     @Test func exchangesMadeWhileTheStoreOpensAreRecorded() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-opening-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let failures = Mutex<[String]>([])
-        let recorder = ExchangeRecorder(openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path) {
-            error in
-            failures.withLock { $0.append("\(error)") }
-        }
+        let (recorder, failures) = Self.recorder(openingStoreIn: directory)
         let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
         try await Self.client(server: server, recorder: recorder) { client in
             for _ in 0..<3 {
@@ -24,7 +20,7 @@ struct StoreOpeningTests {
             }
         }
         await server.stop()
-        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(failures.all.isEmpty)
         let store = try #require(recorder.store)
         let rows = try await store.recentExchanges()
         #expect(rows.map(\.state) == ["completed", "completed", "completed"])
@@ -56,11 +52,7 @@ struct StoreOpeningTests {
         let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("or-blocker-\(UUID().uuidString)")
         try Data("not a directory".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
-        let failures = Mutex<[String]>([])
-        let recorder = ExchangeRecorder(openingStoreAt: blocker.appendingPathComponent("inspector.sqlite").path) {
-            error in
-            failures.withLock { $0.append("\(error)") }
-        }
+        let (recorder, failures) = Self.recorder(openingStoreIn: blocker)
         let server = try await LoopbackServer.start { _ in .sseFixture("stream-hello.sse") }
         var texts: [String] = []
         _ = try await Self.client(server: server, recorder: recorder) { client in
@@ -75,8 +67,22 @@ struct StoreOpeningTests {
         await server.stop()
         #expect(texts.count == 2 && texts.allSatisfy { !$0.isEmpty })
         #expect(server.requests.count == 2)
-        #expect(failures.withLock { $0.count } == 1)
+        #expect(failures.all.count == 1)
         #expect(recorder.store == nil)
+    }
+
+    /// What a recorder reported as failures, in order.
+    final class Failures: Sendable {
+        private let reported = Mutex<[String]>([])
+        var all: [String] { reported.withLock { $0 } }
+        func append(_ error: any Error) { reported.withLock { $0.append("\(error)") } }
+    }
+
+    /// A recorder opening `inspector.sqlite` in `directory` in the background, and the failures it reports.
+    private static func recorder(openingStoreIn directory: URL) -> (ExchangeRecorder, Failures) {
+        let failures = Failures()
+        let path = directory.appendingPathComponent("inspector.sqlite").path
+        return (ExchangeRecorder(openingStoreAt: path) { failures.append($0) }, failures)
     }
 
     private static func client<T>(

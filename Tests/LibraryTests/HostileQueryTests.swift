@@ -10,7 +10,7 @@ struct HostileQueryTests {
     @Test func noRandomSearchTextIsASyntaxError() async throws {
         let files = try LibraryFixtures()
         defer { files.remove() }
-        let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
+        let store = try files.openStore()
         let notes = try files.write(
             "quotes.md", "# Quotes\n\nA \"quoted\" word, é\u{0301}, 👩\u{200D}💻 and NEAR OR AND.\n")
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([notes]) { _ in }

@@ -12,7 +12,7 @@ struct IngestTests {
 
     init() throws {
         files = try LibraryFixtures()
-        store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
+        store = try files.openStore()
         ingest = Ingest(
             store: store, extractors: Extractors(environment: ProcessInfo.processInfo.environment),
             chunker: Chunker(size: 200, overlap: 30))

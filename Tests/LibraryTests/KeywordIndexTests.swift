@@ -9,16 +9,12 @@ import Testing
 @Suite("The library's keyword index")
 struct KeywordIndexTests {
     let files: LibraryFixtures
-    let path: String
 
-    init() throws {
-        files = try LibraryFixtures()
-        path = files.folder.appendingPathComponent("store/library.sqlite").path
-    }
+    init() throws { files = try LibraryFixtures() }
 
     @Test func aWordFindsItsOtherForms() async throws {
         defer { files.remove() }
-        let store = try LibraryStore.open(at: path)
+        let store = try files.openStore()
         let notes = try files.write("backups.md", "# Backups\n\nNightly backups are verified by restoring them.\n")
         let other = try files.write("tokens.txt", "The tokenizer splits text into tokens.\n")
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add([notes, other]) { _ in }
@@ -35,8 +31,8 @@ struct KeywordIndexTests {
         defer { files.remove() }
         // A library as the version before this one left it: schema v3, chunks indexed without stemming.
         try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let old = try DatabasePool(path: path)
+            atPath: (files.storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabasePool(path: files.storePath)
         try LibraryStore.migrator.migrate(old, upTo: "v3-end-page")
         try await old.write { db in
             try db.execute(
@@ -53,7 +49,7 @@ struct KeywordIndexTests {
             } == 0)
         try old.close()
 
-        let store = try LibraryStore.open(at: path)
+        let store = try files.openStore()
         #expect(try await store.search("backup").map(\.path) == ["/notes/backups.md"])
         #expect(try await store.search("verify").map(\.text) == ["Nightly backups are verified."])
         // The index is kept in step after the change as before it.
@@ -68,12 +64,12 @@ struct KeywordIndexTests {
 
     @Test func aBatchLeavesTheWriteAheadLogEmpty() async throws {
         defer { files.remove() }
-        let store = try LibraryStore.open(at: path)
+        let store = try files.openStore()
         let urls = try (1...20).map {
             try files.write("note-\($0).txt", String(repeating: "Penguins huddle in winter storms. ", count: 200))
         }
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add(urls) { _ in }
-        let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        let wal = try FileManager.default.attributesOfItem(atPath: files.storePath + "-wal")[.size] as? Int
         #expect(wal == 0, "the next command would read back a WAL of \(wal ?? -1) bytes")
         #expect(try await store.search("penguin").count == 10)
     }

@@ -15,6 +15,12 @@ struct LibraryFixtures {
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
+    /// Where the tests keep their library store: `store/library.sqlite` in the folder.
+    var storePath: String { folder.appendingPathComponent("store/library.sqlite").path }
+
+    /// The library store at `storePath`, opened (made, the first time).
+    func openStore() throws -> LibraryStore { try LibraryStore.open(at: storePath) }
+
     @discardableResult
     func write(_ name: String, _ text: String) throws -> URL {
         let url = folder.appendingPathComponent(name)

@@ -39,7 +39,7 @@ struct PageBridgeTests {
         // Page 2 ends a sentence, so pages 2 and 3 get no bridge.
         #expect(!chunks.contains { $0.page == 2 && $0.endPage != nil })
 
-        let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
+        let store = try files.openStore()
         #expect(await Ingest(store: store, extractors: extractors).add([pdf]) { _ in } == [.added(chunks: 4, pages: 3)])
         let hits = try await store.search("how was water temperature measured by the team")
         let best = try #require(hits.first)

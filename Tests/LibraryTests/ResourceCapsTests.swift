@@ -36,7 +36,7 @@ struct ResourceCapsTests {
     }
 
     func ingest(caps: ResourceCaps, chunker: Chunker = Chunker()) throws -> Ingest {
-        let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
+        let store = try files.openStore()
         var extractors = Extractors(environment: ProcessInfo.processInfo.environment)
         extractors.caps = caps
         return Ingest(store: store, extractors: extractors, chunker: chunker)

@@ -11,12 +11,8 @@ import Testing
 @Suite("The library's ranking")
 struct RetrieverTests {
     let files: LibraryFixtures
-    let path: String
 
-    init() throws {
-        files = try LibraryFixtures()
-        path = files.folder.appendingPathComponent("store/library.sqlite").path
-    }
+    init() throws { files = try LibraryFixtures() }
 
     /// Letter counts a–z.
     struct LetterEmbedder: Embedder {
@@ -43,7 +39,7 @@ struct RetrieverTests {
     }
 
     func library(_ documents: [(String, String)]) async throws -> (LibraryStore, [URL]) {
-        let store = try LibraryStore.open(at: path)
+        let store = try files.openStore()
         let urls = try documents.map { try files.write($0.0, $0.1) }
         _ = await Ingest(store: store, extractors: Extractors(environment: [:])).add(urls) { _ in }
         return (store, urls)

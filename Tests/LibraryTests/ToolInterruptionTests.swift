@@ -68,7 +68,7 @@ struct ToolInterruptionTests {
         defer { files.remove() }
         let first = try files.write("a.txt", "Otters build dens by the water.\n")
         let slow = try files.write("slow.pdf", "%PDF-1.4\n")
-        let store = try LibraryStore.open(at: files.folder.appendingPathComponent("store/library.sqlite").path)
+        let store = try files.openStore()
         let ingest = Ingest(
             store: store, extractors: Extractors(environment: environment), chunker: Chunker(size: 200, overlap: 30))
         let adding = Task { await ingest.add([first, slow]) { _ in } }

@@ -12,23 +12,17 @@ import Testing
 struct LibraryWorkbenchPeerTests {
     @Test func pushCompareEvalAndASecondPushThatUploadsNothing() async throws {
         let baseURL = try #require(PeerServer.baseURL)
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "or-bench-\(UUID().uuidString)", isDirectory: true)
-        let folder = home.appendingPathComponent("docs", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        try "Lighthouse keepers trimmed the lamp wicks every evening.".write(
-            to: folder.appendingPathComponent("lamps.txt"), atomically: true, encoding: .utf8)
-        try "# Bread\n\nSourdough starter wants flour and water each morning.\n".write(
-            to: folder.appendingPathComponent("bread.md"), atomically: true, encoding: .utf8)
+        let (home, folder) = try PeerServer.libraryHome(
+            "bench", folder: "docs",
+            files: [
+                "lamps.txt": PeerServer.lampNote,
+                "bread.md": "# Bread\n\nSourdough starter wants flour and water each morning.\n",
+            ])
+        defer { home.remove() }
         try PDFWriter.text(pages: [["Tide tables give the height of high water at each port."]], title: "Tides")
             .write(to: folder.appendingPathComponent("tides.pdf"))
-        let environment = [
-            "OPENRESPONSES_HOME": home.path, "HOME": home.path, "OPENAI_BASE_URL": baseURL,
-            "OPENAI_API_KEY": "sk-test-1234", "PATH": "/usr/bin:/bin",
-        ]
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(Subprocess.openresponsesBinary, ["library"] + arguments, environment: environment)
+            try await home.run(["library"] + arguments)
         }
         let add = try await run(["add", folder.path, "--embedder", "openai:" + PeerServer.embeddingModel])
         try #require(add.status == 0, "\(add.stderr)")

@@ -21,10 +21,7 @@ struct ProxyForwardingTests {
             id: "resp_proxy1", text: "zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich 🚀")
         let upstream = try await LoopbackServer.start { _ in .sse(frames, headers: [("x-request-id", "req_up_1")]) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
+        defer { proxy.remove(stopping: upstream) }
         let received = scratch.appendingPathComponent("stream.txt")
         let result = try await proxy.curl(
             "/responses",
@@ -89,10 +86,7 @@ struct ProxyForwardingTests {
             }
         }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
+        defer { proxy.remove(stopping: upstream) }
         let out = scratch.appendingPathComponent("out")
         let whole = try await proxy.curl(
             "/responses", ["-H", "Content-Type: application/json", "--data-binary", #"{"model":"m-1","input":"x"}"#],
@@ -168,10 +162,7 @@ struct ProxyForwardingTests {
             id: "resp_long", text: Array(repeating: "word", count: 600).joined(separator: " "))
         let upstream = try await LoopbackServer.start { _ in .sse(frames, pause: .milliseconds(100)) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
+        defer { proxy.remove(stopping: upstream) }
         let started = ContinuousClock.now
         let result = try await proxy.curl(
             "/responses", ["--max-time", "1", "--data-binary", "{}"], output: scratch.appendingPathComponent("out"))

@@ -96,6 +96,12 @@ final class ProxyHarness: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// `remove()`, and the upstream the proxy was in front of stopped (in a task of its own, as a `defer` wants).
+    func remove(stopping upstream: LoopbackServer) {
+        remove()
+        Task { await upstream.stop() }
+    }
+
     /// curl through the proxy: the body it received goes to a file; returns the status line's code.
     func curl(_ path: String, _ arguments: [String] = [], output: URL) async throws -> Subprocess.Result {
         try await Subprocess.run(

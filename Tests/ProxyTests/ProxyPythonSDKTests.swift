@@ -52,10 +52,7 @@ struct ProxyPythonSDKTests {
             }
         }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
+        defer { proxy.remove(stopping: upstream) }
         let result = try await PythonSDK.run(
             Self.script, baseURL: proxy.baseURL, key: "sk-sdk-secret-0002",
             extra: ["MODEL": "test-model", "STORE_ID": "vs_sdk"])

@@ -12,6 +12,16 @@ import Testing
 struct ProxyRefusalTests {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-refuse-\(UUID().uuidString)")
 
+    /// Makes the scratch folder and starts an upstream that lists nothing with a proxy in front of it;
+    /// `out` is where a curl through it writes the body it gets.
+    func start() async throws -> (proxy: ProxyHarness, upstream: LoopbackServer, out: URL) {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
+        return (
+            try await ProxyHarness.start(upstream: upstream.baseURL), upstream, scratch.appendingPathComponent("out")
+        )
+    }
+
     /// The error a refused client got, as JSON.
     func error(in file: URL) throws -> JSONValue? {
         try JSONValue.parse(Array(try Data(contentsOf: file)))["error"]
@@ -19,14 +29,8 @@ struct ProxyRefusalTests {
 
     @Test func aWebPagesRequestIsRefusedAndRecorded() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
-        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
-        let out = scratch.appendingPathComponent("out")
+        let (proxy, upstream, out) = try await start()
+        defer { proxy.remove(stopping: upstream) }
 
         // What a page's fetch() or form sends: text/plain needs no preflight, and the browser adds its Origin.
         let page = try await proxy.curl(
@@ -82,14 +86,8 @@ struct ProxyRefusalTests {
 
     @Test func aPathThatClimbsOutOfV1IsRefusedAndRecorded() async throws {
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
-        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL)
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
-        let out = scratch.appendingPathComponent("out")
+        let (proxy, upstream, out) = try await start()
+        defer { proxy.remove(stopping: upstream) }
 
         for path in [
             "/../../x", "/..", "/%2e%2e/%2E%2E/x", "/models/.%2E/../admin", "/..%2f..%2fx", "/..;/..;/x",
@@ -118,10 +116,7 @@ struct ProxyRefusalTests {
     @Test func anIdleConnectionIsClosed() async throws {
         let upstream = try await LoopbackServer.start { _ in .json(#"{"object":"list","data":[]}"#) }
         let proxy = try await ProxyHarness.start(upstream: upstream.baseURL, idleTimeout: .milliseconds(500))
-        defer {
-            proxy.remove()
-            Task { await upstream.stop() }
-        }
+        defer { proxy.remove(stopping: upstream) }
         // A connection that never sends a request, and one that sent one and then says nothing more.
         // Bounds on a hang, generous for a loaded machine: the timeout itself is half a second.
         let silent = try await IdleSocket.closedByPeer(port: proxy.port, sending: nil, within: .seconds(60))

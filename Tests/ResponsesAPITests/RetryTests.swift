@@ -16,16 +16,6 @@ struct RetryTests {
         }
     }
 
-    final class Attempts: Sendable {
-        private let count = Mutex(0)
-        func next() -> Int {
-            count.withLock {
-                $0 += 1
-                return $0
-            }
-        }
-    }
-
     func client(
         _ server: LoopbackServer, waits: Waits, policy: RetryPolicy = .default, observer: (any ExchangeObserver)? = nil,
         readTimeout: Duration = .seconds(60)
@@ -44,7 +34,7 @@ struct RetryTests {
         #"{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#
 
     @Test func rateLimitWithRetryAfterIsRetriedOnceAfterWaiting() async throws {
-        let attempts = Attempts()
+        let attempts = Counter()
         let server = try await LoopbackServer.start { _ in
             attempts.next() == 1
                 ? .json(Self.rateLimited, status: 429, headers: [("retry-after", "1"), ("x-request-id", "req_429")])
@@ -67,7 +57,7 @@ struct RetryTests {
     }
 
     @Test func retryAfterMillisecondsWinsOverSeconds() async throws {
-        let attempts = Attempts()
+        let attempts = Counter()
         let server = try await LoopbackServer.start { _ in
             attempts.next() == 1
                 ? .json(Self.rateLimited, status: 429, headers: [("retry-after-ms", "150"), ("retry-after", "30")])
@@ -103,7 +93,7 @@ struct RetryTests {
     }
 
     @Test func serverErrorOnceThenSuccessUsesBackoff() async throws {
-        let attempts = Attempts()
+        let attempts = Counter()
         let server = try await LoopbackServer.start { _ in
             attempts.next() == 1
                 ? .json(
@@ -137,7 +127,7 @@ struct RetryTests {
     }
 
     @Test func shouldRetryHeaderOverridesTheStatus() async throws {
-        let attempts = Attempts()
+        let attempts = Counter()
         let server = try await LoopbackServer.start { _ in
             switch attempts.next() {
             case 1:
@@ -239,7 +229,7 @@ struct RetryTests {
     }
 
     @Test func everyAttemptIsReportedToTheObserver() async throws {
-        let attempts = Attempts()
+        let attempts = Counter()
         let server = try await LoopbackServer.start { _ in
             attempts.next() == 1
                 ? .json(Self.rateLimited, status: 429, headers: [("retry-after-ms", "5")])

@@ -36,21 +36,17 @@ struct ConversationExportTests {
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func exportCopySaveAndHistory() async throws {
-        let server = try await LoopbackServer.start(route: Self.route(Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: Self.route(Counter()))
+        defer { harness.close() }
+        let server = harness.server
         let tmux = try await harness.startConsole()
         defer { tmux.kill() }
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
-        try tmux.type("cite the weather")
-        try await tmux.waitFor("[usage]")
-        try tmux.type("show me code")
-        try await tmux.waitFor("[usage]", count: 2)
+        try await tmux.send("cite the weather", until: "[usage]")
+        try await tmux.send("show me code", until: "[usage]", count: 2)
 
         let exported = harness.home.appendingPathComponent("conversation.md")
-        try tmux.type("/export \(exported.path)")
-        try await tmux.waitFor("to \(exported.path).")
+        try await tmux.send("/export \(exported.path)", until: "to \(exported.path).")
         let markdown = try String(contentsOf: exported, encoding: .utf8)
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/export/conversation.md")
@@ -60,19 +56,16 @@ struct ConversationExportTests {
         #expect(Self.normalized(markdown) == (try String(contentsOf: golden, encoding: .utf8)), "\(markdown)")
 
         // /copy code 2 reaches the clipboard (tmux's buffer), /save code 1 a file.
-        try tmux.type("/copy code 2")
-        try await tmux.waitFor("Copied code block 2 (sh) (9 characters) to the clipboard.")
+        try await tmux.send("/copy code 2", until: "Copied code block 2 (sh) (9 characters) to the clipboard.")
         #expect(try tmux.tmux(["show-buffer"]) == "echo done")
         let saved = harness.home.appendingPathComponent("hello.swift")
-        try tmux.type("/save code 1 \(saved.path)")
-        try await tmux.waitFor("Saved code block 1 (swift) to")
+        try await tmux.send("/save code 1 \(saved.path)", until: "Saved code block 1 (swift) to")
         #expect(try String(contentsOf: saved, encoding: .utf8) == "print(\"hello\")\n")
-        try tmux.type("/copy code 3")
-        try await tmux.waitFor("error: the last answer has 2 code blocks (1-2), not 3")
+        try await tmux.send("/copy code 3", until: "error: the last answer has 2 code blocks (1-2), not 3")
         try tmux.type("/quit")
 
         func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+            try await harness.run(arguments)
         }
         let list = try await run(["history", "list", "--json"])
         let sessions = try #require(try JSONValue.parse(Array(list.stdout.utf8)).arrayValue)
@@ -92,12 +85,12 @@ struct ConversationExportTests {
 
         // On a terminal, show renders the Markdown, unless config.yaml turns console.markdown off.
         let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
-        try await tmux.waitFor("─── swift")
+        try await tmux.send(
+            "clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))", until: "─── swift")
         try "version: 1\nconsole:\n  markdown: false\n".write(
             to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
-        try tmux.type("clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))")
-        try await tmux.waitFor("```swift")
+        try await tmux.send(
+            "clear; env \(env) \(Subprocess.openresponsesBinary) history show \(id.prefix(8))", until: "```swift")
 
         let refused = try await run(["history", "delete", id, "--server"])
         #expect(refused.status == 2 && refused.stderr.contains("pass --yes"), "no terminal to ask on")

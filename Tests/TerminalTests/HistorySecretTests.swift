@@ -11,26 +11,19 @@ struct HistorySecretTests {
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (scripts/setup.sh installs it)"))
     func aLineHoldingTheConfiguredKeyIsNotWritten() async throws {
-        let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        var harness = ConsoleHarness(server: server)
-        harness.extraVariables["OPENAI_API_KEY"] = Self.gatewayKey
-        defer { harness.remove() }
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("first, an ordinary question")
-        try await tmux.waitFor("echo: first, an ordinary question")
-        try tmux.type("the gateway wants \(Self.gatewayKey) in the header")
-        try await tmux.waitFor("echo: the gateway wants")
-        try tmux.type("then another question")
-        try await tmux.waitFor("echo: then another question")
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
+        let prepare: (inout ConsoleHarness) -> Void = { $0.extraVariables["OPENAI_API_KEY"] = Self.gatewayKey }
+        try await ConsoleHarness.withConsole(route: echoRoute(counter: Counter()), prepare: prepare) {
+            tmux, _, harness in
+            try await tmux.send("first, an ordinary question", until: "echo: first, an ordinary question")
+            try await tmux.send("the gateway wants \(Self.gatewayKey) in the header", until: "echo: the gateway wants")
+            try await tmux.send("then another question", until: "echo: then another question")
+            try await tmux.quit()
 
-        let history = try String(contentsOf: harness.home.appendingPathComponent("history"), encoding: .utf8)
-        #expect(history.contains("first, an ordinary question"))
-        #expect(history.contains("then another question"), "the lines after it are still kept")
-        #expect(!history.contains(Self.gatewayKey))
-        #expect(try !harness.dataDirectoryContains(Self.gatewayKey))
-        await server.stop()
+            let history = try String(contentsOf: harness.home.appendingPathComponent("history"), encoding: .utf8)
+            #expect(history.contains("first, an ordinary question"))
+            #expect(history.contains("then another question"), "the lines after it are still kept")
+            #expect(!history.contains(Self.gatewayKey))
+            #expect(try !harness.dataDirectoryContains(Self.gatewayKey))
+        }
     }
 }

@@ -45,15 +45,14 @@ struct HostileServerTests {
     /// folders above the images folder (`ask` on a terminal). Now the file lands in the images folder, under
     /// a safe name, and a second one of the same id beside it, never over it.
     @Test func anImagesIdAndFormatAreNeverAPath() async throws {
-        let server = try await LoopbackServer.start(route: HostileServer.route())
-        var harness = ConsoleHarness(server: server)
+        var harness = try await HostileServer.harness()
         defer { harness.remove() }
         // The data directory four folders down, so that the old code's write stayed inside the test's folder.
         let data = harness.home.appendingPathComponent("a/b/c/d", isDirectory: true)
         harness.extraVariables["OPENRESPONSES_HOME"] = data.path
         let shown = try await Self.onTerminal(harness, ["ask", "draw an image"])
         _ = try await Self.onTerminal(harness, ["ask", "draw an image"])
-        await server.stop()
+        await harness.server.stop()
         let written = HostileServer.files(under: harness.home).filter {
             !$0.contains(".sqlite") && !$0.hasSuffix(".lock")
         }

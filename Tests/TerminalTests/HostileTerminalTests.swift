@@ -18,6 +18,36 @@ struct HostileTerminalTests {
         }
     }
 
+    /// Once the shell prompts, records what the programs write into `raw` and runs `ask ARGUMENTS; echo
+    /// EXITED-$?` with `harness`'s environment; returns the screen and its line holding `[y/N]` once it shows.
+    static func askToApprove(
+        _ arguments: String, in tmux: TmuxSession, harness: ConsoleHarness, recordingTo raw: URL
+    ) async throws -> (screen: String, prompt: String) {
+        try await tmux.waitFor("$ ", timeout: .seconds(60))
+        try tmux.recordOutput(to: raw)
+        try await tmux.runBinary("ask \(arguments); echo EXITED-$?", environment: harness.variables)
+        let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
+        return (screen, screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? "")
+    }
+
+    /// Answers an approval prompt with `n` and waits until the command has ended: its line's `marker-$?`
+    /// (`EXITED`) shows with a digit after it (the typed line shows it with `$?`). With `harness`, the last
+    /// command: stops its server and expects none of the forbidden sequences in what was recorded in `raw`.
+    static func decline(
+        in tmux: TmuxSession, until marker: String, finishing harness: ConsoleHarness? = nil,
+        recordedIn raw: URL? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try tmux.type("n")
+        try await tmux.waitFor(timeout: .seconds(60), "\(marker): the command's end") {
+            $0.range(of: "\(marker)-[0-9]", options: .regularExpression) != nil
+        }
+        guard let harness, let raw else { return }
+        await harness.server.stop()
+        let sequences = rawSequences(in: String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self))
+        #expect(sequences.isEmpty, "\(sequences)", sourceLocation: sourceLocation)
+    }
+
     /// bash redraws a long typed line with a carriage return before the character at each wrap (seen in CI
     /// when `EXITED` wrapped after its E): that echo is the shell's, not a program's output.
     @Test func theShellsEchoOfATypedLineIsNotAProgramsOutput() {
@@ -29,29 +59,21 @@ struct HostileTerminalTests {
     /// Finding 2: arguments holding a carriage return and ESC[2K erased the start of the approval line, so
     /// the terminal showed only `{"x":"harmless"})? [y/N]`. Now the whole call shows, its controls as pictures.
     @Test func theApprovalPromptShowsTheWholeCall() async throws {
-        let server = try await LoopbackServer.start(route: HostileServer.route())
-        let harness = ConsoleHarness(server: server)
+        let harness = try await HostileServer.harness()
         defer { harness.remove() }
         let tmux = try TmuxSession(width: 200)
         defer { tmux.kill() }
         let raw = harness.home.appendingPathComponent("prompt.out")
         // A preset of the user's whose handler asks before it runs (the shipped ones are trusted).
         try harness.writeFunctionPreset("asks", handler: #"{command: [sh, -c, "echo ran"]}"#)
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.recordOutput(to: raw)
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'approve this'; echo EXITED-$?")
-        let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
-        let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
+        let (screen, promptLine) = try await Self.askToApprove(
+            "--preset asks 'approve this'", in: tmux, harness: harness, recordingTo: raw)
         #expect(
             promptLine.contains(#"Run local_time({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
             "\(screen)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
-            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
-        }
+        try await Self.decline(in: tmux, until: "EXITED")
         // Valid JSON whose 80 line feeds would scroll the command away: shown compact, on one line.
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --preset asks 'newlines'; echo SECOND-$?")
+        try await tmux.runBinary("ask --preset asks 'newlines'; echo SECOND-$?", environment: harness.variables)
         let second = try await tmux.waitFor(timeout: .seconds(60), "the second prompt") {
             $0.contains("read_file") && $0.contains("[y/N]")
         }
@@ -62,50 +84,32 @@ struct HostileTerminalTests {
             secondLine.contains(
                 #"Run local_time({"cmd":"rm -rf ~/important","Run read_file":{"path":"notes.txt"}})? [y/N]"#),
             "\(second)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the second command's end") {
-            $0.range(of: "SECOND-[0-9]", options: .regularExpression) != nil
-        }
-        await server.stop()
-        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
-        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+        try await Self.decline(in: tmux, until: "SECOND", finishing: harness, recordedIn: raw)
     }
 
     /// Finding 2, for MCP: a server label and arguments holding control sequences asked "Allow …" with
     /// them raw. Now the whole request shows, its controls as pictures.
     @Test func theMCPApprovalPromptShowsTheWholeRequest() async throws {
-        let server = try await LoopbackServer.start(route: HostileServer.route())
-        let harness = ConsoleHarness(server: server)
+        let harness = try await HostileServer.harness()
         defer { harness.remove() }
         let tmux = try TmuxSession(width: 220)
         defer { tmux.kill() }
         try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
         let raw = harness.home.appendingPathComponent("mcp.out")
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.recordOutput(to: raw)
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask 'mcp please'; echo EXITED-$?")
-        let screen = try await tmux.waitFor("[y/N]", timeout: .seconds(60))
-        let promptLine = screen.split(separator: "\n").first { $0.contains("[y/N]") }.map(String.init) ?? ""
+        let (screen, promptLine) = try await Self.askToApprove(
+            "'mcp please'", in: tmux, harness: harness, recordingTo: raw)
         #expect(promptLine.hasPrefix("Allow docs␛]52;c;cHduZWQ=␇␛[2J"), "\(screen)")
         #expect(
             promptLine.contains(#"to run delete_all({"cmd":"rm -rf ~/important","x":␍␛[2K{"x":"harmless"})? [y/N]"#),
             "\(screen)")
-        try tmux.type("n")
-        try await tmux.waitFor(timeout: .seconds(60), "the command's end") {
-            $0.range(of: "EXITED-[0-9]", options: .regularExpression) != nil
-        }
-        await server.stop()
-        let output = String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self)
-        #expect(Self.rawSequences(in: output).isEmpty, "\(Self.rawSequences(in: output))")
+        try await Self.decline(in: tmux, until: "EXITED", finishing: harness, recordedIn: raw)
     }
 
     /// Finding 3: OSC 52, clear-screen and C1 CSI came through raw in API errors, a failed response, an
     /// HTML error body, the inspector's lists and details, the library's search and list, and server file
     /// names. Every one of those commands, on a terminal, now shows them as pictures.
     @Test func noCommandLetsAServersControlSequencesThrough() async throws {
-        let server = try await LoopbackServer.start(route: HostileServer.route())
-        let harness = ConsoleHarness(server: server)
+        let harness = try await HostileServer.harness()
         defer { harness.remove() }
         let documents = harness.home.appendingPathComponent("docs", isDirectory: true)
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
@@ -129,7 +133,7 @@ struct HostileTerminalTests {
             let raw = Self.rawSequences(in: shown)
             if !raw.isEmpty { failures.append("\(command): \(raw)") }
         }
-        await server.stop()
+        await harness.server.stop()
         #expect(failures.isEmpty, "\(failures)")
         // The sequences were there to clean: each command showed them as pictures.
         #expect(output.components(separatedBy: "␛]52").count - 1 >= 8, "\(shownCounts)")

@@ -11,7 +11,7 @@ struct JobsTests {
     /// The same in the console: `/jobs` lists a background answer, `/attach-job` shows a finished one.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func theConsoleListsAndAttachesJobs() async throws {
-        let server = try await LoopbackServer.start { request in
+        let route: LoopbackServer.Route = { request in
             switch (request.method, request.path) {
             case ("GET", "/v1/responses/resp_bg1"):
                 return .json(
@@ -21,36 +21,26 @@ struct JobsTests {
                 return ConsoleRoutes.jobs(request)
             }
         }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/set background true")
-        try tmux.type("a long analysis")
-        try await tmux.waitFor("Working on it")
-        try tmux.type("/jobs")
-        try await tmux.waitFor("resp_bg1  completed")
-        try tmux.type("/attach-job resp_bg1")
-        try await tmux.waitFor("Background answer, finished.")
-        try await tmux.waitFor("resp_bg1 is completed.")
-        try tmux.type("/attach-job")
-        try await tmux.waitFor("usage: /attach-job RESPONSE_ID (/jobs lists them)")
+        try await ConsoleHarness.withConsole(route: route) { tmux, _, _ in
+            try tmux.type("/set background true")
+            try await tmux.send("a long analysis", until: "Working on it")
+            try await tmux.send("/jobs", until: "resp_bg1  completed")
+            try await tmux.send("/attach-job resp_bg1", until: "Background answer, finished.")
+            try await tmux.waitFor("resp_bg1 is completed.")
+            try await tmux.send("/attach-job", until: "usage: /attach-job RESPONSE_ID (/jobs lists them)")
+        }
     }
 
     /// `ask --background` in a real terminal: Ctrl-C detaches (the job is not cancelled) and says how to
     /// follow or cancel it.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func ctrlCDetachesAnAskInTheBackground() async throws {
-        let server = try await LoopbackServer.start(route: scriptedRoute(counter: Counter()))
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
+        let harness = try await ConsoleHarness.start(route: scriptedRoute(counter: Counter()))
+        defer { harness.close() }
+        let server = harness.server
         let tmux = try TmuxSession()
         defer { tmux.kill() }
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        let env = harness.variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        try tmux.type("env \(env) \(Subprocess.openresponsesBinary) ask --background 'background work'")
+        try await tmux.runBinary("ask --background 'background work'", environment: harness.variables)
         try await tmux.waitFor("w3 ", timeout: .seconds(60))
         try tmux.press("C-c")
         try await tmux.waitFor(
@@ -66,7 +56,7 @@ struct JobsTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func aDetachedJobThatEndsIsAnnouncedAtTheNextPrompt() async throws {
         let slow = Fixtures.textStream(id: "resp_bgn", text: (1...200).map { "w\($0)" }.joined(separator: " "))
-        let server = try await LoopbackServer.start { request in
+        let route: LoopbackServer.Route = { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/responses"): return .sse(slow, pause: .milliseconds(100))
             case ("GET", "/v1/responses/resp_bgn"):
@@ -76,34 +66,30 @@ struct JobsTests {
             default: return ConsoleRoutes.jobs(request)
             }
         }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/bg on")
-        try tmux.type("a long job")
-        try await tmux.waitFor("w3 ")
-        try tmux.press("C-c")
-        try await tmux.waitFor("[detached from resp_bgn")
-        // The watcher asks within about 5 s (later on a loaded machine: the whole suite beside it once took
-        // longer than the fixed 6 s this test used to wait); its answer is announced at the first prompt after.
-        let asked = ContinuousClock.now
-        while !server.requests.contains(where: { $0.method == "GET" && $0.path == "/v1/responses/resp_bgn" }) {
-            guard ContinuousClock.now - asked < .seconds(60) else {
-                Issue.record("the watcher never asked the server")
-                return
+        try await ConsoleHarness.withConsole(route: route) { tmux, server, _ in
+            try tmux.type("/bg on")
+            try await tmux.send("a long job", until: "w3 ")
+            try tmux.press("C-c")
+            try await tmux.waitFor("[detached from resp_bgn")
+            // The watcher asks within about 5 s (later on a loaded machine: the whole suite beside it once took
+            // longer than the fixed 6 s this test used to wait); its answer is announced at the first prompt after.
+            let asked = ContinuousClock.now
+            while !server.requests.contains(where: { $0.method == "GET" && $0.path == "/v1/responses/resp_bgn" }) {
+                guard ContinuousClock.now - asked < .seconds(60) else {
+                    Issue.record("the watcher never asked the server")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(100))
             }
-            try await Task.sleep(for: .milliseconds(100))
+            var announced = false
+            for _ in 0..<10 where !announced {
+                try tmux.type("/help")
+                announced =
+                    (try? await tmux.waitFor(
+                        "[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]",
+                        timeout: .seconds(5))) != nil
+            }
+            #expect(announced, "the job's end was never announced at a prompt")
         }
-        var announced = false
-        for _ in 0..<10 where !announced {
-            try tmux.type("/help")
-            announced =
-                (try? await tmux.waitFor(
-                    "[job resp_bgn completed: Finished the analysis. · /attach-job resp_bgn shows it]",
-                    timeout: .seconds(5))) != nil
-        }
-        #expect(announced, "the job's end was never announced at a prompt")
     }
 }

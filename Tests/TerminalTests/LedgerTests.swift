@@ -14,7 +14,7 @@ struct LedgerTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func aSessionsObjectsAreListedVerifiedAndCollected() async throws {
         let conversationDeletes = Mutex(0)
-        let server = try await LoopbackServer.start { request in
+        let route: LoopbackServer.Route = { request in
             switch (request.method, request.path) {
             case ("POST", "/v1/conversations"):
                 .json(#"{"id":"conv_L1","object":"conversation","created_at":1,"metadata":{}}"#)
@@ -46,73 +46,68 @@ struct LedgerTests {
             default: .json(#"{"error":{"message":"no route"}}"#, status: 404)
             }
         }
-        defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let notes = harness.home.appendingPathComponent("notes.txt")
-        try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
-        try "notes\n".write(to: notes, atomically: true, encoding: .utf8)
-
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/conversation new")
-        try await tmux.waitFor("conv_L1")
-        try tmux.type("hello")
-        try await tmux.waitFor("stored answer")
-        try tmux.type("/files upload \(notes.path)")
-        try await tmux.waitFor("file-L1")
-        try tmux.type("/stores create papers")
-        try await tmux.waitFor("vs_L1")
-        try tmux.type("/ledger list file")
-        try await tmux.waitFor("notes.txt")
-        try tmux.type("/ledger gc 0s")
-        try await tmux.waitFor("Delete 4 objects on \(server.baseURL)? [y/N] ")
-        try tmux.type("n")
-        try await tmux.waitFor("Nothing was deleted.")
-        #expect(!server.requests.contains { $0.method == "DELETE" })
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
-
-        func run(_ arguments: [String]) async throws -> Subprocess.Result {
-            try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: harness.variables)
+        let prepare: (inout ConsoleHarness) throws -> Void = { harness in
+            try FileManager.default.createDirectory(at: harness.home, withIntermediateDirectories: true)
+            try "notes\n".write(to: harness.home.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         }
-        let listed =
-            try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
-        #expect(Set(listed.compactMap { $0["id"]?.stringValue }) == ["conv_L1", "resp_L1", "file-L1", "vs_L1"])
-        #expect(
-            Set(listed.compactMap { $0["type"]?.stringValue }) == ["conversation", "response", "file", "vector_store"])
-        #expect(listed.first { $0["id"] == "file-L1" }?["label"] == "notes.txt")
-        #expect(listed.allSatisfy { $0["base_url"]?.stringValue == server.baseURL && $0["source"] == "console" })
-        #expect(listed.first { $0["id"] == "resp_L1" }?["session"] != .null, "the response names the console session")
+        try await ConsoleHarness.withConsole(route: route, prepare: prepare) { tmux, server, harness in
+            let notes = harness.home.appendingPathComponent("notes.txt")
+            try await tmux.send(steps: [
+                ("/conversation new", "conv_L1"), ("hello", "stored answer"),
+                ("/files upload \(notes.path)", "file-L1"),
+                ("/stores create papers", "vs_L1"), ("/ledger list file", "notes.txt"),
+            ])
+            try await tmux.send("/ledger gc 0s", until: "Delete 4 objects on \(server.baseURL)? [y/N] ")
+            try await tmux.send("n", until: "Nothing was deleted.")
+            #expect(!server.requests.contains { $0.method == "DELETE" })
+            try await tmux.quit()
 
-        let verified = try await run(["ledger", "verify"])
-        #expect(verified.status == 0, "\(verified.stderr)")
-        #expect(verified.stdout.contains("resp_L1 response: gone (marked deleted)"))
-        #expect(verified.stdout.contains("3 exist, 1 gone, 0 could not be checked."))
+            let listed =
+                try JSONValue.parse(Array(try await harness.run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue
+                ?? []
+            #expect(Set(listed.compactMap { $0["id"]?.stringValue }) == ["conv_L1", "resp_L1", "file-L1", "vs_L1"])
+            #expect(
+                Set(listed.compactMap { $0["type"]?.stringValue }) == [
+                    "conversation", "response", "file", "vector_store",
+                ])
+            #expect(listed.first { $0["id"] == "file-L1" }?["label"] == "notes.txt")
+            #expect(listed.allSatisfy { $0["base_url"]?.stringValue == server.baseURL && $0["source"] == "console" })
+            #expect(
+                listed.first { $0["id"] == "resp_L1" }?["session"] != .null, "the response names the console session")
 
-        let before = server.requests.count
-        let dry = try await run(["ledger", "gc", "--older-than", "0s", "--dry-run"])
-        #expect(
-            dry.stdout.contains("would delete file file-L1 (notes.txt)")
-                && dry.stdout.contains("would delete vector_store vs_L1 (papers)"))
-        #expect(
-            dry.stdout.contains("3 to delete on \(server.baseURL); nothing was deleted (--dry-run)."), "\(dry.stdout)")
-        #expect(server.requests.count == before, "a dry run sends nothing")
+            let verified = try await harness.run(["ledger", "verify"])
+            #expect(verified.status == 0, "\(verified.stderr)")
+            #expect(verified.stdout.contains("resp_L1 response: gone (marked deleted)"))
+            #expect(verified.stdout.contains("3 exist, 1 gone, 0 could not be checked."))
 
-        let refused = try await run(["ledger", "gc", "--older-than", "0s"])
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("pass --yes (or --dry-run)"))
+            let before = server.requests.count
+            let dry = try await harness.run(["ledger", "gc", "--older-than", "0s", "--dry-run"])
+            #expect(
+                dry.stdout.contains("would delete file file-L1 (notes.txt)")
+                    && dry.stdout.contains("would delete vector_store vs_L1 (papers)"))
+            #expect(
+                dry.stdout.contains("3 to delete on \(server.baseURL); nothing was deleted (--dry-run)."),
+                "\(dry.stdout)")
+            #expect(server.requests.count == before, "a dry run sends nothing")
 
-        let gc = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
-        #expect(gc.status == 1, "one deletion failed")
-        #expect(gc.stderr.contains("conversation conv_L1: error: The conversation is in use."), "\(gc.stderr)")
-        #expect(gc.stdout.contains("deleted file file-L1") && gc.stdout.contains("deleted vector_store vs_L1"))
-        #expect(gc.stdout.contains("Deleted 2, failed 1."))
-        let left = try JSONValue.parse(Array(try await run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue ?? []
-        #expect(left.compactMap { $0["id"]?.stringValue } == ["conv_L1"], "what failed stays in the ledger")
-        let again = try await run(["ledger", "gc", "--older-than", "0s", "--yes"])
-        #expect(again.stdout.contains("Deleted 1, failed 0."), "\(again.stdout)\(again.stderr)")
-        #expect(
-            try await run(["ledger", "list"]).stdout == "The ledger is empty: nothing recorded is left on a server.\n")
+            let refused = try await harness.run(["ledger", "gc", "--older-than", "0s"])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("pass --yes (or --dry-run)"))
+
+            let gc = try await harness.run(["ledger", "gc", "--older-than", "0s", "--yes"])
+            #expect(gc.status == 1, "one deletion failed")
+            #expect(gc.stderr.contains("conversation conv_L1: error: The conversation is in use."), "\(gc.stderr)")
+            #expect(gc.stdout.contains("deleted file file-L1") && gc.stdout.contains("deleted vector_store vs_L1"))
+            #expect(gc.stdout.contains("Deleted 2, failed 1."))
+            let left =
+                try JSONValue.parse(Array(try await harness.run(["ledger", "list", "--json"]).stdout.utf8)).arrayValue
+                ?? []
+            #expect(left.compactMap { $0["id"]?.stringValue } == ["conv_L1"], "what failed stays in the ledger")
+            let again = try await harness.run(["ledger", "gc", "--older-than", "0s", "--yes"])
+            #expect(again.stdout.contains("Deleted 1, failed 0."), "\(again.stdout)\(again.stderr)")
+            #expect(
+                try await harness.run(["ledger", "list"]).stdout
+                    == "The ledger is empty: nothing recorded is left on a server.\n")
+        }
     }
 }

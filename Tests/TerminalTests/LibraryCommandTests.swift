@@ -58,8 +58,7 @@ struct LibraryCommandTests {
                 /\r\x1B\[K\[(?:[1-9]|[1-9]\d+)\/150\] \d+ pages, \d+ chunks · [\d.]+ files\/s · \d+ s left/
             return String(decoding: (try? Data(contentsOf: raw)) ?? Data(), as: UTF8.self).contains(progressLine)
         }
-        try tmux.type("echo status=$?")
-        try await tmux.waitFor("status=130")
+        try await tmux.send("echo status=$?", until: "status=130")
         let kept = try #require(screen.firstMatch(of: /Interrupted after (\d+) of 150 files/).flatMap { Int($0.1) })
         #expect(kept >= 3 && kept < 150)
         let list = try await Subprocess.openresponses(["library", "list", "--json"], home: home)

@@ -16,20 +16,26 @@ struct LibraryConsoleTests {
         return url
     }
 
-    @Test func withNoKeyTheConsoleAnswersFromADocumentWithPageCitations() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-offline-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let pdf = try Self.notes(in: home)
+    /// The console in tmux with `home` as its data directory and no key nor server in its environment:
+    /// typed at the shell's prompt, not yet started.
+    static func startOffline(home: URL) async throws -> TmuxSession {
         let tmux = try TmuxSession()
-        defer { tmux.kill() }
         try await tmux.waitFor("$ ", timeout: .seconds(60))
         try tmux.type(
             "env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)"
         )
+        return tmux
+    }
+
+    @Test func withNoKeyTheConsoleAnswersFromADocumentWithPageCitations() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("or-offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let pdf = try Self.notes(in: home)
+        let tmux = try await Self.startOffline(home: home)
+        defer { tmux.kill() }
         try await tmux.waitFor("offline: no OPENAI_API_KEY for https://api.openai.com/v1", timeout: .seconds(60))
         try await tmux.waitFor("\n> ")
-        try tmux.type("/doc \(pdf.path)")
-        try await tmux.waitFor("Following turns are about field-notes.pdf")
+        try await tmux.send("/doc \(pdf.path)", until: "Following turns are about field-notes.pdf")
         try tmux.type("how do emperor penguins survive the winter?")
         // The page's lines are one sentence until a full stop: the title line comes with it.
         try await tmux.waitFor(
@@ -38,26 +44,22 @@ struct LibraryConsoleTests {
         #expect(
             try tmux.screen().contains(
                 "• Penguin Field Notes Emperor penguins huddle together to survive the winter storms. [1]"))
-        try tmux.type("when did the colony move inland?")
-        try await tmux.waitFor("[1] field-notes.pdf p. 2 — “The colony moved inland in August.")
+        try await tmux.send(
+            "when did the colony move inland?", until: "[1] field-notes.pdf p. 2 — “The colony moved inland in August.")
         try tmux.type("/sources")
         try await tmux.waitFor(
             "[1] field-notes.pdf p. 2\nThe colony moved inland in August.\nKrill numbers fell sharply that year.")
         // library.passages bounds the passages an answer comes from: a question both pages match is
         // answered from two, then, with library.passages 1, from one.
-        try tmux.type("penguins and krill?")
-        try await tmux.waitFor("No model was used", count: 3)
+        try await tmux.send("penguins and krill?", until: "No model was used", count: 3)
         try await tmux.waitFor("[2] field-notes.pdf p.")
-        try tmux.type("/set library.passages 1")
-        try await tmux.waitFor("library.passages")
-        try tmux.type("penguins and krill again?")
-        try await tmux.waitFor("No model was used", count: 4)
+        try await tmux.send("/set library.passages 1", until: "library.passages")
+        try await tmux.send("penguins and krill again?", until: "No model was used", count: 4)
         try await tmux.waitFor("[1] field-notes.pdf p.", count: 4)
         let screen = try tmux.screen()
         let last = try #require(screen.range(of: "> penguins and krill again?", options: .backwards))
         #expect(!screen[last.upperBound...].contains("[2] field-notes.pdf"))
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
+        try await tmux.quit()
     }
 
     @Test(.enabled(if: InstalledModel.shouldRun, Comment(rawValue: InstalledModel.skipReason)))
@@ -70,59 +72,46 @@ struct LibraryConsoleTests {
         try FileManager.default.createSymbolicLink(
             atPath: home.appendingPathComponent("models/all-MiniLM-L6-v2").path,
             withDestinationPath: try #require(InstalledModel.minilm))
-        let tmux = try TmuxSession()
+        let tmux = try await Self.startOffline(home: home)
         defer { tmux.kill() }
-        try await tmux.waitFor("$ ", timeout: .seconds(60))
-        try tmux.type(
-            "env -u OPENAI_API_KEY -u OPENAI_BASE_URL OPENRESPONSES_HOME='\(home.path)' HOME='\(home.path)' \(Subprocess.openresponsesBinary)"
-        )
         try await tmux.waitFor("\n> ", timeout: .seconds(60))
-        try tmux.type("/doc \(pdf.path)")
-        try await tmux.waitFor("Following turns are about field-notes.pdf")
-        try tmux.type("/library compare where do the birds go in August")
-        try await tmux.waitFor("hybrid (")
+        try await tmux.send("/doc \(pdf.path)", until: "Following turns are about field-notes.pdf")
+        try await tmux.send("/library compare where do the birds go in August", until: "hybrid (")
         try await tmux.waitFor(" 1. A field-notes.pdf p. ")
         let screen = try tmux.screen()
         #expect(screen.contains("keyword (") && screen.contains("semantic ("), "\(screen)")
-        try tmux.type("/library compare")
-        try await tmux.waitFor("usage: /library compare [--store ID] QUERY")
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
+        try await tmux.send("/library compare", until: "usage: /library compare [--store ID] QUERY")
+        try await tmux.quit()
     }
 
     @Test func libraryOnSendsThePassagesAndTheAnswersMarkersBecomeFootnotes() async throws {
-        let server = try await LoopbackServer.start { request in
+        let route: LoopbackServer.Route = { _ in
             .sse(Fixtures.textStream(id: "resp_lib", text: "They huddle together [1].", previousResponseID: nil))
         }
-        let harness = ConsoleHarness(server: server)
-        defer { harness.remove() }
-        let pdf = try Self.notes(in: harness.home)
-        let tmux = try await harness.startConsole()
-        defer { tmux.kill() }
-        try tmux.type("/doc \(pdf.path)")
-        try await tmux.waitFor("Following turns are about field-notes.pdf")
-        try tmux.type("how do emperor penguins survive the winter?")
-        try await tmux.waitFor("[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together")
-        let input = try #require(server.requests.last?.jsonBody?["input"] as? String)
-        #expect(input.hasPrefix("Answer the question using only the numbered passages below"))
-        #expect(
-            input.contains(
-                "[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."
-            ))
-        #expect(input.hasSuffix("Question: how do emperor penguins survive the winter?"))
-        // /payload shows the request as the turn would send it: the passages with the question.
-        let requests = server.requests.count
-        try tmux.type("/payload why do they huddle?")
-        try await tmux.waitFor("Question: why do they huddle?")
-        try await tmux.waitFor("Answer the question using only the numbered passages below", count: 1)
-        #expect(server.requests.count == requests, "/payload sends nothing")
-        try tmux.type("/library off")
-        try await tmux.waitFor("Library off: turns go to the model alone.")
-        try tmux.type("plain question")
-        try await tmux.waitFor("They huddle together [1].", count: 2)
-        #expect(server.requests.last?.jsonBody?["input"] as? String == "plain question")
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
-        await server.stop()
+        let prepare: (inout ConsoleHarness) throws -> Void = { _ = try Self.notes(in: $0.home) }
+        try await ConsoleHarness.withConsole(route: route, prepare: prepare) { tmux, server, harness in
+            let pdf = harness.home.appendingPathComponent("field-notes.pdf")
+            try await tmux.send("/doc \(pdf.path)", until: "Following turns are about field-notes.pdf")
+            try await tmux.send(
+                "how do emperor penguins survive the winter?",
+                until: "[1] field-notes.pdf p. 1 — “Penguin Field Notes Emperor penguins huddle together")
+            let input = try #require(server.requests.last?.jsonBody?["input"] as? String)
+            #expect(input.hasPrefix("Answer the question using only the numbered passages below"))
+            #expect(
+                input.contains(
+                    "[1] field-notes.pdf p. 1\nPenguin Field Notes\nEmperor penguins huddle together to survive the winter storms."
+                ))
+            #expect(input.hasSuffix("Question: how do emperor penguins survive the winter?"))
+            // /payload shows the request as the turn would send it: the passages with the question.
+            let requests = server.requests.count
+            try await tmux.send("/payload why do they huddle?", until: "Question: why do they huddle?")
+            try await tmux.waitFor("Answer the question using only the numbered passages below", count: 1)
+            #expect(server.requests.count == requests, "/payload sends nothing")
+            try await tmux.send("/library off", until: "Library off: turns go to the model alone.")
+            try await tmux.send("plain question", until: "They huddle together [1].", count: 2)
+            #expect(server.requests.last?.jsonBody?["input"] as? String == "plain question")
+            try await tmux.quit()
+            await server.stop()
+        }
     }
 }

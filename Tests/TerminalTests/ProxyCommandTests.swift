@@ -49,10 +49,7 @@ struct ProxyCommandTests {
         try proxy.press("C-c")
         try await proxy.waitFor("Proxy stopped.\n$ ")
 
-        let listed = try await Subprocess.run(
-            Subprocess.openresponsesBinary,
-            ["inspect", "list", "--source", "proxy", "--client", "watch-test", "--json"],
-            environment: harness.variables)
+        let listed = try await harness.run(["inspect", "list", "--source", "proxy", "--client", "watch-test", "--json"])
         let rows = try JSONValue.parse(Array(listed.stdout.utf8)).arrayValue ?? []
         #expect(rows.count == 1 && rows.first?["client"] == "watch-test/2.0", "\(listed.stdout)\(listed.stderr)")
         #expect(try !harness.dataDirectoryContains("sk-cmd-secret-0007"))

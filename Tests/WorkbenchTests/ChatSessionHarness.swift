@@ -68,13 +68,3 @@ enum ChatSessionHarness {
         request.jsonBody?["input"] as? [[String: Any]] ?? []
     }
 }
-
-final class Counter: Sendable {
-    private let value = Mutex(0)
-    func next() -> Int {
-        value.withLock {
-            $0 += 1
-            return $0
-        }
-    }
-}
