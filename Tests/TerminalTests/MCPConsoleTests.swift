@@ -23,32 +23,22 @@ struct MCPConsoleTests {
             """, in: harness)
         let tmux = try await harness.startConsole()
         defer { tmux.kill() }
-        try tmux.type("/mcp")
-        try await tmux.waitFor("on  time  not started")
-        try tmux.type("what time is it?")
+        try await tmux.send("/mcp", until: "on  time  not started")
         let question = "Allow time to run get_current_time({\"timezone\":\"UTC\"})? [y/N] "
-        try await tmux.waitFor(question)
-        try tmux.type("n")
-        try await tmux.waitFor("tool said: the user declined to run get_current_time of time")
-        try tmux.type("and now?")
-        try await tmux.waitFor(question, count: 2)
-        try tmux.type("y")
-        try await tmux.waitFor("[time get_current_time → {")
+        try await tmux.send("what time is it?", until: question)
+        try await tmux.send("n", until: "tool said: the user declined to run get_current_time of time")
+        try await tmux.send("and now?", until: question, count: 2)
+        try await tmux.send("y", until: "[time get_current_time → {")
         try await tmux.waitFor("tool said: {")
         let outputs = try server.requests.compactMap { request in
             try JSONValue.parse(request.body)["input"]?.arrayValue?.first { $0["type"] == "function_call_output" }
         }
         try #require(outputs.count == 2)
         #expect(outputs[1]["output"]?.stringValue?.contains("\"timezone\": \"UTC\"") == true)
-        try tmux.type("/mcp")
-        try await tmux.waitFor("on  time  running, 2 tools, started in ")
-        try tmux.type("/mcp tools t", enter: false)
-        try tmux.press("Tab")
-        try await tmux.waitFor("/mcp tools time ")
-        try tmux.press("Enter")
-        try await tmux.waitFor("time__convert_time  ")
-        try tmux.press("C-d")
-        try await tmux.waitFor("\n$ ")
+        try await tmux.send("/mcp", until: "on  time  running, 2 tools, started in ")
+        try await tmux.complete("/mcp tools t", to: "/mcp tools time ")
+        try await tmux.send("", until: "time__convert_time  ")
+        try await tmux.quit()
         await server.stop()
     }
 }
