@@ -238,6 +238,10 @@ let package = Package(
         // drive the built `openresponses` (found by `Subprocess.openresponsesBinary` beside the test bundle):
         // on its own, in a real terminal (tmux), against the peer server.
         .testTarget(
+            name: "MCPClientTests",
+            dependencies: ["MCPClient", "Workbench", "ResponsesAPI", "TestSupport"]
+        ),
+        .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
         ),

@@ -81,6 +81,12 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
     if (in_fd >= 0) posix_spawn_file_actions_adddup2(&actions, in_fd, 0);
     if (out_fd >= 0) posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
     if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+    // Nothing but stdin, stdout and stderr reaches the child: a descriptor some library opened without
+    // close-on-exec (an epoll instance, a pipe made with pipe(2)) would otherwise be the child's too, and a
+    // program nobody here wrote (an MCP server) could write into this process's own pipes.
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
     posix_spawnattr_init(&attributes);
     sigset_t none, all;
     sigemptyset(&none);
@@ -88,6 +94,13 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
     posix_spawnattr_setsigmask(&attributes, &none);
     posix_spawnattr_setsigdefault(&attributes, &all);
     short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+#if defined(__APPLE__)
+    // Every descriptor not named in the actions is closed; the inherited standard ones are named.
+    flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
+    if (in_fd < 0) posix_spawn_file_actions_addinherit_np(&actions, 0);
+    if (out_fd < 0) posix_spawn_file_actions_addinherit_np(&actions, 1);
+    if (err_fd < 0) posix_spawn_file_actions_addinherit_np(&actions, 2);
+#endif
     if (new_group) {
         posix_spawnattr_setpgroup(&attributes, 0);
         flags |= POSIX_SPAWN_SETPGROUP;
@@ -97,6 +110,18 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return result;
+}
+
+#include <sys/wait.h>
+
+int or_has_ended(pid_t pid, int block) {
+    siginfo_t info;
+    for (;;) {
+        info.si_pid = 0;
+        int result = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT | (block ? 0 : WNOHANG));
+        if (result == 0) return info.si_pid == pid ? 1 : 0;
+        if (errno != EINTR) return -1;
+    }
 }
 
 int or_pipe_cloexec(int fds[2]) {

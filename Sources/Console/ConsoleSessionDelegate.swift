@@ -73,7 +73,11 @@ struct ConsoleSessionDelegate: ChatSessionDelegate {
         return milliseconds < 1000 ? "\(milliseconds) ms" : String(format: "%.1f s", Double(milliseconds) / 1000)
     }
 
+    /// `text` cut to `limit` Unicode scalars (a Character can hold any number of them).
     static func clip(_ text: String, _ limit: Int) -> String {
-        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(scalars.prefix(limit - 1))) + "…"
     }
+
 }

@@ -11,7 +11,11 @@ import Synchronization
 /// calls), the end's cause kept for whoever waits on a call (`closure`), and the server's stderr read to the
 /// log, its last lines kept to explain a crash.
 public actor ChildProcessTransport: Transport {
+    /// The SDK's logger, at `.error`: its warnings quote whole messages a server sent (up to the cap), once per
+    /// message it cannot use, and those are the server's bytes, not news for the user.
     public nonisolated let logger: Logger
+    /// Where the server's stderr lines go (at `.debug`).
+    let serverLog: Logger
     let child: RunningChild
     let server: String
     let maximumMessageBytes: Int
@@ -21,13 +25,21 @@ public actor ChildProcessTransport: Transport {
     /// Why the transport ended; nil while it runs.
     private nonisolated let ended = Mutex<MCPServerError?>(nil)
     nonisolated let stderrTail = StderrTail()
+    /// Bytes of messages read and not yet taken by the client (`receive`).
+    private nonisolated let queued = Mutex<Int>(0)
 
     public static let defaultMaximumMessageBytes = 32 << 20
+    /// What may wait to be taken at the most: a server that floods the client with messages it cannot keep up
+    /// with is stopped, never buffered without end.
+    public static let maximumQueuedBytes = 64 << 20
 
     init(child: RunningChild, server: String, logger: Logger, maximumMessageBytes: Int = defaultMaximumMessageBytes) {
         self.child = child
         self.server = server
-        self.logger = logger
+        var quiet = logger
+        quiet.logLevel = .error
+        self.logger = quiet
+        self.serverLog = logger
         self.maximumMessageBytes = maximumMessageBytes
         (messages, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
     }
@@ -41,7 +53,7 @@ public actor ChildProcessTransport: Transport {
         readers.append(Task { [weak self] in await self?.readMessages(output) })
         let errors = child.errors
         let tail = stderrTail
-        let logger = logger
+        let logger = serverLog
         let server = server
         readers.append(
             Task {
@@ -72,13 +84,34 @@ public actor ChildProcessTransport: Transport {
         }
     }
 
-    public nonisolated func receive() -> AsyncThrowingStream<Data, any Error> { messages }
+    public nonisolated func receive() -> AsyncThrowingStream<Data, any Error> {
+        let iterator = IteratorBox(messages.makeAsyncIterator())
+        return AsyncThrowingStream { [self] in
+            guard let message = try await iterator.next() else { return nil }
+            queued.withLock { $0 -= message.count }
+            return message
+        }
+    }
 
     private func readMessages(_ output: AsyncStream<[UInt8]>) async {
         var lines = LineSplitter(maximumLineBytes: maximumMessageBytes)
         for await chunk in output {
             for line in lines.split(chunk) where !line.isEmpty {
+                let waiting = queued.withLock { queued in
+                    queued += line.count
+                    return queued
+                }
                 continuation.yield(Data(line))
+                if waiting > Self.maximumQueuedBytes { break }
+            }
+            if queued.withLock({ $0 }) > Self.maximumQueuedBytes {
+                end(
+                    MCPServerError(
+                        .protocolViolation, server: server,
+                        "the MCP server \(server) sent more than \(Self.maximumQueuedBytes >> 20) MiB faster than it could be read; it was stopped"
+                    ))
+                child.stop(grace: .zero)
+                return
             }
             if lines.overflowed {
                 end(
@@ -110,6 +143,15 @@ public actor ChildProcessTransport: Transport {
         }
         if first { continuation.finish(throwing: error) }
     }
+}
+
+/// The client's one iterator over the messages (the SDK's loop is the only one that takes them).
+final class IteratorBox: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator
+
+    init(_ iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator) { self.iterator = iterator }
+
+    func next() async throws -> Data? { try await iterator.next() }
 }
 
 /// The last lines a server wrote to stderr, each cut to `maximumLineBytes`.

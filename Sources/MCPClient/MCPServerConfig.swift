@@ -52,7 +52,8 @@ public struct MCPServerConfig: Sendable, Hashable {
         guard MCPToolName.isUsableServerName(name) else {
             throw MCPServerError(
                 .configuration, server: name,
-                "\(origin): \(path): a server's name is letters, digits, '-' and '_' (no '__'), at most 32 of them")
+                "\(origin): \(path): a server's name is letters, digits, '-' and '_' (not first or last, no '__'), at most 32 of them"
+            )
         }
         let timeout = entry["timeout"]?.doubleValue.map { Duration.milliseconds(Int64($0 * 1000)) }
         let trust = (entry["tools"]?.objectValue ?? [:]).compactMap { tool, options in

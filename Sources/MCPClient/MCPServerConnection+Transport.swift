@@ -20,7 +20,7 @@ extension MCPServerConnection {
             if let directory {
                 // posix_spawn has no working directory before glibc 2.29's addchdir: the program is started by
                 // /bin/sh, which changes to it first (the words passed as arguments, never parsed by the shell).
-                arguments = ["-c", "cd \"$0\" && exec \"$@\"", directory, program] + arguments
+                arguments = ["-c", "cd -- \"$0\" && exec \"$@\"", directory, program] + arguments
                 executable = "/bin/sh"
             }
             var whole = baseEnvironment
@@ -72,10 +72,19 @@ extension MCPServerConnection {
 
     /// A header's `${NAME}` references replaced by the user's environment's values.
     private func expand(_ template: String, header: String) throws(MCPServerError) -> String {
+        let path = "\(config.origin): mcp_servers.\(config.name).headers.\(header)"
+        // The console's own keys never go to an MCP server: its URL is the user's to write, not a provider's.
+        let environment = AppEnvironment(variables: variables)
+        let providers = (try? ProviderCatalog.load(environment: environment))?.providers ?? []
+        let keys = Set(["OPENAI_API_KEY"] + providers.compactMap(\.keyEnv))
+        if let name = EnvironmentTemplate.variables(in: template).first(where: keys.contains) {
+            throw MCPServerError(
+                .configuration, server: config.name,
+                "\(path): ${\(name)} holds a provider's key, which is not sent to MCP servers")
+        }
         do {
             return try EnvironmentTemplate.expand(
-                template, environment: AppEnvironment(variables: variables),
-                keyPath: "\(config.origin): mcp_servers.\(config.name).headers.\(header)")
+                template, environment: environment, keyPath: path)
         } catch {
             throw MCPServerError(.configuration, server: config.name, error.message)
         }

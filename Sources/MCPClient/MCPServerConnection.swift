@@ -24,6 +24,9 @@ public actor MCPServerConnection {
     /// How long a start may take at least, whatever the server's timeout for a call.
     public static let minimumStartTimeout: Duration = .seconds(30)
 
+    /// Pages of `tools/list` read at the most.
+    static let maximumToolPages = 20
+
     /// Failures after which the server is not started again by itself.
     public static let failuresBeforeGivingUp = 2
 
@@ -69,17 +72,21 @@ public actor MCPServerConnection {
         running = (client, transport, closure)
         // A start may take longer than a call is allowed (a Python server imports its SDK first).
         let startTimeout = max(config.timeout, Self.minimumStartTimeout)
-        try await bounded("starting", within: startTimeout) { _ = try await client.connect(transport: transport) }
-        var listed: [Tool] = []
-        var cursor: String?
-        repeat {
-            let after = cursor
-            let page = try await bounded("listing its tools", within: startTimeout) {
-                try await client.listTools(cursor: after)
+        // One deadline for the whole start: initialising, then the pages of tools (at most `maximumToolPages`,
+        // ended early by a cursor that comes again: a server cannot keep the turn waiting page after page).
+        let listed = try await bounded("starting", within: startTimeout) { () async throws -> [Tool] in
+            _ = try await client.connect(transport: transport)
+            var listed: [Tool] = []
+            var cursor: String?
+            var seen: Set<String> = []
+            for _ in 0..<Self.maximumToolPages {
+                let page = try await client.listTools(cursor: cursor)
+                listed += page.tools
+                guard let next = page.nextCursor, seen.insert(next).inserted else { break }
+                cursor = next
             }
-            listed += page.tools
-            cursor = page.nextCursor
-        } while cursor != nil && listed.count < 1000
+            return listed
+        }
         tools = listed
         let took = ContinuousClock.now - began
         startDuration = took
@@ -133,7 +140,10 @@ public actor MCPServerConnection {
                 let deadline = ContinuousClock.now + timeout
                 while ContinuousClock.now < deadline {
                     if let closed = closure() { return .failure(closed) }
-                    do { try await Task.sleep(for: .milliseconds(20)) } catch { return nil }
+                    do { try await Task.sleep(for: .milliseconds(20)) } catch {
+                        // Cancelled: the turn was interrupted (or the work ended first, and this is not read).
+                        return .failure(MCPServerError(.cancelled, server: name, "the call to \(name) was interrupted"))
+                    }
                 }
                 return .failure(
                     MCPServerError(

@@ -6,10 +6,11 @@ public enum MCPToolName {
     public static let separator = "__"
     public static let maximumLength = 64
 
-    /// A server's name can prefix its tools' names: letters, digits, '-' and '_', no "__", 1 to 32 long.
+    /// A server's name can prefix its tools' names: letters, digits, '-' and '_' (neither first nor last, so that
+    /// `a` + `_x` and `a_` + `x` cannot meet), no "__", 1 to 32 long.
     public static func isUsableServerName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.count <= 32 && !name.contains(separator)
-            && name.unicodeScalars.allSatisfy(isAllowed)
+            && name.unicodeScalars.allSatisfy(isAllowed) && !"_-".contains(name.first!) && !"_-".contains(name.last!)
     }
 
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
@@ -22,16 +23,20 @@ public enum MCPToolName {
     /// whole is cut to 64 scalars, and a name already taken gets `_2`, `_3`... in place of its end.
     public static func assign(server: String, tools: [String], taken: Set<String>) -> [String] {
         var used = taken
+        // The next number to try for each base name: a server sending one name a thousand times costs a thousand
+        // steps, not a million.
+        var next: [String: Int] = [:]
         return tools.map { tool in
             let cleaned = String(String.UnicodeScalarView(tool.unicodeScalars.map { isAllowed($0) ? $0 : "_" }))
             let base = String((server + separator + (cleaned.isEmpty ? "tool" : cleaned)).prefix(maximumLength))
             var name = base
-            var number = 2
+            var number = next[base] ?? 2
             while used.contains(name) {
                 let suffix = "_\(number)"
                 name = String(base.prefix(maximumLength - suffix.count)) + suffix
                 number += 1
             }
+            next[base] = number
             used.insert(name)
             return name
         }

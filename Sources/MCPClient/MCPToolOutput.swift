@@ -49,11 +49,14 @@ enum MCPToolOutput {
         return ToolCallOutcome(output: output, ending: failed ? .failed(text) : .completed(text), duration: duration)
     }
 
-    /// `text` cut at `maximumTextBytes` (at a scalar's start), with a note of how much was left out.
-    static func capped(_ text: String) -> String {
+    /// A tool's description, as the model reads it, at the most.
+    static let maximumDescriptionBytes = 4096
+
+    /// `text` cut at `bytes` (at a scalar's start), with a note of how much was left out.
+    static func capped(_ text: String, bytes: Int = maximumTextBytes) -> String {
         let utf8 = text.utf8
-        guard utf8.count > maximumTextBytes else { return text }
-        var end = utf8.index(utf8.startIndex, offsetBy: maximumTextBytes)
+        guard utf8.count > bytes else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: bytes)
         while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
         let kept = String(text[..<end])
         return kept + "\n[cut: \(utf8.count - kept.utf8.count) more bytes]"
@@ -66,7 +69,7 @@ enum MCPToolOutput {
             object["type"] = "object"
             schema = .object(object)
         }
-        let description = String((tool.description ?? tool.title ?? "").prefix(4000))
+        let description = capped(tool.description ?? tool.title ?? "", bytes: maximumDescriptionBytes)
         return [
             "type": "function", "name": .string(name),
             "description": .string("[\(server)] \(description)"), "parameters": schema,
@@ -76,7 +79,7 @@ enum MCPToolOutput {
 
     /// Strict mode needs every object to list all its properties as required and to forbid others.
     static func isStrictCompatible(_ schema: JSONValue) -> Bool {
-        guard case .object(let object) = schema else { return true }
+        guard case .object(let object) = schema else { return false }
         if object["type"]?.stringValue == "object" || object["properties"] != nil {
             let properties = object["properties"]?.objectValue ?? [:]
             let required = Set((object["required"]?.arrayValue ?? []).compactMap(\.stringValue))

@@ -15,6 +15,9 @@ public actor MCPToolbox: ToolSource {
     private var targets: [String: (server: String, tool: String)] = [:]
     /// (server, tool) → function name.
     private var names: [String: String] = [:]
+    /// The servers whose left-out tools were said, and what is still to be said.
+    private var reportedLeftOut: Set<String> = []
+    private var pendingNotes: [String] = []
 
     public init(
         servers: [MCPServerConfig], enabled: Set<String>, baseEnvironment: [String: String],
@@ -58,10 +61,20 @@ public actor MCPToolbox: ToolSource {
         return result
     }
 
-    /// The tools of `server` (started if need be), with the function names the model sees them by.
+    /// The tools of `server` offered to the model (started if need be; `vetted`), with the function names the
+    /// model sees them by. What was left out is said once per session, in `notes`.
     public func tools(of server: String) async throws(MCPServerError) -> [(name: String, tool: Tool)] {
-        let tools = try await connection(server).start()
+        let (tools, leftOut) = Self.vetted(try await connection(server).start(), server: server)
+        if !leftOut.isEmpty, reportedLeftOut.insert(server).inserted {
+            pendingNotes.append("MCP server \(server): left out \(leftOut.joined(separator: "; "))")
+        }
         return zip(assignNames(server: server, tools: tools.map(\.name)), tools).map { ($0, $1) }
+    }
+
+    /// Notes not yet said (what a server's tool list lost in vetting).
+    public func takeNotes() -> [String] {
+        defer { pendingNotes = [] }
+        return pendingNotes
     }
 
     /// Runs `tool` of `server` directly (`mcp call`), with no approval.
@@ -99,7 +112,7 @@ public actor MCPToolbox: ToolSource {
                 notes.append("MCP server \(server) is left out of this request: \(error.description)")
             }
         }
-        return (definitions, notes)
+        return (definitions, takeNotes() + notes)
     }
 
     public func plan(for name: String) async -> (server: String, tool: String, trusted: Bool)? {
@@ -112,10 +125,10 @@ public actor MCPToolbox: ToolSource {
         do {
             return try await call(server: plan.server, tool: plan.tool, arguments: arguments)
         } catch {
-            let message = error.description
+            // The model is told what failed; the server's stderr is for the user (and the log), not the provider.
             return ToolCallOutcome(
-                output: .string("error: \(message)"), ending: .failed(message), duration: ContinuousClock.now - began
-            )
+                output: .string("error: \(error.message)"), ending: .failed(error.description),
+                duration: ContinuousClock.now - began)
         }
     }
 

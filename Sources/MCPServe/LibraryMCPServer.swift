@@ -42,7 +42,10 @@ public struct LibraryMCPServer: Sendable {
 
     /// Serves on this process's stdin and stdout until the client goes away.
     public func runOverStandardIO() async throws {
-        try await run(on: StdioTransport(logger: logger))
+        // The SDK says "EOF received" and the like at notice: the client going away is no news.
+        var quiet = logger
+        quiet.logLevel = .error
+        try await run(on: StdioTransport(logger: quiet))
     }
 
     /// Serves on `transport` until the client goes away.

@@ -1,3 +1,5 @@
+import CTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -110,27 +112,30 @@ extension ChildProcess {
         }
     }
 
-    /// Reaps a child whose pipes someone else reads (`RunningChild`): waits up to `grace` for it to end, then
-    /// kills `target` (its pid, or minus its group's) and waits for it.
-    static func reap(_ pid: pid_t, killing target: pid_t, after grace: Duration) -> End {
-        var status: Int32 = 0
+    /// Blocks until `pid` has ended, without reaping it: a running child's exit is seen even while something
+    /// it started still holds its pipes open.
+    static func waitForExit(_ pid: pid_t) {
+        _ = or_has_ended(pid, 1)
+    }
+
+    /// Reaps a child whose pipes someone else reads (`RunningChild`): waits up to `grace` for it to end, kills
+    /// it if it has not; then, with `group`, kills what is left of its group (its helpers, which would hold
+    /// its pipes), before the leader is reaped and its pid, the group's id, can be another's.
+    static func reap(_ pid: pid_t, group: Bool, after grace: Duration) -> End {
         let deadline = ContinuousClock.now + grace
         var pause: UInt32 = 1_000
-        var killed = false
-        while true {
-            let reaped = waitpid(pid, &status, killed ? 0 : WNOHANG)
-            if reaped == pid { break }
-            if reaped < 0 {
-                if errno == EINTR { continue }
-                return .exited(-1)
-            }
+        while or_has_ended(pid, 0) == 0 {
             if ContinuousClock.now >= deadline {
-                kill(target, SIGKILL)
-                killed = true
-                continue
+                kill(group ? -pid : pid, SIGKILL)
+                break
             }
             usleep(pause)
             pause = min(pause * 2, 20_000)
+        }
+        if group { kill(-pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .exited(-1) }
         }
         return (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
     }

@@ -29,6 +29,8 @@ public final class RunningChild: Sendable {
     private struct State {
         var inputOpen = true
         var end: ChildProcess.End?
+        /// `stop()` is reaping it: its pid may be another process's soon, and is not signalled any more.
+        var reaping = false
     }
 
     /// Starts `process` (its `input` and `output` are replaced by `.open` and `.captured`).
@@ -43,6 +45,15 @@ public final class RunningChild: Sendable {
         ownGroup = process.ownGroup
         output = Self.reading(started.output)
         errors = Self.reading(started.errors)
+        // When it ends, whatever it started in its group ends too: those helpers hold its stdout open, and its
+        // end would otherwise be seen only when they exit.
+        let pid = started.pid
+        if process.ownGroup {
+            OwnThread.detach { [weak self] in
+                ChildProcess.waitForExit(pid)
+                self?.state.withLock { state in if !state.reaping { kill(-pid, SIGKILL) } }
+            }
+        }
     }
 
     deinit { stop(grace: .zero) }
@@ -82,8 +93,12 @@ public final class RunningChild: Sendable {
             return state.inputOpen
         }
         if closing { close(input) }
-        if let end = self.end { return end }
-        let end = ChildProcess.reap(pid, killing: ownGroup ? -pid : pid, after: grace)
+        let reaping: Bool = state.withLock { state in
+            defer { state.reaping = true }
+            return state.reaping
+        }
+        if reaping, let end = self.end { return end }
+        let end = ChildProcess.reap(pid, group: ownGroup, after: grace)
         state.withLock { $0.end = $0.end ?? end }
         return self.end ?? end
     }

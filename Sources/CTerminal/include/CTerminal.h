@@ -25,6 +25,11 @@ int or_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[
 /// process another thread starts meanwhile cannot inherit them. Returns 0, or -1 with errno set.
 int or_pipe_cloexec(int fds[2]);
 
+/// Whether child `pid` has ended (1), not yet (0), or cannot be waited for (-1, errno set), without reaping it
+/// (waitid with WNOWAIT): its pid, and its group's id, stay its own until it is reaped. With `block`, waits
+/// for its end.
+int or_has_ended(pid_t pid, int block);
+
 /// For a long-running server whose memory must stay flat (the recording proxy): one malloc arena for all
 /// threads, and blocks of `mmap_threshold` bytes or more mapped on their own and returned when freed. Does
 /// nothing where the C library has no mallopt (macOS).

@@ -14,7 +14,9 @@ public final class InterruptPipe: Sendable {
 
     public init() throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw ConsoleError("cannot create a pipe for Ctrl-C handling (errno \(errno))") }
+        guard or_pipe_cloexec(&fds) == 0 else {
+            throw ConsoleError("cannot create a pipe for Ctrl-C handling (errno \(errno))")
+        }
         readFD = fds[0]
         writeFD = fds[1]
         for fd in fds {

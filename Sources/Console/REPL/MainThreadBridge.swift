@@ -1,3 +1,4 @@
+import CTerminal
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ public struct MainThreadBridge: Sendable {
         onInterrupt: () -> Void = {}, _ operation: @escaping @Sendable () async -> T
     ) -> (value: T, interrupted: Bool) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { fatalError("cannot create a pipe (errno \(errno))") }
+        guard or_pipe_cloexec(&fds) == 0 else { fatalError("cannot create a pipe (errno \(errno))") }
         defer {
             close(fds[0])
             close(fds[1])
@@ -51,10 +52,15 @@ public struct MainThreadBridge: Sendable {
         while true {
             for index in polled.indices { polled[index].revents = 0 }
             if poll(&polled, 3, -1) < 0 {
-                if errno == EINTR { continue }
-                break
+                // Nothing is left unwatched: the loop ends only once the operation has given its value.
+                if errno != EINTR { usleep(10_000) }
+                continue
             }
-            if polled[0].revents & Int16(POLLIN) != 0 { break }
+            if polled[0].revents & Int16(POLLIN) != 0 {
+                var byte: UInt8 = 0
+                _ = read(fds[0], &byte, 1)
+                if result.withLock({ $0 != nil }) { break }
+            }
             if polled[2].revents & Int16(POLLIN) != 0 {
                 jobs.runPending()
                 continue

@@ -1,3 +1,4 @@
+import CTerminal
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ final class MainThreadJobs: Sendable {
 
     init() {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { fatalError("cannot create a pipe (errno \(errno))") }
+        guard or_pipe_cloexec(&fds) == 0 else { fatalError("cannot create a pipe (errno \(errno))") }
         readFD = fds[0]
         writeFD = fds[1]
     }
