@@ -8,7 +8,7 @@ import TestSupport
 // about 5 × N MB on the wire); when it says "api-paced", the same at about 110 MB/s (1 MB, then a pause), as
 // fast as the server of the issue's measurement sent it (2.3 s for 50 MB); "large-paced", the small deltas at
 // that speed; when it says "slow", 200 words a
-// tenth of a second apart.
+// tenth of a second apart; "mcp-time", a call of the local MCP server `time` (Benchmarks/mcp.sh).
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed; --help)
 
 let arguments = CommandLine.arguments
@@ -58,8 +58,11 @@ enum Answers {
 let tiny = Fixtures.chunked(Fixtures.textStream(id: "resp_tiny", text: "Hello! This is a tiny streamed answer."))
 let headers = [("Content-Type", "text/event-stream; charset=utf-8")]
 let slow = Fixtures.textStream(id: "resp_slow", text: (1...200).map { "w\($0)" }.joined(separator: " "))
+let callsTime = MCPServers.callingRoute("time__get_current_time", arguments: #"{"timezone":"UTC"}"#)
 let server = try await LoopbackServer.start { request in
     let body = String(decoding: request.body, as: UTF8.self)
+    // "mcp-time": a call of the local MCP server `time`'s tool, then an answer from what it returned.
+    if body.contains("mcp-time") || body.contains("function_call_output") { return callsTime(request) }
     if body.contains("slow") { return .sse(slow, pause: .milliseconds(100)) }
     if body.contains("\"api\"") { return Reply(status: 200, headers: headers, parts: Answers.api) }
     if body.contains("\"api-paced\"") { return Reply(status: 200, headers: headers, parts: Answers.apiPaced) }

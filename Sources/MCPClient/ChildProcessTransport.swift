@@ -70,7 +70,7 @@ public actor ChildProcessTransport: Transport {
 
     public func disconnect() async {
         end(MCPServerError(.exited, server: server, "the MCP server \(server) was stopped"))
-        child.stop()
+        await child.stop()
         readers.forEach { $0.cancel() }
     }
 
@@ -110,7 +110,7 @@ public actor ChildProcessTransport: Transport {
                         .protocolViolation, server: server,
                         "the MCP server \(server) sent more than \(Self.maximumQueuedBytes >> 20) MiB faster than it could be read; it was stopped"
                     ))
-                child.stop(grace: .zero)
+                await child.stop(grace: .zero)
                 return
             }
             if lines.overflowed {
@@ -119,12 +119,12 @@ public actor ChildProcessTransport: Transport {
                         .protocolViolation, server: server,
                         "the MCP server \(server) sent a message over \(maximumMessageBytes >> 20) MiB; it was stopped")
                 )
-                child.stop(grace: .zero)
+                await child.stop(grace: .zero)
                 return
             }
         }
         // End of its stdout: it exited, or closed it, which is the same to a client.
-        let end = child.stop(grace: .milliseconds(500))
+        let end = await child.stop(grace: .milliseconds(500))
         let how =
             switch end {
             case .exited(let code): "exited with status \(code)"

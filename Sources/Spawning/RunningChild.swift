@@ -56,7 +56,7 @@ public final class RunningChild: Sendable {
         }
     }
 
-    deinit { stop(grace: .zero) }
+    deinit { stopNow(grace: .zero) }
 
     /// How the child ended, once `stop()` or `waitForEnd()` has reaped it.
     public var end: ChildProcess.End? { state.withLock { $0.end } }
@@ -85,9 +85,16 @@ public final class RunningChild: Sendable {
     }
 
     /// Closes the child's stdin, waits up to `grace` for it to exit, kills its group if it has not, and reaps
-    /// it. Returns how it ended.
+    /// it; on a thread of its own, so a server slow to exit never holds one of the concurrency pool's threads
+    /// (two on the machines this runs on). Returns how it ended.
     @discardableResult
-    public func stop(grace: Duration = .seconds(1)) -> ChildProcess.End {
+    public func stop(grace: Duration = .seconds(1)) async -> ChildProcess.End {
+        await OwnThread.run { self.stopNow(grace: grace) }
+    }
+
+    /// `stop`, on the calling thread.
+    @discardableResult
+    public func stopNow(grace: Duration) -> ChildProcess.End {
         let closing: Bool = state.withLock { state in
             defer { state.inputOpen = false }
             return state.inputOpen
