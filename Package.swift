@@ -238,17 +238,13 @@ let package = Package(
         // drive the built `openresponses` (found by `Subprocess.openresponsesBinary` beside the test bundle):
         // on its own, in a real terminal (tmux), against the peer server.
         .testTarget(
-            name: "MCPClientTests",
-            dependencies: ["MCPClient", "Workbench", "ResponsesAPI", "TestSupport"]
-        ),
-        .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
         ),
         // Commands as a user runs them: the binary against the loopback server, its exit status and output.
         .testTarget(
             name: "BinaryTests",
-            dependencies: ["Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]
+            dependencies: ["Workbench", "Inspector", "ResponsesAPI", "TestSupport", "Spawning", "openresponses"]
         ),
         // The console and commands in a real terminal (tmux): what a person typing sees.
         .testTarget(

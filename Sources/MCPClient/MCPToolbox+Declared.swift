@@ -7,9 +7,9 @@ import Workbench
 extension MCPToolbox {
     /// The servers declared for a session with `preset` (nil when none is declared at all). Throws naming the
     /// file and key of a wrong declaration, or of an `mcp:` entry that names no server.
-    public static func declared(
-        environment: AppEnvironment, preset: Preset?, logger: Logger = Logger(label: "openresponses.mcp")
-    ) throws(MCPServerError) -> MCPToolbox? {
+    public static func declared(environment: AppEnvironment, preset: Preset?, logger: Logger? = nil)
+        throws(MCPServerError) -> MCPToolbox?
+    {
         let config: ConfigFile?
         do { config = try ConfigFile.load(environment: environment) } catch {
             throw MCPServerError(.configuration, server: "", "\(error)")
@@ -40,7 +40,14 @@ extension MCPToolbox {
         }
         return MCPToolbox(
             servers: servers, enabled: enabled, baseEnvironment: baseEnvironment(environment),
-            variables: environment.variables, logger: logger)
+            variables: environment.variables, logger: logger ?? Self.logger(environment))
+    }
+
+    /// The servers' log: their stderr lines are at debug, shown when `OPENRESPONSES_LOG_LEVEL=debug`.
+    static func logger(_ environment: AppEnvironment) -> Logger {
+        var logger = Logger(label: "openresponses.mcp")
+        logger.logLevel = environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        return logger
     }
 
     /// `declared`, with `names` turned on too (`ask --mcp NAME`); nil when no server is declared and none is

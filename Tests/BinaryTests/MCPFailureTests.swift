@@ -56,7 +56,8 @@ struct MCPFailureTests {
             result.stdout.hasPrefix(
                 "tool said: error: the MCP server flaky did not answer within 1.5 seconds (running hang)"),
             "\(result.stdout)")
-        #expect(ContinuousClock.now - began < .seconds(60))
+        // Generous: the Python SDK's server can take long to start on a loaded machine; it would hang an hour.
+        #expect(ContinuousClock.now - began < .seconds(300))
         #expect(try await !isRunning(script))
     }
 

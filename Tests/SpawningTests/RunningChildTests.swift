@@ -44,10 +44,11 @@ import Testing
 
     @Test func aChildThatIgnoresItsEndOfInputIsKilledAfterTheGraceWithItsGroup() async throws {
         let child = try RunningChild(
-            ChildProcess("/bin/sh", ["-c", "trap '' TERM; sleep 30 & sleep 30"], environment: path))
+            ChildProcess("/bin/sh", ["-c", "trap '' TERM; sleep 300 & sleep 300"], environment: path))
         let began = ContinuousClock.now
         #expect(await child.stop(grace: .milliseconds(200)) == .signalled(SIGKILL))
-        #expect(ContinuousClock.now - began < .seconds(10))
+        // Generous: a loaded machine can be slow to schedule; the child would take 300 s.
+        #expect(ContinuousClock.now - began < .seconds(60))
         // The helper it started in its group went with it: the pipes close, so its output ends.
         #expect(await collect(child.output) == "")
     }

@@ -54,6 +54,7 @@ public struct MCPRunner: Sendable, CommandIORunner {
         await withToolbox(preset: preset) { toolbox in
             let began = ContinuousClock.now
             let tools = try await toolbox.tools(of: server)
+            for note in await toolbox.takeNotes() { diagnostics.write("note: \(note)\n") }
             let config = toolbox.servers.first { $0.name == server }
             if json {
                 output.write(
