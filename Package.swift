@@ -116,6 +116,8 @@ let package = Package(
             dependencies: [
                 "ResponsesAPI", "Spawning", "Workbench", .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The library and (read-only) the inspector served over MCP to any agent (`mcp serve`): the SDK's Server,

@@ -3,13 +3,8 @@ import MCP
 import Spawning
 import Workbench
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Reaching the server: its program started here (`ChildProcessTransport`), or its URL (the SDK's
-/// `HTTPClientTransport`, plain request and response: the SDK streams server events only where Foundation has
-/// EventSource, which Linux's does not).
+/// Reaching the server: its program started here (`ChildProcessTransport`), or its URL
+/// (`StreamableHTTPTransport`).
 extension MCPServerConnection {
     func makeTransport() throws(MCPServerError) -> (any Transport, @Sendable () -> MCPServerError?) {
         switch config.endpoint {
@@ -45,15 +40,10 @@ extension MCPServerConnection {
             for (name, template) in headers {
                 values.append((name, try expand(template, header: name)))
             }
-            let fixed = values
-            let transport = HTTPClientTransport(
-                endpoint: endpoint, streaming: false,
-                requestModifier: { request in
-                    var request = request
-                    for (name, value) in fixed { request.setValue(value, forHTTPHeaderField: name) }
-                    return request
-                }, logger: logger)
-            return (transport, { nil })
+            let transport = StreamableHTTPTransport(
+                url: endpoint.absoluteString, headers: values, server: config.name, timeout: config.timeout,
+                logger: logger)
+            return (transport, { transport.closure })
         }
     }
 

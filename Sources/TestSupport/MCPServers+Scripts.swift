@@ -25,6 +25,24 @@ extension MCPServers {
         server.run()
         """
 
+    /// A server on the official Python SDK reached by URL (streamable HTTP): it prints its port, then serves
+    /// `echo` at `/mcp`, answering with event streams and a session id (the SDK's default) or, with `json`, with
+    /// plain JSON and no session.
+    public static let httpServer = """
+        import socket, sys
+        from mcp.server.mcpserver import MCPServer
+        probe = socket.socket(); probe.bind(("127.0.0.1", 0)); port = probe.getsockname()[1]; probe.close()
+        print(port, flush=True)
+        server = MCPServer("webby")
+        @server.tool()
+        def echo(text: str) -> str:
+            \"\"\"Returns its text.\"\"\"
+            return "echo: " + text
+        options = {"port": port}
+        if "json" in sys.argv: options.update(json_response=True, stateless_http=True)
+        server.run(transport="streamable-http", **options)
+        """
+
     /// Writes `flakyServer` into `directory`; returns the `command:` that starts it.
     public static func writeFlakyServer(in directory: URL) throws -> String {
         let script = directory.appendingPathComponent("flaky.py")
