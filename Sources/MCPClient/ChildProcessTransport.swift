@@ -36,9 +36,7 @@ public actor ChildProcessTransport: Transport {
     init(child: RunningChild, server: String, logger: Logger, maximumMessageBytes: Int = defaultMaximumMessageBytes) {
         self.child = child
         self.server = server
-        var quiet = logger
-        quiet.logLevel = .error
-        self.logger = quiet
+        self.logger = logger.forTheSDK
         self.serverLog = logger
         self.maximumMessageBytes = maximumMessageBytes
         (messages, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
@@ -142,6 +140,15 @@ public actor ChildProcessTransport: Transport {
             return true
         }
         if first { continuation.finish(throwing: error) }
+    }
+}
+
+extension Logger {
+    /// This logger at `.error` only, for the SDK: its warnings quote whole messages a server sent.
+    var forTheSDK: Logger {
+        var quiet = self
+        quiet.logLevel = .error
+        return quiet
     }
 }
 

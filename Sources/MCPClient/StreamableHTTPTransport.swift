@@ -38,9 +38,7 @@ public actor StreamableHTTPTransport: Transport {
         self.headers = headers
         self.server = server
         self.timeout = timeout
-        var quiet = logger
-        quiet.logLevel = .error
-        self.logger = quiet
+        self.logger = logger.forTheSDK
         self.maximumMessageBytes = maximumMessageBytes
         (messages, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
     }
