@@ -5,8 +5,15 @@ import PackageDescription
 // `-export-dynamic`, which put 48,000 symbols in the dynamic table, and the loader and the runtime's start-up
 // `dladdr` walked them in every process (about 2 ms of each command's start-up; Docs/performance.md). Nothing
 // looks the executable's symbols up by name.
+//
+// `-lcurl`, which Foundation's URL loading asks for (the MCP SDK brings it), finds an empty archive of ours
+// (Sources/CCurlShim/lib/libcurl.a) where the system has no libcurl to link: CCurlShim defines the functions and
+// opens libcurl only if one is called, so no command loads libcurl and its 29 libraries at start (about 5 ms of
+// each, Docs/performance.md).
 let executableLinking: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))
+    .unsafeFlags(
+        ["-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/Sources/CCurlShim/lib"],
+        .when(platforms: [.linux]))
 ]
 
 let package = Package(
@@ -47,6 +54,11 @@ let package = Package(
         // The answer's Markdown rendered for a terminal: a streaming state machine over UTF-8 bytes, tables,
         // highlighted code, hyperlinks. Foundation only, so its tests and benchmark build without the console.
         .target(name: "Markdown"),
+        // libcurl's functions defined in the executable and resolved with dlopen on first use: the MCP SDK brings
+        // Foundation's URL loading, whose static build would otherwise make every command load libcurl and the
+        // 29 libraries it needs (Docs/performance.md). Nothing here calls them.
+        .target(
+            name: "CCurlShim", exclude: ["lib"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Signal handling and terminal-mode save/restore: async-signal-safe code must be C.
         .target(name: "CTerminal"),
         // ChildProcess, the one way a program is started (handlers, the library's tools, the editor, the tests):
@@ -143,7 +155,7 @@ let package = Package(
         .executableTarget(
             name: "openresponses",
             dependencies: [
-                "Console", "ResponsesAPI", "Inspector", "Library", "Workbench", "CTerminal", "Untrusted",
+                "Console", "ResponsesAPI", "Inspector", "Library", "Workbench", "CTerminal", "Untrusted", "CCurlShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: executableLinking,

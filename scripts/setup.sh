@@ -9,12 +9,10 @@ cd "$(dirname "$0")/.."
 # libopenblas0-pthread gives the MiniLM encoder its matrix products, loaded when first needed and held to one thread per
 # call (Sources/Embeddings/BLAS.swift: the serial build computes wrong products when two threads call it at once);
 # libopenblas0-serial is there for the test that the encoder makes that build's calls one at a time.
-# libcurl4-openssl-dev: the MCP SDK brings Foundation's URL loading (FoundationNetworking, over libcurl), which the
-# release build links statically against libcurl.
 # libxml2 reads DOCX files, opened when the first one is read (Sources/Library/LibXML2.swift).
 # time (GNU time) measures a process's peak memory for the benchmarks and the 50 MB answer's test.
 packages=(libsqlite3-dev libreadline-dev tmux sqlite3 curl poppler-utils tesseract-ocr qpdf man-db bsdextrautils
-  libopenblas0-pthread libopenblas0-serial libxml2 time libcurl4-openssl-dev)
+  libopenblas0-pthread libopenblas0-serial libxml2 time)
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do
