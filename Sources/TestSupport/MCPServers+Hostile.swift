@@ -5,7 +5,7 @@ extension MCPServers {
     /// no SDK): `MODE` picks the attack. `cursorloop` pages tools forever; `manytools` sends `N` tools named
     /// `NAME` (or each its own, with none); `badschema` one tool whose schema is a string; `bigdesc` a description of a million combining
     /// marks; `flood` answers a call with notifications forever; `hang` never answers it; `forkexit` leaves a
-    /// helper holding its stdout and exits with 1; `envdump` answers with its environment and descriptors.
+    /// helper holding its stdout and exits with 1; `envdump` answers with its environment and descriptors; `image` answers with a text and a PNG.
     public static let hostileServer = #"""
         import json, os, sys, time
         MODE = sys.argv[1]
@@ -35,6 +35,10 @@ extension MCPServers {
                 if MODE == "forkexit":
                     if os.fork() == 0: time.sleep(3600); os._exit(0)
                     os._exit(1)
+                if MODE == "image":
+                    result(i, {"content": [{"type": "text", "text": "a red dot"},
+                                           {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]})
+                    continue
                 if MODE == "envdump":
                     fds = sorted(int(f) for f in os.listdir("/proc/self/fd"))
                     result(i, {"content": [{"type": "text", "text": json.dumps({"env": dict(os.environ), "fds": fds})}]})

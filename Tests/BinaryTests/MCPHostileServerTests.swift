@@ -101,6 +101,27 @@ struct MCPHostileServerTests {
         #expect(fds.allSatisfy { $0 <= 3 }, "\(fds)")
     }
 
+    @Test func anImageResultGoesBackAsAnInputImageBesideTheText() async throws {
+        let server = try await LoopbackServer.start(
+            route: MCPServers.callingRoute("h__t", arguments: "{}"))
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let command = try MCPServers.hostileCommand("image", in: harness.home)
+        try MCPServers.writeConfig(
+            "mcp_servers:\n  h: {command: [\(command.joined(separator: ", "))], trusted: true}\nmcp: [h]\n", in: harness
+        )
+        let result = try await Subprocess.run(
+            Subprocess.openresponsesBinary, ["ask", "draw"], environment: harness.variables, stdin: "")
+        await server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        let input = server.requests.last?.jsonBody?["input"] as? [[String: Any]]
+        let output = try #require(input?.first?["output"] as? [[String: Any]], "\(String(describing: input))")
+        #expect(output.first?["type"] as? String == "input_text")
+        #expect((output.first?["text"] as? String)?.hasPrefix("a red dot") == true)
+        #expect(output.last?["type"] as? String == "input_image")
+        #expect(output.last?["image_url"] as? String == "data:image/png;base64,iVBORw0KGgo=")
+    }
+
     @Test func ctrlCEndsACallToAHungServer() async throws {
         let server = try await LoopbackServer.start(route: { _ in .json("{}") })
         let harness = ConsoleHarness(server: server)
