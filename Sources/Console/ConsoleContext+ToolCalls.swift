@@ -10,11 +10,10 @@ extension ConsoleContext {
         let now = environment.now()
         do {
             for call in calls {
-                let duration = call.duration.components
                 try await store.recordToolCall(
                     responseID: call.responseID, callID: call.callID, session: session, server: call.plan.server,
                     tool: call.plan.tool, arguments: call.arguments, result: call.result, status: call.status.rawValue,
-                    durationMs: Double(duration.seconds) * 1000 + Double(duration.attoseconds) / 1e15, at: now)
+                    durationMs: call.duration.milliseconds, at: now)
             }
         } catch {
             diagnostics.write("warning: the turn's MCP calls could not be kept in \(store.path): \(error)\n")

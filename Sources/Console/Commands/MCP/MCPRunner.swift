@@ -87,10 +87,7 @@ public struct MCPRunner: Sendable, CommandIORunner {
                 output.write(
                     JSONValue.object([
                         "output": outcome.output, "failed": .bool(outcome.failed),
-                        "duration_ms": .integer(
-                            Int(
-                                outcome.duration.components.seconds * 1000
-                                    + outcome.duration.components.attoseconds / 1_000_000_000_000_000)),
+                        "duration_ms": .integer(Int(outcome.duration.wholeMilliseconds)),
                     ]).prettyPrinted() + "\n")
             } else {
                 (outcome.failed ? diagnostics : output).write(outcome.text + (outcome.text.hasSuffix("\n") ? "" : "\n"))
