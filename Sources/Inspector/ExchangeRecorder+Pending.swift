@@ -10,6 +10,8 @@ extension ExchangeRecorder.Recording {
         let recorder: ExchangeRecorder
         /// The exchange's row, once written.
         var rowID: Int64?
+        /// Whether the request asked the server to keep the response (`store` not false), read with the row.
+        var storeRequested = true
         var head: ExchangeResponseHead?
         var body: DatabaseValue?
         var batch = EventBatch()
@@ -31,7 +33,9 @@ extension ExchangeRecorder.Recording {
         /// forgets it.
         mutating func commit(store: InspectorStore) async throws {
             guard hasWork else { return }
-            let row = rowID == nil ? recorder.row(of: request, redactor: redactor) : nil
+            let values = rowID == nil ? recorder.row(of: request, redactor: redactor) : nil
+            if let values { storeRequested = values.storeRequested }
+            let row = values?.arguments
             let written = rowID
             let head = head.map { head in
                 (

@@ -152,7 +152,8 @@ extension ExchangeRecorder {
                     }
                     if case .finish(let outcome) = operation {
                         if let change = LedgerChange.of(
-                            method: request.method, url: redactor.redact(url: request.url), requestBody: request.body,
+                            method: request.method, url: redactor.redact(url: request.url),
+                            storeRequested: pending.storeRequested,
                             responseBody: answer,
                             outcome: outcome, now: request.startedAt)
                         {

@@ -99,14 +99,19 @@ public final class ExchangeRecorder: ExchangeObserver {
         return Recording(request: request, recorder: self)
     }
 
-    /// The values of an exchange's row: redacted headers and body, and what search and the lists need of them.
-    func row(of request: ExchangeRequest, redactor: Redactor) -> StatementArguments {
+    /// The values of an exchange's row (redacted headers and body, and what search and the lists need of
+    /// them), and whether the request asked for the response to be stored (for the ledger).
+    func row(of request: ExchangeRequest, redactor: Redactor) -> (arguments: StatementArguments, storeRequested: Bool) {
         let headers = redactor.redact(headers: request.headers)
-        let body = redactor.redact(Redactor.redactingMCPSecrets(request.body))
-        let json = body.isEmpty ? nil : try? JSONValue.parse(body)
-        let model = json?["model"]?.stringValue
-        let inputText = json.map(SearchableText.inputText(ofRequest:)).flatMap { $0.isEmpty ? nil : $0 }
-        return [
+        // Parsed once (a piped document can make the body tens of megabytes); what is taken from it is
+        // redacted as the body is.
+        let json = request.body.isEmpty ? nil : try? JSONValue.parse(request.body)
+        let body = redactor.redact(Redactor.redactingMCPSecrets(request.body, parsed: json))
+        let model = json?["model"]?.stringValue.map { redactor.redact($0) }
+        let inputText = json.map { redactor.redact(SearchableText.inputText(ofRequest: $0)) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        let arguments: StatementArguments = [
             StorageDate.string(request.startedAt), request.method, redactor.redact(url: request.url),
             Self.encode(headers: headers),
             Self.databaseValue(body), model, request.context.preset, request.context.session,
@@ -114,6 +119,7 @@ public final class ExchangeRecorder: ExchangeObserver {
             request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
         ]
+        return (arguments, json?["store"]?.boolValue != false)
     }
 
     /// Writes an exchange's row (the values `row(of:redactor:)` gives) and returns its id.

@@ -9,6 +9,8 @@ public struct PriceTable: Sendable {
         public var input: Double
         public var cachedInput: Double
         public var output: Double
+        /// Tokens the model takes in one request (input and output), when the table says.
+        public var contextWindow: Int? = nil
     }
 
     public let prices: [String: Price]
@@ -61,7 +63,8 @@ public struct PriceTable: Sendable {
         for (model, entry) in try JSONValue.parse(bytes)["models"]?.objectValue ?? JSONObject() {
             guard let input = entry["input"]?.doubleValue, let output = entry["output"]?.doubleValue else { continue }
             prices[model] = Price(
-                input: input, cachedInput: entry["cached_input"]?.doubleValue ?? input, output: output)
+                input: input, cachedInput: entry["cached_input"]?.doubleValue ?? input, output: output,
+                contextWindow: entry["context_window"]?.intValue)
         }
         self.init(prices: prices)
     }

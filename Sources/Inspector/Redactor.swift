@@ -34,7 +34,12 @@ public struct Redactor: Sendable {
     /// bytes are returned untouched when there is nothing to replace (the body is re-serialised, in its own
     /// key order, only when there is).
     public static func redactingMCPSecrets(_ body: [UInt8]) -> [UInt8] {
-        guard body.count > 0, case .object(var object)? = try? JSONValue.parse(body),
+        redactingMCPSecrets(body, parsed: body.isEmpty ? nil : try? JSONValue.parse(body))
+    }
+
+    /// The same, given the body already parsed (nil when it is not JSON).
+    static func redactingMCPSecrets(_ body: [UInt8], parsed: JSONValue?) -> [UInt8] {
+        guard case .object(var object)? = parsed,
             case .array(var tools)? = object["tools"]
         else { return body }
         var changed = false

@@ -76,23 +76,40 @@ struct SearchableText: Sendable {
         }
     }
 
+    /// The most of a request's input text kept for search (`input_text`): a 40 MB piped document is still
+    /// found by its first mebibyte, and is not copied whole into the index (its exact bytes stay in
+    /// `request_body`).
+    static let inputTextLimit = 1 << 20
+
     /// The text of a create-response body's `input` (a string, or the text parts of its messages) and
-    /// its `instructions`.
-    static func inputText(ofRequest json: JSONValue) -> String {
-        var parts: [String] = []
-        if let instructions = json["instructions"]?.stringValue { parts.append(instructions) }
+    /// its `instructions`, at most `limit` bytes of it (cut at a scalar's start).
+    static func inputText(ofRequest json: JSONValue, limit: Int = inputTextLimit) -> String {
+        var result = ""
+        func add(_ text: String) {
+            let room = limit - result.utf8.count - (result.isEmpty ? 0 : 1)
+            guard room > 0 else { return }
+            if !result.isEmpty { result += "\n" }
+            guard text.utf8.count > room else {
+                result += text
+                return
+            }
+            var end = text.utf8.index(text.utf8.startIndex, offsetBy: room)
+            while end > text.utf8.startIndex, UTF8.isContinuation(text.utf8[end]) { end = text.utf8.index(before: end) }
+            result += text[..<end]
+        }
+        if let instructions = json["instructions"]?.stringValue { add(instructions) }
         func texts(of value: JSONValue) {
             switch value {
-            case .string(let text): parts.append(text)
+            case .string(let text): add(text)
             case .array(let values): values.forEach(texts(of:))
             case .object:
-                if let text = value["text"]?.stringValue { parts.append(text) }
+                if let text = value["text"]?.stringValue { add(text) }
                 if let content = value["content"] { texts(of: content) }
-                if let output = value["output"]?.stringValue { parts.append(output) }
+                if let output = value["output"]?.stringValue { add(output) }
             default: break
             }
         }
         if let input = json["input"] { texts(of: input) }
-        return parts.joined(separator: "\n")
+        return result
     }
 }

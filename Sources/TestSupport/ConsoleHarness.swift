@@ -47,9 +47,9 @@ public struct ConsoleHarness: Sendable {
         return false
     }
 
-    /// Runs the built binary with `arguments` in this environment, off a terminal.
-    public func run(_ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: variables)
+    /// Runs the built binary with `arguments` in this environment, off a terminal, with `stdin` piped to it.
+    public func run(_ arguments: [String], stdin: [UInt8]? = nil) async throws -> Subprocess.Result {
+        try await Subprocess.run(Subprocess.openresponsesBinary, arguments, environment: variables, stdinBytes: stdin)
     }
 
     /// Opens the console in a real terminal (tmux) with this environment; returns at its first prompt.

@@ -16,7 +16,16 @@ public enum Subprocess {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil
     ) async throws -> Result {
-        try await Blocking.run { try runBlocking(executable, arguments, environment: environment, stdin: stdin) }
+        try await run(executable, arguments, environment: environment, stdinBytes: stdin.map { Array($0.utf8) })
+    }
+
+    /// The same with any bytes on stdin (binary input, invalid UTF-8).
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], stdinBytes: [UInt8]?
+    ) async throws -> Result {
+        try await Blocking.run {
+            try runBlocking(executable, arguments, environment: environment, stdinBytes: stdinBytes)
+        }
     }
 
     /// Runs the program and blocks the calling thread until it exits (for quick tools such as tmux).
@@ -28,10 +37,11 @@ public enum Subprocess {
     /// let them leak, and its `waitUntilExit` needs a run loop that a busy thread pool may never serve).
     public static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil,
-        captureOutput: Bool = true
+        stdinBytes: [UInt8]? = nil, captureOutput: Bool = true
     ) throws -> Result {
+        let input = stdinBytes ?? stdin.map { Array($0.utf8) }
         let child = ChildProcess(
-            executable, arguments, environment: environment, input: stdin.map { .bytes(Array($0.utf8)) } ?? .nothing,
+            executable, arguments, environment: environment, input: input.map { .bytes($0) } ?? .nothing,
             output: captureOutput ? .captured : .discarded, ownGroup: false)
         let outcome: ChildProcess.Outcome
         do {

@@ -93,7 +93,7 @@ public enum PresetSchema {
         ("stream", .setting("console.stream")), ("show_reasoning", .setting("console.show_reasoning")),
         ("show_usage", .setting("console.show_usage")),
         ("inline_attachments_kb", .setting("console.inline_attachments_kb")),
-        ("markdown", .setting("console.markdown")),
+        ("markdown", .setting("console.markdown")), ("max_input_tokens", .setting("console.max_input_tokens")),
     ])
 
     static let library = ObjectSpec([

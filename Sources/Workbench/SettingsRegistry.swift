@@ -115,6 +115,11 @@ public enum SettingsRegistry {
             help: "Attachments up to this size (KB) go inline as base64; bigger ones are uploaded first (default 8192)."
         ),
         .init(
+            "console.max_input_tokens", .integer(minimum: 0, maximum: nil),
+            help:
+                "Piped text over this many tokens (estimated) is refused before sending (default: half the model's context window; 0: no limit)."
+        ),
+        .init(
             "library.chunk_size", .integer(minimum: 50, maximum: nil),
             help: "Characters per chunk when documents are added (default 1000); changes apply to documents added next."
         ),

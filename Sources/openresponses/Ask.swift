@@ -10,7 +10,10 @@ struct Ask: ParsableCommand {
         // One line per paragraph: the help wraps it to the terminal's width.
         discussion: """
             The prompt comes from the arguments, or from stdin when it is piped; with both, the piped text is \
-            appended to the prompt as context.
+            appended to the prompt as context. Piped input is measured first: an image (PNG, JPEG, GIF, WebP) or a \
+            PDF goes as a file beside the prompt; other bytes that are not UTF-8 text are refused, naming their size \
+            and kind; text over console.max_input_tokens (default half the model's context window, estimated at 4 \
+            bytes a token) is refused with its tokens and cost, unless --allow-large-input. Nothing is sent then.
 
             Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
             """)
@@ -44,6 +47,20 @@ struct Ask: ParsableCommand {
     @Flag(
         name: .long,
         help:
+            "With --background (implied): print the response's id as soon as the server has accepted it, and exit; `openresponses jobs wait ID` prints its answer later."
+    )
+    var detach = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Send piped text over console.max_input_tokens (estimated; default half the model's context window) all the same."
+    )
+    var allowLargeInput = false
+
+    @Flag(
+        name: .long,
+        help:
             "Render the answer's Markdown (headings, lists, tables, highlighted code) even when stdout is not a terminal; NO_COLOR keeps the layout without colour."
     )
     var render = false
@@ -61,13 +78,16 @@ struct Ask: ParsableCommand {
     func run() throws {
         let environment = try session.environment()
         let stdinIsTerminal = environment.terminal.standardInput
-        let piped = stdinIsTerminal ? nil : StandardInput.readAll()
         let flags = session.options
         var options = AskOptions(
-            prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: piped, model: flags.model,
+            prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "), stdinText: nil, model: flags.model,
             preset: flags.preset, instructions: flags.instructions, stream: flags.stream ?? true, printJSON: json,
-            assignments: flags.assignments + (background ? ["background=true"] : []), dryRun: dryRun, approveAll: yes,
+            assignments: flags.assignments + (background || detach ? ["background=true"] : []), dryRun: dryRun,
+            approveAll: yes,
             canAsk: stdinIsTerminal)
+        options.stdin = stdinIsTerminal ? nil : StandardInput.readAll().map(PipedBytes.init)
+        options.allowLargeInput = allowLargeInput
+        options.detach = detach
         options.estimate = estimate
         options.render = render
         options.mcp = mcpServers
@@ -77,22 +97,25 @@ struct Ask: ParsableCommand {
 }
 
 enum StandardInput {
-    /// Everything on stdin until EOF; nil when stdin is closed or unreadable.
-    static func readAll() -> String? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+    /// Everything on stdin until EOF, as bytes (sized up front when stdin is a regular file); nil when
+    /// stdin is closed or unreadable before anything was read.
+    static func readAll() -> Data? {
+        var status = stat()
+        let known = fstat(0, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+        var bytes = Data(capacity: max(known + 1, 65536))
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = read(0, &buffer, buffer.count)
             if count > 0 {
-                bytes.append(contentsOf: buffer[..<count])
+                bytes.append(buffer, count: count)
             } else if count == 0 {
                 break
             } else if errno == EINTR {
                 continue
             } else {
-                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+                return bytes.isEmpty ? nil : bytes
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

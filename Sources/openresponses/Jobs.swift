@@ -1,12 +1,20 @@
 import ArgumentParser
 import Console
 import Foundation
+import ResponsesAPI
 import Workbench
 
 struct Jobs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
-        abstract: "Background responses this console created, with their status asked of the server.")
+        abstract: "Background responses this console created, with their status asked of the server.",
+        subcommands: [JobsList.self, JobsWait.self], defaultSubcommand: JobsList.self)
+}
+
+struct JobsList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Background responses this console created, with their status asked of the server (the default).")
     @Flag(
         name: .long, help: "Every job in the ledger (by default: those still running, and those of the last 24 hours).")
     var all = false
@@ -15,7 +23,24 @@ struct Jobs: ParsableCommand {
     func run() throws { try withContext { await JobsRunner(context: $0).list(all: all, json: printing.json) } }
 }
 
-struct Cancel: ParsableCommand {
+struct JobsWait: JobCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until a background response has ended, then print its answer.",
+        discussion: """
+            The status is asked of the server every half second at first, then less often (at most every 5 s). \
+            Ctrl-C stops waiting; the job goes on. Exit status: 0 completed, 1 failed or cancelled, 3 incomplete, \
+            130 interrupted.
+            """)
+    @Argument(help: "The response id (resp_...), as ask --detach printed it.")
+    var id: String
+
+    @OptionGroup var server: ProviderOptions<JobServer>
+
+    func run() throws { try onJob { await $0.wait(id: $1, pinned: $2) } }
+}
+
+struct Cancel: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel", abstract: "Cancel a background response on the server.")
     @Argument(help: "The response id (resp_...).")
@@ -26,14 +51,12 @@ struct Cancel: ParsableCommand {
     @OptionGroup var server: ProviderOptions<JobServer>
 
     func run() throws {
-        let pinned = server.provider != nil
-        try withContext(environment: server.environment) {
-            await JobsRunner(context: $0).cancel(id: id, json: json, pinned: pinned)
-        }
+        let json = json
+        try onJob { await $0.cancel(id: $1, json: json, pinned: $2) }
     }
 }
 
-struct Attach: ParsableCommand {
+struct Attach: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Follow a background response: its stream from the last event shown, or a finished one's answer.")
@@ -42,10 +65,19 @@ struct Attach: ParsableCommand {
 
     @OptionGroup var server: ProviderOptions<JobServer>
 
-    func run() throws {
-        let pinned = server.provider != nil
-        try withContext(environment: server.environment) {
-            await JobsRunner(context: $0).attach(id: id, pinned: pinned)
-        }
+    func run() throws { try onJob { await $0.attach(id: $1, pinned: $2) } }
+}
+
+/// A command on one job: its id, and the provider it is asked of (the ledger's, unless `--provider` pins one).
+protocol JobCommand: ParsableCommand {
+    var id: String { get }
+    var server: ProviderOptions<JobServer> { get }
+}
+
+extension JobCommand {
+    /// Runs `body` with the jobs runner, the id, and whether `--provider` pinned the server.
+    func onJob(_ body: @escaping @Sendable (JobsRunner, String, Bool) async -> ExitStatus) throws {
+        let (id, pinned) = (id, server.provider != nil)
+        try withContext(environment: server.environment) { await body(JobsRunner(context: $0), id, pinned) }
     }
 }

@@ -15,8 +15,9 @@ struct LedgerChangeTests {
         _ method: String, _ url: String, request: String = "{}", answer: String? = nil, outcome: ExchangeOutcome? = nil
     ) -> LedgerChange? {
         LedgerChange.of(
-            method: method, url: url, requestBody: Array(request.utf8), responseBody: answer.map { Array($0.utf8) },
-            outcome: outcome ?? done(), now: now)
+            method: method, url: url,
+            storeRequested: (try? JSONValue.parse(request))?["store"]?.boolValue != false,
+            responseBody: answer.map { Array($0.utf8) }, outcome: outcome ?? done(), now: now)
     }
 
     @Test func storedResponsesAndCreatedObjectsAreRecorded() {
@@ -40,13 +41,32 @@ struct LedgerChangeTests {
         #expect(change("DELETE", "https://api.openai.com/v1/files/file-1") == .deleted(id: "file-1"))
     }
 
+    /// Issue 49: a response the server created is on it whatever happened to the stream after (Ctrl-C
+    /// detaching a background job, a stream cancelled or failed): it is in the ledger, so `jobs` lists it and
+    /// `ledger gc` finds it.
+    @Test(arguments: [ExchangeOutcome.State.cancelled, .failed])
+    func aResponseWhoseStreamEndedEarlyIsRecorded(state: ExchangeOutcome.State) {
+        #expect(
+            change("POST", "https://api.openai.com/v1/responses", outcome: done("resp_9", state: state))
+                == .created(
+                    id: "resp_9", kind: .response, label: nil, expiresAt: now.addingTimeInterval(30 * 86400),
+                    baseURL: "https://api.openai.com/v1"))
+        #expect(
+            change(
+                "POST", "https://api.openai.com/v1/responses", request: #"{"store":false}"#,
+                outcome: done("resp_10", state: state)) == nil, "store: false")
+    }
+
     @Test func whatLeavesNothingIsNotRecorded() {
         #expect(
             change("POST", "https://api.openai.com/v1/responses", request: #"{"store":false}"#, outcome: done("resp_2"))
                 == nil, "store: false")
         #expect(
-            change("POST", "https://api.openai.com/v1/responses", outcome: done("resp_3", state: .failed)) == nil,
-            "failed")
+            change("POST", "https://api.openai.com/v1/responses", outcome: done(nil, state: .failed)) == nil,
+            "failed before the server created a response")
+        #expect(
+            change("POST", "https://api.openai.com/v1/files", outcome: done(nil, state: .cancelled)) == nil,
+            "a cancelled upload")
         #expect(
             change("POST", "https://api.openai.com/v1/responses/input_tokens", answer: #"{"input_tokens":3}"#) == nil)
         #expect(change("POST", "https://api.openai.com/v1/responses/compact", answer: #"{"id":"resp_c"}"#) == nil)

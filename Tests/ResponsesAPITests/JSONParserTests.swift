@@ -23,6 +23,10 @@ struct JSONParserTests {
         #expect(value[3] == .string("\u{FFFD} lone"))
         // Serialising escapes what must be escaped and nothing else.
         #expect(JSONValue.string("a\"b\\\n\u{1}é").compactString == #""a\"b\\\n\u0001é""#)
+        // A long string is copied in runs between escapes: each run and each escape lands where it belongs.
+        let long = String(repeating: "abc\u{1F}é\"", count: 30_000) + String(repeating: "x", count: 100_000)
+        #expect(
+            try JSONValue.parse(JSONValue.array([.string(long), "after"]).serialized()) == [.string(long), "after"])
     }
 
     @Test func bigIntegersBecomeDoublesAndStayNumbers() throws {

@@ -32,10 +32,17 @@ struct JobsTests {
     }
 
     /// `ask --background` in a real terminal: Ctrl-C detaches (the job is not cancelled) and says how to
-    /// follow or cancel it.
+    /// follow or cancel it; `jobs` then lists it as running (issue 49: it used to list nothing, the
+    /// ledger taking only responses whose exchange completed).
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
     func ctrlCDetachesAnAskInTheBackground() async throws {
-        let harness = try await ConsoleHarness.start(route: scriptedRoute(counter: Counter()))
+        let scripted = scriptedRoute(counter: Counter())
+        let harness = try await ConsoleHarness.start { request in
+            guard request.method == "GET", request.path == "/v1/responses/resp_bg" else { return scripted(request) }
+            return .json(
+                #"{"id":"resp_bg","object":"response","status":"in_progress","background":true,"model":"test-model","output":[]}"#
+            )
+        }
         defer { harness.close() }
         let server = harness.server
         let tmux = try TmuxSession()
@@ -49,6 +56,15 @@ struct JobsTests {
         let created = try #require(server.requests.first { $0.path == "/v1/responses" })
         #expect(created.jsonBody?["background"] as? Bool == true)
         #expect(!server.requests.contains { $0.path == "/v1/responses/resp_bg/cancel" })
+        // The ledger entry is written as the detached ask exits: asked for until it is there.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var listed = ""
+        while !listed.contains("resp_bg"), ContinuousClock.now < deadline {
+            listed = try await harness.run(["jobs"]).stdout
+            if !listed.contains("resp_bg") { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let row = listed.split(separator: "\n").first { $0.contains("resp_bg") } ?? ""
+        #expect(row.contains("in_progress") && row.contains("background work"), "\(listed)")
     }
 
     /// A job detached with Ctrl-C that ends while the console waits is announced at the next prompt (the

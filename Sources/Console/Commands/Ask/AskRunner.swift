@@ -1,14 +1,20 @@
 import Foundation
 import MCPClient
 import ResponsesAPI
+import Synchronization
 import Untrusted
 import Workbench
 
 /// The options of `openresponses ask`.
 public struct AskOptions: Sendable {
     var prompt: String?
-    /// Text piped on stdin; appended to the prompt as context.
-    var stdinText: String?
+    /// The bytes piped on stdin, measured before anything is sent (`PipedInput`): text is appended to the
+    /// prompt as context, an image or a PDF goes beside it as a file, anything else is refused.
+    public var stdin: PipedBytes?
+    /// `--detach`: create the response in the background, print its id once the server has accepted it, exit.
+    public var detach = false
+    /// `--allow-large-input`: piped text over `console.max_input_tokens` is sent all the same.
+    public var allowLargeInput = false
     var model: String?
     var preset: String?
     var instructions: String?
@@ -37,7 +43,7 @@ public struct AskOptions: Sendable {
         self.approveAll = approveAll
         self.canAsk = canAsk
         self.prompt = prompt
-        self.stdinText = stdinText
+        self.stdin = stdinText.map { PipedBytes(Data($0.utf8)) }
         self.model = model
         self.preset = preset
         self.instructions = instructions
@@ -47,17 +53,6 @@ public struct AskOptions: Sendable {
         self.dryRun = dryRun
     }
 
-    /// The user's input: the prompt, then the piped text as context.
-    var input: String? {
-        let prompt = prompt?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
-        let piped = stdinText?.trimmingCharacters(in: .newlines).nonEmpty
-        switch (prompt, piped) {
-        case (let prompt?, let piped?): return "\(prompt)\n\n\(piped)"
-        case (let prompt?, nil): return prompt
-        case (nil, let piped?): return piped
-        case (nil, nil): return nil
-        }
-    }
 }
 
 /// `openresponses ask`: one request, the answer on stdout as it arrives, a documented exit status.
@@ -69,11 +64,6 @@ public struct AskRunner: Sendable {
     }
 
     public func run(_ options: AskOptions) async -> ExitStatus {
-        guard let input = options.input else {
-            context.diagnostics.write(
-                "error: ask needs a prompt: give it as arguments (openresponses ask \"...\") or pipe it on stdin\n")
-            return .usage
-        }
         let stack: SettingsStack
         do {
             stack = try SessionOptions(
@@ -83,6 +73,17 @@ public struct AskRunner: Sendable {
         } catch {
             context.diagnostics.write(error.message.linesPrefixed("error: "))
             return .usage
+        }
+        let input: JSONValue
+        do {
+            guard let given = try self.input(options, settings: stack.effective) else {
+                context.diagnostics.write(
+                    "error: ask needs a prompt: give it as arguments (openresponses ask \"...\") or pipe it on stdin\n")
+                return .usage
+            }
+            input = given
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
         }
         var session = ChatSession(client: context.client, environment: context.environment, stack: stack)
         let toolbox: MCPToolbox?
@@ -95,7 +96,7 @@ public struct AskRunner: Sendable {
         session.toolSource = toolbox
         if options.dryRun {
             do {
-                let composed = try session.preview(.string(input))
+                let composed = try session.preview(input)
                 for note in composed.notes { context.diagnostics.write("note: \(note)\n") }
                 context.output.write(composed.request.json.prettyPrinted() + "\n")
                 return .success
@@ -104,6 +105,10 @@ public struct AskRunner: Sendable {
             }
         }
         if options.estimate { return await estimate(session.preview, input: input, preset: session.settings.preset) }
+        if options.detach {
+            await toolbox?.shutdown()
+            return await detach(&session, input: input, printJSON: options.printJSON)
+        }
         let settings = session.settings
         let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
@@ -122,7 +127,7 @@ public struct AskRunner: Sendable {
         // The answer is shown from its deltas and kept nowhere: the final events' repeats of it are not
         // decoded again (with --json the whole response is printed, so they are).
         if !options.printJSON { session.repeatedText = .omitted }
-        let outcome = await session.send(.string(input), renderer: &renderer, delegate: delegate)
+        let outcome = await session.send(input, renderer: &renderer, delegate: delegate)
         await toolbox?.shutdown()
         await context.keep(outcome.toolCalls, session: session.conversation.sessionID)
         if options.printJSON, let response = outcome.response {
@@ -139,11 +144,11 @@ public struct AskRunner: Sendable {
 
     /// `--estimate`: the request `ask` would send, counted by `POST /responses/input_tokens` only.
     private func estimate(
-        _ preview: (JSONValue) throws(SettingError) -> ComposedRequest, input: String, preset: String?
+        _ preview: (JSONValue) throws(SettingError) -> ComposedRequest, input: JSONValue, preset: String?
     ) async -> ExitStatus {
         let composed: ComposedRequest
         do {
-            composed = try preview(.string(input))
+            composed = try preview(input)
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
@@ -173,6 +178,24 @@ public struct AskRunner: Sendable {
             diagnostics.write(question)
             let answer = readLine(strippingNewline: true) ?? ""
             return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        }
+    }
+}
+
+/// Bytes read once and handed over once: when the turn takes them, no copy stays behind with the reader
+/// (a piped document can be tens of megabytes, and is decoded into the turn's text).
+public final class PipedBytes: Sendable {
+    private let bytes: Mutex<Data?>
+
+    public init(_ bytes: Data) {
+        self.bytes = Mutex(bytes)
+    }
+
+    /// The bytes, the first time; nil after.
+    func take() -> Data? {
+        bytes.withLock { bytes in
+            defer { bytes = nil }
+            return bytes
         }
     }
 }
