@@ -85,6 +85,17 @@ public struct AskRunner: Sendable {
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
+        // No key for OpenAI's API (and no other server): the user's documents answer, as in the console.
+        if !options.dryRun, !options.estimate, !options.detach, !options.printJSON, case .string(let question) = input,
+            context.configuration.apiKey == nil,
+            context.configuration.isOpenAI
+        {
+            do {
+                try context.configuration.validate()
+            } catch {
+                return await answerWithoutModel(question, settings: stack.effective, problem: error)
+            }
+        }
         var session = ChatSession(client: context.client, environment: context.environment, stack: stack)
         let toolbox: MCPToolbox?
         do {
