@@ -15,7 +15,8 @@ extension ChatSession {
         do {
             request =
                 try PayloadBuilder().compose(
-                    settings: settings, conversation: conversation, input: input, for: .send(environment)
+                    settings: settings, conversation: conversation, input: settings.templated(input),
+                    for: .send(environment)
                 ).request
         } catch {
             throw ResponsesAPIError(code: .configuration, message: error.message)

@@ -45,7 +45,8 @@ public struct ChatSession: Sendable {
 
     /// The next request as it would be sent with `input`, for people to read (`/payload`, `--dry-run`).
     public func preview(_ input: JSONValue) throws(SettingError) -> ComposedRequest {
-        try PayloadBuilder().compose(settings: settings, conversation: conversation, input: input, for: .display)
+        try PayloadBuilder().compose(
+            settings: settings, conversation: conversation, input: settings.templated(input), for: .display)
     }
 
     /// One user turn: `input`, then as many tool rounds as the model needs. `renderer` sees every request's
@@ -56,7 +57,7 @@ public struct ChatSession: Sendable {
     public mutating func send<Renderer: TurnRendering>(
         _ input: JSONValue, renderer: inout Renderer, delegate: some ChatSessionDelegate
     ) async -> TurnOutcome {
-        var input = input
+        var input = settings.templated(input)
         var augmentation: TurnAugmentation?
         if let augmenter, case .string(let text) = input {
             do {

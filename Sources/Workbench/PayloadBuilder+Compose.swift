@@ -16,6 +16,10 @@ extension PayloadBuilder {
     public func compose(
         settings: TurnSettings, conversation: Conversation?, input: JSONValue, for purpose: Purpose
     ) throws(SettingError) -> ComposedRequest {
+        // A preset's {{variable}} with no value would go out as written: refused, naming where it is.
+        if !settings.missingVariables.isEmpty {
+            throw SettingError(settings.missingVariables.map(\.description).joined(separator: "\n"))
+        }
         let problems = self.problems(settings: settings)
         if case .send = purpose, let problem = problems.first { throw SettingError(problem) }
         var request = try build(settings: settings, conversation: conversation, input: input, for: purpose)

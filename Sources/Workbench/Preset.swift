@@ -23,6 +23,13 @@ public struct Preset: Sendable, Hashable {
     /// on (`mcp:`).
     public var mcpServers: JSONObject = [:]
     public var mcp: [String] = []
+    /// `variables:`: each `{{name}}` its texts may use, with its default (null: none, it must be given).
+    public var variables: JSONObject = [:]
+    /// `input_template:`: the user's message is put at its `{{input}}` (Preset+Variables).
+    public var inputTemplate: String?
+    /// Where each placeholder is first written in the file, and where each variable is declared.
+    public var variableLocations: [String: SourceLocation] = [:]
+    public var declarationLocations: [String: SourceLocation] = [:]
 
     public init(
         name: String, description: String? = nil, version: Int = 1, url: URL? = nil, template: JSONObject = [:],
@@ -61,6 +68,21 @@ public struct Preset: Sendable, Hashable {
         if name.isEmpty || name.contains("/") || name.hasPrefix(".") {
             document.report("name", "'\(name)' is not a usable preset name")
         }
+        for (variable, value) in document.object["variables"]?.objectValue ?? [:] {
+            if !TemplateVariables.isName(variable) {
+                document.report(
+                    "variables.\(variable)",
+                    "'\(variable)' is not a variable name (a letter or _, then letters, digits, _ or -)")
+            } else if variable == TemplateVariables.inputName {
+                document.report("variables.input", "{{input}} is the user's message in input_template, not a variable")
+            }
+            if case .array = value {
+                document.report("variables.\(variable)", "a default is a single value, not a list")
+            }
+            if case .object = value {
+                document.report("variables.\(variable)", "a default is a single value, not a mapping")
+            }
+        }
         try document.finish()
         var preset = Preset(
             name: name, description: document.object["description"]?.stringValue,
@@ -71,6 +93,14 @@ public struct Preset: Sendable, Hashable {
         if preset.provider != nil { preset.providerLocation = document.validator.location(forKeyPath: "provider") }
         preset.mcpServers = document.object["mcp_servers"]?.objectValue ?? [:]
         preset.mcp = (document.object["mcp"]?.arrayValue ?? []).compactMap(\.stringValue)
+        preset.variables = document.object["variables"]?.objectValue ?? [:]
+        preset.inputTemplate = document.object["input_template"]?.stringValue
+        for name in preset.usedVariables + preset.variables.keys {
+            if let (line, column) = TemplateVariables.location(of: name, in: text) {
+                preset.variableLocations[name] = SourceLocation(path: path, line: line, column: column)
+            }
+            preset.declarationLocations[name] = document.validator.location(forKeyPath: "variables.\(name)")
+        }
         return preset
     }
 
@@ -85,6 +115,8 @@ public struct Preset: Sendable, Hashable {
         if !extraBody.isEmpty { object["extra_body"] = .object(extraBody) }
         if !mcpServers.isEmpty { object["mcp_servers"] = .object(mcpServers) }
         if !mcp.isEmpty { object["mcp"] = .array(mcp.map(JSONValue.string)) }
+        if !variables.isEmpty { object["variables"] = .object(variables) }
+        if let inputTemplate { object["input_template"] = .string(inputTemplate) }
         return object
     }
 

@@ -12,6 +12,7 @@ public enum PresetSchema {
             + requestFields + [
                 ("console", .object(console)), ("extra_body", .map(.json)),
                 ("mcp_servers", .map(.object(mcpServer))), ("mcp", .list(.text)),
+                ("variables", .map(.json)), ("input_template", .text),
             ])
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
@@ -27,7 +28,7 @@ public enum PresetSchema {
     /// The keys of a preset that are not request fields.
     public static let documentKeys: Set<String> = [
         "version", "name", "description", "console", "library", "extra_body", "preset", "providers", "provider",
-        "mcp_servers", "mcp",
+        "mcp_servers", "mcp", "variables", "input_template",
     ]
 
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,

@@ -13,6 +13,12 @@ public struct SettingsStack: Sendable {
     public private(set) var presetLayer: SettingsLayer?
     public var session: SettingsLayer
     public var flags: SettingsLayer
+    /// Values of the preset's `{{variables}}` (`-v NAME=VALUE`, `/var`), over its defaults.
+    public var variables: [String: String] = [:] {
+        didSet { use(preset) }
+    }
+    /// The preset with its variables replaced, and those still without a value.
+    private var resolvedPreset: (preset: Preset, missing: [MissingVariable])?
 
     public init(
         defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil
@@ -60,7 +66,8 @@ public struct SettingsStack: Sendable {
 
     public mutating func use(_ preset: Preset?) {
         self.preset = preset
-        presetLayer = preset.map {
+        resolvedPreset = preset?.resolvingVariables(variables)
+        presetLayer = resolvedPreset.map(\.preset).map {
             SettingsLayer(
                 label: "preset \($0.name)", template: $0.template, console: $0.console, extraBody: $0.extraBody)
         }
@@ -83,6 +90,8 @@ public struct SettingsStack: Sendable {
         var settings = Self.empty
         for layer in layers { layer.apply(to: &settings) }
         settings.preset = preset?.name
+        settings.inputTemplate = resolvedPreset?.preset.inputTemplate
+        settings.missingVariables = resolvedPreset?.missing ?? []
         return settings
     }
 

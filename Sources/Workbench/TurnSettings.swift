@@ -13,6 +13,10 @@ public struct TurnSettings: Sendable, Hashable {
     public var extraBody: JSONObject
     /// The document library's options (`chunk_size`, `chunk_overlap`, `ocr`, `passages`): never sent.
     public var library: JSONObject = [:]
+    /// The preset's input template, its variables replaced (the user's message goes at its `{{input}}`).
+    public var inputTemplate: String?
+    /// The preset's variables that have no value: a turn is refused until each is given.
+    public var missingVariables: [MissingVariable] = []
     /// The preset in use, recorded with each exchange.
     public var preset: String?
 

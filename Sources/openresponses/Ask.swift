@@ -88,6 +88,7 @@ struct Ask: ParsableCommand {
         options.stdin = stdinIsTerminal ? nil : StandardInput.readAll().map(PipedBytes.init)
         options.allowLargeInput = allowLargeInput
         options.detach = detach
+        options.variables = flags.variables
         options.estimate = estimate
         options.render = render
         options.mcp = mcpServers

@@ -22,6 +22,13 @@ struct SessionFlags: ParsableArguments {
     var assignments: [String] = []
 
     @Option(
+        name: [.customShort("v"), .customLong("var")],
+        help: ArgumentHelp(
+            "Give the preset's {{NAME}} a value (repeatable); piped input is never read for placeholders.",
+            valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(
         name: .long,
         help: "The server to talk to: a name from config.yaml's providers: (openresponses providers list), or default.")
     var provider: String?
@@ -46,6 +53,6 @@ struct SessionFlags: ParsableArguments {
     var options: SessionOptions {
         SessionOptions(
             model: model, preset: preset, instructions: instructions, stream: noStream ? false : nil,
-            assignments: assignments)
+            assignments: assignments, variables: variables)
     }
 }

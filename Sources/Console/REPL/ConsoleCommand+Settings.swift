@@ -47,6 +47,13 @@ extension ConsoleCommand {
             complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },
             action: { repl, input in repl.resetCommand(input.rest) }),
         ConsoleCommand(
+            name: "/var",
+            help: [("/var NAME [VALUE]", "give the preset's {{NAME}} a value (without VALUE: back to its default)")],
+            action: { repl, input in repl.varCommand(input.rest) }),
+        ConsoleCommand(
+            name: "/vars", help: [("/vars", "the preset's variables, their values and where they come from")],
+            action: { repl, _ in repl.varsCommand() }),
+        ConsoleCommand(
             name: "/settings", help: [("/settings", "show every setting in effect and where it comes from")],
             action: { repl, _ in repl.settingsCommand() }),
     ]

@@ -11,6 +11,8 @@ public struct AskOptions: Sendable {
     /// The bytes piped on stdin, measured before anything is sent (`PipedInput`): text is appended to the
     /// prompt as context, an image or a PDF goes beside it as a file, anything else is refused.
     public var stdin: PipedBytes?
+    /// `-v NAME=VALUE`: values of the preset's `{{variables}}`.
+    public var variables: [String] = []
     /// `--detach`: create the response in the background, print its id once the server has accepted it, exit.
     public var detach = false
     /// `--allow-large-input`: piped text over `console.max_input_tokens` is sent all the same.
@@ -68,7 +70,7 @@ public struct AskRunner: Sendable {
         do {
             stack = try SessionOptions(
                 model: options.model, preset: options.preset, instructions: options.instructions,
-                stream: options.stream ? nil : false, assignments: options.assignments
+                stream: options.stream ? nil : false, assignments: options.assignments, variables: options.variables
             ).stack(environment: context.environment)
         } catch {
             context.diagnostics.write(error.message.linesPrefixed("error: "))

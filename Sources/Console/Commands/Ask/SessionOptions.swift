@@ -10,11 +10,14 @@ public struct SessionOptions: Sendable {
     public var stream: Bool?
     /// `--set KEY=VALUE` assignments.
     public var assignments: [String]
+    /// `-v NAME=VALUE`: values of the preset's `{{variables}}`.
+    public var variables: [String]
 
     public init(
         model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil,
-        assignments: [String] = []
+        assignments: [String] = [], variables: [String] = []
     ) {
+        self.variables = variables
         self.model = model
         self.preset = preset
         self.instructions = instructions
@@ -28,11 +31,27 @@ public struct SessionOptions: Sendable {
         do {
             let flags = try SettingsLayer.commandLine(
                 model: model, instructions: instructions, stream: stream, assignments: assignments)
-            return try SettingsStack.load(environment: environment, preset: preset, flags: flags)
+            var stack = try SettingsStack.load(environment: environment, preset: preset, flags: flags)
+            stack.variables = try Self.variableValues(variables)
+            return stack
         } catch let error as SettingError {
             throw ConsoleError(error.message, exitStatus: .usage)
         } catch {
             throw ConsoleError("\(error)", exitStatus: .usage)
         }
+    }
+
+    /// `-v NAME=VALUE` pairs as values (the last of a name wins); a pair without `=` or with a name that
+    /// cannot be a variable is a usage error naming the flag.
+    static func variableValues(_ pairs: [String]) throws(ConsoleError) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), TemplateVariables.isName(pair[..<equals]) else {
+                throw ConsoleError(
+                    "-v \(pair): give a variable as NAME=VALUE (a name is a letter or _, then letters, digits, _ or -)")
+            }
+            values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        return values
     }
 }

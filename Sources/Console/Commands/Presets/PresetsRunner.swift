@@ -78,7 +78,13 @@ public struct PresetsRunner: Sendable, CommandIORunner {
         var failures = 0
         for (url, isConfig) in files {
             do {
-                if isConfig { _ = try ConfigFile.load(from: url) } else { _ = try Preset.load(from: url) }
+                if isConfig {
+                    _ = try ConfigFile.load(from: url)
+                } else {
+                    for warning in try Preset.load(from: url).variableWarnings {
+                        diagnostics.write("warning: \(warning)\n")
+                    }
+                }
                 output.write("ok  \(url.path)\n")
             } catch {
                 failures += 1
