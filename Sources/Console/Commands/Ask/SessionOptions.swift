@@ -1,3 +1,4 @@
+import ResponsesAPI
 import Workbench
 
 /// What `chat` and `ask` take alike from the command line to set up a session: the flags' layer over the
@@ -10,6 +11,8 @@ public struct SessionOptions: Sendable {
     public var stream: Bool?
     /// `--set KEY=VALUE` assignments.
     public var assignments: [String]
+    /// The request's `text.format` (`ask --schema`), over the preset's.
+    public var textFormat: JSONObject?
 
     public init(
         model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil,
@@ -27,7 +30,8 @@ public struct SessionOptions: Sendable {
     public func stack(environment: AppEnvironment) throws(ConsoleError) -> SettingsStack {
         do {
             let flags = try SettingsLayer.commandLine(
-                model: model, instructions: instructions, stream: stream, assignments: assignments)
+                model: model, instructions: instructions, stream: stream, assignments: assignments,
+                textFormat: textFormat)
             return try SettingsStack.load(environment: environment, preset: preset, flags: flags)
         } catch let error as SettingError {
             throw ConsoleError(error.message, exitStatus: .usage)
