@@ -8,6 +8,8 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 2
     /// The response ended as incomplete (for example `max_output_tokens` reached).
     case incomplete = 3
+    /// The answer is not the JSON `ask --schema` asked for (not JSON, or it breaks the schema).
+    case invalidAnswer = 4
     /// Interrupted by Ctrl-C.
     case interrupted = 130
 }

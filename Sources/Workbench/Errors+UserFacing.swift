@@ -11,3 +11,9 @@ extension SettingError: UserFacingError {
     public var userMessage: String { message }
     public var exitStatus: ExitStatus { .usage }
 }
+
+/// A `--schema` that cannot be used is the user's input to fix.
+extension SchemaArgumentError: UserFacingError {
+    public var userMessage: String { description }
+    public var exitStatus: ExitStatus { .usage }
+}

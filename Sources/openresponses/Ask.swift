@@ -15,7 +15,16 @@ struct Ask: ParsableCommand {
             and kind; text over console.max_input_tokens (default half the model's context window, estimated at 4 \
             bytes a token) is refused with its tokens and cost, unless --allow-large-input. Nothing is sent then.
 
-            Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
+            With --schema (or --schema-multi, for a list of them) the answer is JSON: the argument is a JSON Schema \
+            file, or fields in short, as 'name, age int, bio: one sentence' (types str, int, float, bool; a \
+            description after ':'; one field a line when there are several lines). The request's text.format is that \
+            schema, strict when every object requires all its properties and sets additionalProperties: false (else a \
+            note says why it is not). The answer is not streamed: it is checked against the schema and printed as \
+            indented JSON; an answer that is not JSON or breaks the schema is an error naming the JSON path that \
+            failed (error: the answer does not match the schema: $.age: expected integer, got string "forty").
+
+            Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 4 the answer does \
+            not match --schema, 130 interrupted.
             """)
 
     @OptionGroup var session: SessionFlags
@@ -72,8 +81,27 @@ struct Ask: ParsableCommand {
             valueName: "name"))
     var mcpServers: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ask for JSON that matches a schema: a JSON Schema file, or fields as 'name, age int, bio: one sentence'.",
+            valueName: "file-or-fields"))
+    var schema: String?
+
+    @Option(
+        name: .customLong("schema-multi"),
+        help: ArgumentHelp(
+            "As --schema, for a list of them: the answer is {\"items\": [...]}.", valueName: "file-or-fields"))
+    var schemaMulti: String?
+
     @Argument(help: "The prompt.")
     var prompt: [String] = []
+
+    func validate() throws {
+        if schema != nil, schemaMulti != nil {
+            throw ValidationError("--schema and --schema-multi cannot be used together: give one.")
+        }
+    }
 
     func run() throws {
         let environment = try session.environment()
@@ -92,6 +120,7 @@ struct Ask: ParsableCommand {
         options.estimate = estimate
         options.render = render
         options.mcp = mcpServers
+        options.schema = (schema ?? schemaMulti).map { AskOptions.Schema(argument: $0, multiple: schemaMulti != nil) }
         let request = options
         try withContext(environment: environment) { context in await AskRunner(context: context).run(request) }
     }

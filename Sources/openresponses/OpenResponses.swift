@@ -12,7 +12,7 @@ struct OpenResponses: ParsableCommand {
 
             Environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENRESPONSES_HOME, OPENRESPONSES_PROVIDER (a name from config.yaml's providers:).
 
-            Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 130 interrupted.
+            Exit status: 0 completed, 1 API or network error, 2 bad usage or input, 3 incomplete, 4 the answer does not match ask --schema, 130 interrupted.
             """,
         version: "0.1.0 (\(BuildRevision.git))",
         subcommands: [

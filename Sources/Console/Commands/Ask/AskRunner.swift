@@ -36,6 +36,20 @@ public struct AskOptions: Sendable {
     public var mcp: [String] = []
     /// Whether a question can be asked on stdin (it is a terminal, not a pipe).
     var canAsk: Bool
+    /// `--schema` or `--schema-multi`: the answer is JSON checked against it.
+    public var schema: Schema?
+
+    public struct Schema: Sendable {
+        /// A JSON Schema file, or the concise form (`name, age int`).
+        public var argument: String
+        /// `--schema-multi`: a list of them.
+        public var multiple: Bool
+
+        public init(argument: String, multiple: Bool = false) {
+            self.argument = argument
+            self.multiple = multiple
+        }
+    }
 
     public init(
         prompt: String?, stdinText: String?, model: String? = nil, preset: String? = nil,
@@ -66,12 +80,22 @@ public struct AskRunner: Sendable {
     }
 
     public func run(_ options: AskOptions) async -> ExitStatus {
+        var schema: SchemaFormat?
+        if let request = options.schema {
+            do {
+                schema = try SchemaFormat.load(request.argument, multiple: request.multiple)
+            } catch {
+                return ErrorReport.write(error, to: context.diagnostics)
+            }
+            for note in schema?.notes ?? [] { context.diagnostics.write("note: \(note)\n") }
+        }
         let stack: SettingsStack
         do {
-            stack = try SessionOptions(
+            var sessionOptions = SessionOptions(
                 model: options.model, preset: options.preset, instructions: options.instructions,
-                stream: options.stream ? nil : false, assignments: options.assignments, variables: options.variables
-            ).stack(environment: context.environment)
+                stream: options.stream ? nil : false, assignments: options.assignments, variables: options.variables)
+            sessionOptions.textFormat = schema?.format
+            stack = try sessionOptions.stack(environment: context.environment)
         } catch {
             context.diagnostics.write(error.message.linesPrefixed("error: "))
             return .usage
@@ -123,23 +147,25 @@ public struct AskRunner: Sendable {
             return await detach(&session, input: input, printJSON: options.printJSON)
         }
         let settings = session.settings
-        let sink: any OutputSink = options.printJSON ? DiscardingOutput() : context.output
+        // With --json the response object is printed at the end, and with --schema the answer's JSON, checked.
+        let printsAtEnd = options.printJSON || schema != nil
+        let sink: any OutputSink = printsAtEnd ? DiscardingOutput() : context.output
         // On a terminal: reasoning, the tool timeline, citations and usage too; to a pipe: the exact text.
-        let onTerminal = !options.printJSON && (context.output as? FileDescriptorOutput)?.isTerminal == true
+        let onTerminal = !printsAtEnd && (context.output as? FileDescriptorOutput)?.isTerminal == true
         var renderOptions =
             onTerminal ? RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings) : .plain
-        if options.render, !options.printJSON {
+        if options.render, !printsAtEnd {
             renderOptions = RenderOptions.rendered(fd: 1, environment: context.environment, settings: settings)
             if !onTerminal { renderOptions.showExtras = false }
         }
-        renderOptions.keepsText = false
+        renderOptions.keepsText = schema != nil
         var renderer = TurnRenderer(output: sink, options: renderOptions)
         // stdout is the answer alone: tool activity goes to stderr with the notes.
         let delegate = ConsoleSessionDelegate(
             output: context.diagnostics, diagnostics: context.diagnostics, approval: approval(options))
         // The answer is shown from its deltas and kept nowhere: the final events' repeats of it are not
         // decoded again (with --json the whole response is printed, so they are).
-        if !options.printJSON { session.repeatedText = .omitted }
+        if !printsAtEnd { session.repeatedText = .omitted }
         let outcome = await session.send(input, renderer: &renderer, delegate: delegate)
         await toolbox?.shutdown()
         await context.keep(outcome.toolCalls, session: session.conversation.sessionID)
@@ -152,6 +178,7 @@ public struct AskRunner: Sendable {
                 "detached from \(job): it goes on on the server (openresponses attach \(job) follows it, openresponses cancel \(job) cancels it)\n"
             )
         }
+        if let schema { return finish(outcome, checkedAgainst: schema, printing: !options.printJSON) }
         return outcome.exitStatus
     }
 

@@ -1,3 +1,4 @@
+import ResponsesAPI
 import Workbench
 
 /// What `chat` and `ask` take alike from the command line to set up a session: the flags' layer over the
@@ -12,6 +13,8 @@ public struct SessionOptions: Sendable {
     public var assignments: [String]
     /// `-v NAME=VALUE`: values of the preset's `{{variables}}`.
     public var variables: [String]
+    /// The request's `text.format` (`ask --schema`), over the preset's.
+    public var textFormat: JSONObject?
 
     public init(
         model: String? = nil, preset: String? = nil, instructions: String? = nil, stream: Bool? = nil,
@@ -30,7 +33,8 @@ public struct SessionOptions: Sendable {
     public func stack(environment: AppEnvironment) throws(ConsoleError) -> SettingsStack {
         do {
             let flags = try SettingsLayer.commandLine(
-                model: model, instructions: instructions, stream: stream, assignments: assignments)
+                model: model, instructions: instructions, stream: stream, assignments: assignments,
+                textFormat: textFormat)
             var stack = try SettingsStack.load(environment: environment, preset: preset, flags: flags)
             stack.variables = try Self.variableValues(variables)
             return stack
