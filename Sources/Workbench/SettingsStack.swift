@@ -13,6 +13,8 @@ public struct SettingsStack: Sendable {
     public private(set) var presetLayer: SettingsLayer?
     public var session: SettingsLayer
     public var flags: SettingsLayer
+    /// The config file's model aliases: `effective` resolves the model through them, here and nowhere else.
+    public var aliases = ModelAliases()
 
     public init(
         defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil
@@ -54,8 +56,10 @@ public struct SettingsStack: Sendable {
                 label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody,
                 library: $0.library)
         }
-        return SettingsStack(
+        var stack = SettingsStack(
             defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
+        stack.aliases = config?.aliases ?? ModelAliases()
+        return stack
     }
 
     public mutating func use(_ preset: Preset?) {
@@ -78,12 +82,20 @@ public struct SettingsStack: Sendable {
         [defaults] + [config, presetLayer].compactMap { $0 } + [flags, session]
     }
 
-    /// The settings of the next turn.
+    /// The settings of the next turn, the model an alias names resolved to its id.
     public var effective: TurnSettings {
         var settings = Self.empty
         for layer in layers { layer.apply(to: &settings) }
         settings.preset = preset?.name
+        if let named = settings.template["model"]?.stringValue { settings.model = aliases.resolve(named) }
         return settings
+    }
+
+    /// The model as the layers name it, before aliases: `fast` where `effective.model` is `gpt-4.1-mini`.
+    public var namedModel: String {
+        var settings = Self.empty
+        for layer in layers { layer.apply(to: &settings) }
+        return settings.model
     }
 
     /// Each leaf of the effective settings with the label of the layer that last changed it.
