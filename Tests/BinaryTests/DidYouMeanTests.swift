@@ -41,6 +41,7 @@ struct DidYouMeanTests {
             #expect(result.status == 64, "ArgumentParser's usage status, as for any unknown option")
             #expect(result.stderr.hasPrefix("Error: Unknown option '--modle'. Did you mean '--model'?\n"))
             #expect(result.stderr.contains("Usage: openresponses \(arguments[0])"))
+            #expect(result.stderr.contains("See 'openresponses \(arguments[0]) --help'"), "\(result.stderr)")
         }
     }
 }
