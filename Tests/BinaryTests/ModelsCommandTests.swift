@@ -56,5 +56,6 @@ struct ModelsCommandTests {
             "\(result.stderr)")
         #expect(result.stdout.contains("gpt-4.1-mini  fast "), "\(result.stdout)")
         #expect(result.stdout.contains("\no3 "), "the price table's models: \(result.stdout)")
+        #expect(!result.stdout.contains("not listed"), "a server not asked has listed nothing: \(result.stdout)")
     }
 }

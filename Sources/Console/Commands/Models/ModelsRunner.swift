@@ -66,7 +66,7 @@ public struct ModelsRunner: Sendable {
             context.output.write(JSONValue.object(object).prettyPrinted() + "\n")
         } else {
             if failure == nil { context.output.write("\(served.count) models on \(server)\n") }
-            context.output.write(Self.table(rows))
+            context.output.write(Self.table(rows, asked: failure == nil))
         }
         return failure == nil ? .success : .apiError
     }
@@ -81,8 +81,8 @@ public struct ModelsRunner: Sendable {
         }
     }
 
-    /// Prices in USD per million tokens; a model the server did not list says so.
-    static func table(_ rows: [Row]) -> String {
+    /// Prices in USD per million tokens; a model the server did not list says so (when it was asked).
+    static func table(_ rows: [Row], asked: Bool) -> String {
         // Cents, or tenths of a cent where the price has them (0.40, 0.125).
         func money(_ value: Double?) -> String {
             guard let value else { return "-" }
@@ -93,7 +93,8 @@ public struct ModelsRunner: Sendable {
         for row in rows {
             table.append([
                 row.id, row.aliases.isEmpty ? "-" : row.aliases.joined(separator: ", "), money(row.price?.input),
-                money(row.price?.cachedInput), money(row.price?.output), row.served ? "" : "not listed by the server",
+                money(row.price?.cachedInput), money(row.price?.output),
+                row.served || !asked ? "" : "not listed by the server",
             ])
         }
         return InspectorPresenter.render(table).split(separator: "\n").map {
