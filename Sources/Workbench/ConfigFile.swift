@@ -19,6 +19,8 @@ public struct ConfigFile: Sendable, Hashable {
     /// Local MCP servers (`mcp_servers:`) and the ones on in every session (`mcp:`).
     public var mcpServers: JSONObject = [:]
     public var mcp: [String] = []
+    /// Model aliases (`aliases:`).
+    public var aliases = ModelAliases()
 
     public static func url(environment: AppEnvironment) -> URL {
         if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
@@ -34,8 +36,12 @@ public struct ConfigFile: Sendable, Hashable {
 
     public static func load(from url: URL) throws(PresetError) -> ConfigFile {
         let text = try PresetDocument.read(url)
-        let document = try PresetDocument.check(
+        var document = try PresetDocument.check(
             text, path: url.path, spec: PresetSchema.config, directory: url.deletingLastPathComponent())
+        let written = document.object["aliases"]?.objectValue ?? [:]
+        for problem in ModelAliases.problems(in: written) {
+            document.report("aliases.\(problem.alias)", problem.message)
+        }
         try document.finish()
         var config = ConfigFile(
             url: url, preset: document.object["preset"]?.stringValue, template: document.template,
@@ -46,6 +52,8 @@ public struct ConfigFile: Sendable, Hashable {
         config.provider = document.object["provider"]?.stringValue
         config.mcpServers = document.object["mcp_servers"]?.objectValue ?? [:]
         config.mcp = (document.object["mcp"]?.arrayValue ?? []).compactMap(\.stringValue)
+        config.aliases = ModelAliases(
+            Dictionary(written.compactMap { key, value in value.stringValue.map { (key, $0) } }) { $1 })
         if config.provider != nil { config.providerLocation = document.validator.location(forKeyPath: "provider") }
         return config
     }

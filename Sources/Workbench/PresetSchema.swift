@@ -17,10 +17,12 @@ public enum PresetSchema {
 
     /// The config file: like a preset without name and description, plus `preset` (the preset a session
     /// starts from when no `--preset` is given), `provider` (the server when neither a flag nor the preset
-    /// names one), `providers` and `library` (the document library's options).
+    /// names one), `providers`, `library` (the document library's options) and `aliases` (model aliases,
+    /// `ModelAliases`).
     public static let config = ObjectSpec(
         [("version", .integer(minimum: 1, maximum: nil)), ("preset", .text), ("provider", .text)] + requestFields + [
             ("console", .object(console)), ("library", .object(library)), ("extra_body", .map(.json)),
+            ("aliases", .map(.text)),
             ("providers", .map(.object(provider))),
             ("mcp_servers", .map(.object(mcpServer))), ("mcp", .list(.text)),
         ])
@@ -28,7 +30,7 @@ public enum PresetSchema {
     /// The keys of a preset that are not request fields.
     public static let documentKeys: Set<String> = [
         "version", "name", "description", "console", "library", "extra_body", "preset", "providers", "provider",
-        "mcp_servers", "mcp", "variables", "input_template",
+        "mcp_servers", "mcp", "variables", "input_template", "aliases",
     ]
 
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,

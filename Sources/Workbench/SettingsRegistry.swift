@@ -199,27 +199,9 @@ public enum SettingsRegistry {
         closest(to: key, in: all.map(\.key).filter { !$0.hasSuffix(".*") })
     }
 
-    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo (`NearestName`).
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, best.count / 3) else { return nil }
-        return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        NearestName.closest(to: word, in: candidates)
     }
 
     /// `Docs/settings.md`, generated from the table (a test keeps the file equal to this).

@@ -19,6 +19,8 @@ public struct SettingsStack: Sendable {
     }
     /// The preset with its variables replaced, and those still without a value.
     private var resolvedPreset: (preset: Preset, missing: [MissingVariable])?
+    /// The config file's model aliases: `effective` resolves the model through them, here and nowhere else.
+    public var aliases = ModelAliases()
 
     public init(
         defaults: SettingsLayer, config: SettingsLayer? = nil, preset: Preset? = nil, flags: SettingsLayer? = nil
@@ -60,8 +62,10 @@ public struct SettingsStack: Sendable {
                 label: "config \($0.url.path)", template: $0.template, console: $0.console, extraBody: $0.extraBody,
                 library: $0.library)
         }
-        return SettingsStack(
+        var stack = SettingsStack(
             defaults: builtInDefaults(environment: environment), config: configLayer, preset: preset, flags: flags)
+        stack.aliases = config?.aliases ?? ModelAliases()
+        return stack
     }
 
     public mutating func use(_ preset: Preset?) {
@@ -85,14 +89,22 @@ public struct SettingsStack: Sendable {
         [defaults] + [config, presetLayer].compactMap { $0 } + [flags, session]
     }
 
-    /// The settings of the next turn.
+    /// The settings of the next turn, the model an alias names resolved to its id.
     public var effective: TurnSettings {
         var settings = Self.empty
         for layer in layers { layer.apply(to: &settings) }
         settings.preset = preset?.name
         settings.inputTemplate = resolvedPreset?.preset.inputTemplate
         settings.missingVariables = resolvedPreset?.missing ?? []
+        if let named = settings.template["model"]?.stringValue { settings.model = aliases.resolve(named) }
         return settings
+    }
+
+    /// The model as the layers name it, before aliases: `fast` where `effective.model` is `gpt-4.1-mini`.
+    public var namedModel: String {
+        var settings = Self.empty
+        for layer in layers { layer.apply(to: &settings) }
+        return settings.model
     }
 
     /// Each leaf of the effective settings with the label of the layer that last changed it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import ResponsesAPI
 
 @main
 struct OpenResponses: ParsableCommand {
@@ -18,7 +19,7 @@ struct OpenResponses: ParsableCommand {
         subcommands: [
             Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self,
             Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, History.self, ProxyCommand.self,
-            Presets.self, Settings.self,
+            Presets.self, Settings.self, Models.self,
             ProvidersCommand.self, MCPCommand.self,
         ],
         defaultSubcommand: Chat.self
@@ -26,7 +27,8 @@ struct OpenResponses: ParsableCommand {
 
     /// `ask` is what scripts run in loops: it is parsed on its own, without building the whole command tree
     /// (a few milliseconds of reflection per start). Anything unusual — help, completion scripts, a parse
-    /// error — goes through the full tree, so messages and usage read the same as ever.
+    /// error — goes through the full tree, so messages and usage read the same as ever. A mistyped subcommand
+    /// is said to be one, with the closest real one (`UnknownCommand`).
     static func main() {
         // swift-log's lines through the terminal cleaner: a log message can quote a server's bytes.
         TerminalLogHandler.bootstrap()
@@ -46,6 +48,10 @@ struct OpenResponses: ParsableCommand {
                 OpenResponses.exit(withError: failure)  // status 0 without one
             }
             ConsoleContext.settlePrepared()
+        }
+        if let unknown = UnknownCommand.message(for: arguments, root: OpenResponses.self) {
+            FileDescriptorOutput.standardError.write(unknown)
+            OpenResponses.exit(withError: ExitCode(ExitStatus.usage.rawValue))
         }
         OpenResponses.main(arguments)
     }

@@ -1,4 +1,6 @@
+import Inspector
 import Testing
+import Workbench
 
 @testable import Console
 @testable import openresponses
@@ -34,6 +36,20 @@ struct CompleterTests {
         ])
     func candidates(_ before: String, _ word: String, _ expected: [String]) {
         #expect(completer.candidates(before: before, word: word) == expected)
+    }
+
+    /// `/model` offers the config file's aliases, then the price table's model ids (an id that is also an alias once).
+    @Test func modelOffersTheAliasesThenThePriceTablesModels() throws {
+        let prices = try PriceTable(
+            json: Array(
+                #"{"models": {"gpt-4.1": {"input": 2, "output": 8}, "gpt-4.1-mini": {"input": 0.4, "output": 1.6}}}"#
+                    .utf8))
+        let models = Completer.models(aliases: ModelAliases(["fast": "gpt-4.1-mini", "gpt-4.1": "o3"]), prices: prices)
+        let completer = Completer(presetNames: { [] }, models: { models })
+        #expect(completer.candidates(before: "/model ", word: "f") == ["fast"])
+        #expect(completer.candidates(before: "/model ", word: "") == ["fast", "gpt-4.1", "gpt-4.1-mini"])
+        #expect(completer.candidates(before: "/model fast ", word: "") == [])
+        #expect(completer.candidates(before: "", word: "/mod") == ["/mode", "/model"])
     }
 
     @Test func fileNamesAfterAttach() {

@@ -1,3 +1,4 @@
+import Inspector
 import Workbench
 
 /// What Tab offers at the console's prompt: slash commands, then what each command declares
@@ -12,15 +13,25 @@ struct Completer: Sendable {
     var subcommands: SubcommandTable
     /// The local MCP servers declared for the preset in use, for `/mcp`.
     var mcpServers: @Sendable () -> [String]
+    /// The config file's model aliases then the model ids the price table knows, for `/model`.
+    var models: @Sendable () -> [String]
 
     init(
         presetNames: @escaping @Sendable () -> [String], storeIDs: @escaping @Sendable () -> [String] = { [] },
-        subcommands: SubcommandTable = SubcommandTable(), mcpServers: @escaping @Sendable () -> [String] = { [] }
+        subcommands: SubcommandTable = SubcommandTable(), mcpServers: @escaping @Sendable () -> [String] = { [] },
+        models: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.presetNames = presetNames
         self.storeIDs = storeIDs
         self.subcommands = subcommands
         self.mcpServers = mcpServers
+        self.models = models
+    }
+
+    /// What `/model` offers: the aliases first, then the model ids of the price table, each once.
+    static func models(aliases: ModelAliases, prices: PriceTable) -> [String] {
+        let aliasNames = aliases.names
+        return aliasNames + prices.prices.keys.sorted().filter { !aliasNames.contains($0) }
     }
 
     /// Every command Tab offers (`ConsoleCommand.all`), sorted.
@@ -37,7 +48,7 @@ struct Completer: Sendable {
         if let first = words.first {
             let sources = CompletionSources(
                 presetNames: presetNames, storeIDs: storeIDs, subcommands: { subcommands.names(of: $0) },
-                mcpServers: mcpServers)
+                mcpServers: mcpServers, models: models)
             options = ConsoleCommand.named(first)?.complete(words.count - 1, Array(words.dropFirst()), sources) ?? []
         } else {
             options = word.hasPrefix("/") ? Self.commands : []

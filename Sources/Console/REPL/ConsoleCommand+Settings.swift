@@ -2,7 +2,7 @@ import Foundation
 import Workbench
 
 extension ConsoleCommand {
-    /// The settings of the following turns: presets, `/set`, `/unset`, `/reset`, `/settings`.
+    /// The settings of the following turns: presets, `/set`, `/model`, `/unset`, `/reset`, `/settings`.
     static let settingsCommands: [ConsoleCommand] = [
         ConsoleCommand(
             name: "/preset", aliases: ["/presets"],
@@ -32,6 +32,13 @@ extension ConsoleCommand {
                 }
             },
             action: { repl, input in repl.setCommand(input.rest) }),
+        ConsoleCommand(
+            name: "/model",
+            help: [
+                ("/model [NAME]", "show the model (and the aliases), or use NAME, a model id or an alias, from now on")
+            ],
+            complete: { position, _, sources in position == 0 ? sources.models() : [] },
+            action: { repl, input in repl.modelCommand(input.rest) }),
         ConsoleCommand(
             name: "/unset", help: [("/unset KEY", "do not send KEY from now on")],
             complete: { position, _, _ in position == 0 ? Completer.settingKeys : [] },

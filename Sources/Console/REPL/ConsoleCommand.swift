@@ -55,6 +55,8 @@ struct CompletionSources: Sendable {
     var subcommands: @Sendable (_ root: String) -> [String]
     /// The local MCP servers' names (`/mcp`).
     var mcpServers: @Sendable () -> [String] = { [] }
+    /// The config file's model aliases, then the model ids the price table knows (`/model`).
+    var models: @Sendable () -> [String] = { [] }
 }
 
 extension ConsoleCommand {

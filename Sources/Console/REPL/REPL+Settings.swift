@@ -4,7 +4,7 @@ import Library
 import ResponsesAPI
 import Workbench
 
-/// `/preset`, `/set`, `/unset`, `/reset`, `/settings`, `/payload`, `/stream`: composing the next request.
+/// `/preset`, `/set`, `/unset`, `/reset`, `/settings`, `/model`, `/payload`, `/stream`: composing the next request.
 /// A preset that fails to load is reported and changes nothing.
 extension REPL {
     func presetCommand(_ arguments: [String]) {
@@ -209,6 +209,28 @@ extension REPL {
         case "off": setCommand("console.stream false")
         default: context.output.write("Streaming is \(settings.stream ? "on" : "off") (/stream on|off).\n")
         }
+    }
+
+    /// `/model`: the model in use, an alias shown with its id (`fast → gpt-4.1-mini`), and the config file's
+    /// aliases; `/model NAME` uses NAME (a model id or an alias) for the following turns, as `/set model` does.
+    func modelCommand(_ name: String) {
+        let aliases = stack.aliases
+        guard !name.isEmpty else {
+            let source = stack.sources["model"].map { " (from \($0))" } ?? ""
+            var text = "model \(aliases.described(stack.namedModel))\(source)\n"
+            if !aliases.names.isEmpty {
+                text += "aliases: " + aliases.names.map { aliases.described($0) }.joined(separator: ", ") + "\n"
+            }
+            context.output.write(text)
+            return
+        }
+        guard !name.contains(" ") else {
+            context.diagnostics.write("usage: /model [NAME] (a model id, or an alias from config.yaml)\n")
+            return
+        }
+        stack.session.assign("model", .string(name))
+        let over = stack.flags.assigns("model") ? " (over the command line's; /reset model goes back to it)" : ""
+        context.output.write("model = \(aliases.described(name))\(over)\n")
     }
 
     /// A value on one line: strings bare, tools as their types, anything else as compact JSON.

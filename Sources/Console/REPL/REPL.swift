@@ -88,15 +88,16 @@ public final class REPL {
         let presets = self.presets
         let stores = storeIDs
         let servers = mcpServerNames
+        let models = Completer.models(aliases: stack.aliases, prices: .shipped)
         editor.complete(
             with: Completer(
                 presetNames: { presets.names }, storeIDs: { stores.ids() }, subcommands: subcommands,
-                mcpServers: { servers.list }))
+                mcpServers: { servers.list }, models: { models }))
         if editor.isInteractive {
             let preset = stack.preset.map { " · preset \($0.name)" } ?? ""
             context.output.write(
                 library.hasProvider
-                    ? "openresponses · \(settings.model)\(preset) · \(context.configuration.baseURL)\n"
+                    ? "openresponses · \(stack.aliases.described(stack.namedModel))\(preset) · \(context.configuration.baseURL)\n"
                         + "Type a message; /help for commands, Ctrl-D to quit.\n"
                     : "openresponses · offline: no OPENAI_API_KEY for \(context.configuration.baseURL), so questions are answered "
                         + "from your library, without a model (openresponses library add PATH adds documents; export "

@@ -111,8 +111,7 @@ public struct ProvidersRunner: Sendable, CommandIORunner {
         let clock = ContinuousClock()
         let context = ExchangeContext(labels: ["source": "providers check"])
         do {
-            let listed = try await client.send(method: "GET", path: "/models", context: context).0
-            report.models = (listed["data"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            report.models = try await client.listModels(context: context).map(\.id)
         } catch {
             report.modelsError = error.message
         }
