@@ -35,7 +35,7 @@ extension ExchangeRecorder.Recording {
             guard hasWork else { return }
             let values = rowID == nil ? recorder.row(of: request, redactor: redactor) : nil
             if let values { storeRequested = values.storeRequested }
-            let row = values?.arguments
+            let row = values
             let written = rowID
             let head = head.map { head in
                 (
@@ -66,7 +66,10 @@ extension ExchangeRecorder.Recording {
             (self.head, self.body, self.outcome) = (nil, nil, nil)
             do {
                 rowID = try await store.writer.write { db -> Int64 in
-                    let id = try written ?? ExchangeRecorder.insertRow(row ?? [], db: db)
+                    let id =
+                        try written
+                        ?? ExchangeRecorder.insertRow(
+                            row ?? ExchangeRecorder.RowValues(arguments: [], storeRequested: true), db: db)
                     if let head {
                         try db.execute(
                             sql: """

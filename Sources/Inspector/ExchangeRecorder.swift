@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 import ResponsesAPI
 import StoreSupport
@@ -101,12 +102,14 @@ public final class ExchangeRecorder: ExchangeObserver {
 
     /// The values of an exchange's row (redacted headers and body, and what search and the lists need of
     /// them), and whether the request asked for the response to be stored (for the ledger).
-    func row(of request: ExchangeRequest, redactor: Redactor) -> (arguments: StatementArguments, storeRequested: Bool) {
+    func row(of request: ExchangeRequest, redactor: Redactor) -> RowValues {
         let headers = redactor.redact(headers: request.headers)
-        // Parsed once (a piped document can make the body tens of megabytes); what is taken from it is
-        // redacted as the body is.
-        let json = request.body.isEmpty ? nil : try? JSONValue.parse(request.body)
-        let body = redactor.redact(Redactor.redactingMCPSecrets(request.body, parsed: json))
+        // Read with each string cut to the search index's size (a piped document can make the body tens of
+        // megabytes, and none of it need be copied); parsed whole only to redact an MCP tool's secrets. What
+        // is taken from it is redacted as the body is.
+        let json =
+            request.body.isEmpty ? nil : try? JSONValue.parse(request.body, stringPrefix: SearchableText.inputTextLimit)
+        let body = redactor.redact(Redactor.redactingMCPSecrets(request.body, skimmed: json))
         let model = json?["model"]?.stringValue.map { redactor.redact($0) }
         let inputText = json.map { redactor.redact(SearchableText.inputText(ofRequest: $0)) }.flatMap {
             $0.isEmpty ? nil : $0
@@ -114,15 +117,62 @@ public final class ExchangeRecorder: ExchangeObserver {
         let arguments: StatementArguments = [
             StorageDate.string(request.startedAt), request.method, redactor.redact(url: request.url),
             Self.encode(headers: headers),
-            Self.databaseValue(body), model, request.context.preset, request.context.session,
+            body.count > Self.inPlaceBodySize ? DatabaseValue.null : Self.databaseValue(body), model,
+            request.context.preset, request.context.session,
             request.context.replayOf, Int64(getpid()), request.attempt, inputText,
             request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
         ]
-        return (arguments, json?["store"]?.boolValue != false)
+        return RowValues(
+            arguments: arguments, storeRequested: json?["store"]?.boolValue != false,
+            largeBody: body.count > Self.inPlaceBodySize ? body : nil)
     }
 
+    /// What `row(of:redactor:)` gives: the row's values, whether the request asked for its response to be
+    /// stored, and a body too large to copy, written by SQLite from its own bytes (`insertRow`).
+    struct RowValues {
+        var arguments: StatementArguments
+        var storeRequested: Bool
+        var largeBody: [UInt8]?
+    }
+
+    /// Request bodies larger than this are bound without a copy (a String made of them, then SQLite's own
+    /// copy, held a 40 MB piped document three times at once).
+    static let inPlaceBodySize = 1 << 20
+
     /// Writes an exchange's row (the values `row(of:redactor:)` gives) and returns its id.
+    static func insertRow(_ row: RowValues, db: Database) throws -> Int64 {
+        let id = try insertRow(row.arguments, db: db)
+        if let body = row.largeBody { try writeBody(body, exchange: id, db: db) }
+        return id
+    }
+
+    /// `request_body` of exchange `id`, bound in place (SQLite reads the body's own bytes instead of a copy):
+    /// text when it is UTF-8, else a blob, as `databaseValue` decides for a small one.
+    static func writeBody(_ body: [UInt8], exchange id: Int64, db: Database) throws {
+        let sql = "UPDATE exchange SET request_body = ? WHERE id = ?"
+        let statement = try db.makeStatement(sql: sql)
+        let raw = statement.sqliteStatement
+        let code = body.withUnsafeBufferPointer { bytes in
+            if UTF8Check.isValid(bytes) {
+                sqlite3_bind_text(
+                    raw, 1, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count),
+                    nil)
+            } else {
+                sqlite3_bind_blob(raw, 1, bytes.baseAddress, Int32(bytes.count), nil)
+            }
+            sqlite3_bind_int64(raw, 2, id)
+            return sqlite3_step(raw)
+        }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
+        }
+    }
+
+    /// Writes an exchange's row from its values and returns its id.
     static func insertRow(_ row: StatementArguments, db: Database) throws -> Int64 {
         try db.execute(
             sql: """

@@ -34,12 +34,7 @@ public struct Redactor: Sendable {
     /// bytes are returned untouched when there is nothing to replace (the body is re-serialised, in its own
     /// key order, only when there is).
     public static func redactingMCPSecrets(_ body: [UInt8]) -> [UInt8] {
-        redactingMCPSecrets(body, parsed: body.isEmpty ? nil : try? JSONValue.parse(body))
-    }
-
-    /// The same, given the body already parsed (nil when it is not JSON).
-    static func redactingMCPSecrets(_ body: [UInt8], parsed: JSONValue?) -> [UInt8] {
-        guard case .object(var object)? = parsed,
+        guard body.count > 0, case .object(var object)? = try? JSONValue.parse(body),
             case .array(var tools)? = object["tools"]
         else { return body }
         var changed = false
@@ -59,6 +54,15 @@ public struct Redactor: Sendable {
         guard changed else { return body }
         object["tools"] = .array(tools)
         return JSONValue.object(object).serialized()
+    }
+
+    /// The same, given the body read with its long strings cut (`JSONValue.parse(_:stringPrefix:)`): parsed
+    /// whole again only when an MCP tool in it has something to replace.
+    static func redactingMCPSecrets(_ body: [UInt8], skimmed: JSONValue?) -> [UInt8] {
+        let carries = (skimmed?["tools"]?.arrayValue ?? []).contains { tool in
+            tool["type"]?.stringValue == "mcp" && (tool["authorization"] != nil || tool["headers"]?.objectValue != nil)
+        }
+        return carries ? redactingMCPSecrets(body) : body
     }
 
     public func redact(headers: [(String, String)]) -> [(String, String)] {

@@ -26,7 +26,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let body = request.body {
+            outgoing.body =
+                body.count > ByteChunks.chunkSize
+                ? .stream(ByteChunks(bytes: body), length: .known(Int64(body.count))) : .bytes(ByteBuffer(bytes: body))
+        }
         if let streamed = request.streamed {
             outgoing.body = .stream(streamed.chunks, length: .known(Int64(streamed.length)))
         }

@@ -4,6 +4,14 @@ extension JSONParser {
     /// Parses a string starting at its opening quote; a long one the stream has decoded before is found
     /// again by its bytes (`LongStrings`) instead.
     mutating func parseString() throws(JSONParseError) -> String {
+        if let limit = stringPrefix {
+            let open = index
+            try skipString()
+            let raw = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(index - 1)])
+            if raw.count > limit { return try Self.prefix(of: raw, limit: limit) }
+            index = open
+            return try decodeString()
+        }
         // Only a string that may be long is looked for (an event shorter than the threshold holds none): the
         // hot path decodes every other string in one pass, as without long strings.
         guard let longStrings, bytes.count - index > longStrings.threshold else { return try decodeString() }
@@ -136,5 +144,34 @@ extension JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// The first `limit` bytes (or fewer) of a string's raw bytes, decoded: cut before a scalar or an escape
+    /// the limit falls inside.
+    static func prefix(of raw: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> String {
+        var end = limit
+        while end > 0, raw[end] & 0xC0 == 0x80 { end -= 1 }
+        var index = 0
+        while index < end {
+            guard raw[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            let length = index + 1 < raw.count && raw[index + 1] == UInt8(ascii: "u") ? 6 : 2
+            if index + length > end {
+                end = index
+                break
+            }
+            index += length
+        }
+        var quoted = [UInt8](repeating: UInt8(ascii: "\""), count: end + 2)
+        quoted.withUnsafeMutableBufferPointer { out in
+            _ = UnsafeMutableBufferPointer(rebasing: out[1..<(end + 1)]).initialize(
+                from: UnsafeBufferPointer(rebasing: raw[..<end]))
+        }
+        return try quoted.withUnsafeBufferPointer { buffer throws(JSONParseError) -> String in
+            var parser = JSONParser(bytes: buffer)
+            return try parser.decodeString()
+        }
     }
 }

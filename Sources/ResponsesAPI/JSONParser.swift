@@ -18,13 +18,18 @@ struct JSONParser {
     var index = 0
     /// The stream's long strings, when the caller keeps them (see `LongStrings`).
     var longStrings: LongStrings?
+    /// Strings longer than this many bytes as written are kept as their first bytes only (`parse(_:stringPrefix:)`).
+    var stringPrefix: Int?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, stringPrefix: Int? = nil) throws(JSONParseError)
+        -> JSONValue
+    {
         var parser = JSONParser(bytes: buffer)
+        parser.stringPrefix = stringPrefix
         parser.skipWhitespace()
         // A leading byte-order mark is tolerated.
         if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }

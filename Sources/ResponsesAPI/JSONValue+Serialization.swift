@@ -13,6 +13,16 @@ extension JSONValue {
         }.get()
     }
 
+    /// Parses JSON bytes keeping only the first `stringPrefix` bytes (as written) of each longer string: what a
+    /// reader of a request's fields needs (its model, the start of its input), without a copy of a document
+    /// of tens of megabytes it carries.
+    public static func parse(_ bytes: [UInt8], stringPrefix: Int) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(buffer, stringPrefix: stringPrefix)
+            }
+        }.get()
+    }
+
     /// Parses a JSON text.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var text = text

@@ -87,3 +87,27 @@ public struct FileChunks: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
 }
+
+/// A body already in memory, sent a chunk at a time: each chunk is copied into a buffer only when the
+/// connection asks for it, so a large request (a piped document of tens of megabytes) is not held twice
+/// (AsyncHTTPClient copies a whole contiguous body into one buffer before it sends a byte).
+struct ByteChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    /// Bodies larger than this go in chunks of this size; smaller ones in one buffer.
+    static let chunkSize = 1 << 20
+    let bytes: [UInt8]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        var offset = 0
+
+        mutating func next() async -> ByteBuffer? {
+            guard offset < bytes.count else { return nil }
+            let end = Swift.min(offset + ByteChunks.chunkSize, bytes.count)
+            defer { offset = end }
+            return bytes.withUnsafeBufferPointer { ByteBuffer(bytes: UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
+}

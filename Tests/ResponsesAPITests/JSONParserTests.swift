@@ -29,6 +29,23 @@ struct JSONParserTests {
             try JSONValue.parse(JSONValue.array([.string(long), "after"]).serialized()) == [.string(long), "after"])
     }
 
+    /// `parse(_:stringPrefix:)` keeps each long string's first bytes, cut before a scalar or an escape the
+    /// limit falls in, and reads every other value as `parse` does.
+    @Test func longStringsAreCutAtAScalarOrAnEscape() throws {
+        func cut(_ text: String, _ limit: Int) throws -> String? {
+            try JSONValue.parse(Array(#"{"a":"\#(text)","b":[1,"ok"]}"#.utf8), stringPrefix: limit)["a"]?.stringValue
+        }
+        #expect(try cut("abcdef", 6) == "abcdef")
+        #expect(try cut("abcdef", 4) == "abcd")
+        #expect(try cut("abé", 3) == "ab", "é's two bytes are not split")
+        #expect(try cut(#"ab\ncd"#, 3) == "ab", "an escape is not split")
+        #expect(try cut(#"ab\ncd"#, 4) == "ab\n")
+        #expect(try cut(#"a\\\\b"#, 2) == "a", "the second backslash of an escaped one is not a new escape")
+        #expect(try cut(#"a\u00e9bc"#, 5) == "a", "a \\u escape is whole or left out")
+        #expect(try cut(#"a\u00e9bc"#, 7) == "aé")
+        #expect(try JSONValue.parse(Array(#"{"a":"xyz","b":[1,"ok"]}"#.utf8), stringPrefix: 1)["b"] == [1, "o"])
+    }
+
     @Test func bigIntegersBecomeDoublesAndStayNumbers() throws {
         let value = try JSONValue.parse("[9223372036854775807, 92233720368547758070, 0, -0, 1.0]")
         #expect(value[0] == .integer(Int.max))
