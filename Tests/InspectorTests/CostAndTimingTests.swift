@@ -34,7 +34,7 @@ struct CostAndTimingTests {
 
     @Test func theShippedTableFindsASnapshotByItsFamily() throws {
         let price = try #require(PriceTable.shipped.price(for: "gpt-4.1-mini-2025-04-14"))
-        #expect(price == PriceTable.Price(input: 0.40, cachedInput: 0.10, output: 1.60))
+        #expect(price == PriceTable.Price(input: 0.40, cachedInput: 0.10, output: 1.60, contextWindow: 1_047_576))
         #expect(PriceTable.shipped.price(for: "gpt-4.1-2025-04-14")?.input == 2.00)
         #expect(PriceTable.shipped.price(for: "openai/echo") == nil)
     }
