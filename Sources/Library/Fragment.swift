@@ -123,7 +123,9 @@ public struct FragmentError: UserFacingError, Hashable, CustomStringConvertible 
         self.init(source: source, page: error.page, error.message)
     }
 
-    public var description: String { "fragment \(source)\(page.map { " page \($0)" } ?? ""): \(message)" }
+    /// The source (and page) and the message: `notes.pdf page 3: ...`.
+    public var located: String { "\(source)\(page.map { " page \($0)" } ?? ""): \(message)" }
+    public var description: String { "fragment " + located }
     public var userMessage: String { description + ": nothing was sent" }
     public var exitStatus: ExitStatus { .usage }
 }

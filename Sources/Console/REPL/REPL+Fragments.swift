@@ -27,7 +27,7 @@ extension REPL {
         switch result {
         case .success(let read): batch = read
         case .failure(let error):
-            if !interrupted { context.diagnostics.write("error: /fragment \(error.description); nothing added\n") }
+            if !interrupted { context.diagnostics.write("error: /fragment \(error.located); nothing added\n") }
             return
         }
         for fragment in batch.fragments {
