@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "ResponsesAPI", "StoreSupport", "CSQLiteSupport", "Spawning", "Embeddings", "Untrusted",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

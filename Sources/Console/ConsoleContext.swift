@@ -14,7 +14,7 @@ public final class ConsoleContext: Sendable {
     let recorder: ExchangeRecorder?
     let output: any OutputSink
     let diagnostics: any OutputSink
-    private let transport: any HTTPTransport
+    let transport: any HTTPTransport
 
     /// Throws a `ConsoleError` (usage) when the environment's configuration is malformed.
     public init(

@@ -9,6 +9,17 @@ public struct TransportRequest: Sendable {
     public var body: [UInt8]?
     /// A body streamed from a file instead of `body`.
     public var streamed: StreamedBody?
+
+    public init(
+        method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        streamed: StreamedBody? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.streamed = streamed
+    }
 }
 
 /// The head of an answer plus its body as a sequence of byte chunks, in arrival order.

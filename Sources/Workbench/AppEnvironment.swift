@@ -113,6 +113,8 @@ public struct AppEnvironment: Sendable {
     public var inspectorPath: String { Self.joined(dataDirectoryPath, "inspector.sqlite") }
     public var historyPath: String { Self.joined(dataDirectoryPath, "history") }
     public var libraryPath: String { Self.joined(dataDirectoryPath, "library.sqlite") }
+    /// Where fragments are kept by hash (`FragmentStore`).
+    public var fragmentsPath: String { Self.joined(dataDirectoryPath, "fragments") }
 
     /// `directory` and `name` joined by one slash, without the directory's trailing slashes ("/" stays);
     /// with an empty name, the directory alone.

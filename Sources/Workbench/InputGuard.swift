@@ -1,4 +1,5 @@
 import Foundation
+import ResponsesAPI
 
 /// How much text a turn may send before it is refused unread by the server: piped text is counted before
 /// anything leaves, and text over the limit is refused with its estimated tokens (and cost, when the price

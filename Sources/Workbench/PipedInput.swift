@@ -108,15 +108,6 @@ enum ContentSniffer {
     }
 }
 
-/// Sizes as people read them: bytes, KB, MB (powers of 1024, one decimal).
-public enum ByteSize {
-    public static func text(_ count: Int) -> String {
-        if count < 1024 { return "\(count) bytes" }
-        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
-        return String(format: "%.1f MB", Double(count) / (1024 * 1024))
-    }
-}
-
 extension Data {
     /// Whether the first 64 KB are valid UTF-8 (a sequence cut at the end of the sample does not count):
     /// enough to tell text from binary before the whole is decoded.

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import ResponsesAPI
 
 /// A variable a preset's text uses that has no value: its name, and where the preset first writes it.
@@ -120,7 +121,9 @@ extension Preset {
 
 extension TurnSettings {
     /// The user's input put into the preset's input template: a text, or the first text part of a user
-    /// message (the message ask sends with a piped file). Anything else (tool results) is left as it is.
+    /// message that is not a fragment (the message ask sends with a piped file or fragments); a message of
+    /// fragments alone gets the template, with an empty `{{input}}`, after them. Fragments are never put
+    /// into it. Anything else (tool results) is left as it is.
     public func templated(_ input: JSONValue) -> JSONValue {
         guard let inputTemplate else { return input }
         switch input {
@@ -128,12 +131,20 @@ extension TurnSettings {
             return .string(Preset.applying(inputTemplate: inputTemplate, to: text))
         case .array(var items):
             guard let message = items.firstIndex(where: { $0["role"]?.stringValue == "user" }),
-                case .object(var fields) = items[message], case .array(var content)? = fields["content"],
-                let part = content.firstIndex(where: { $0["type"]?.stringValue == "input_text" }),
-                case .object(var text) = content[part], let words = text["text"]?.stringValue
+                case .object(var fields) = items[message], case .array(var content)? = fields["content"]
             else { return input }
-            text["text"] = .string(Preset.applying(inputTemplate: inputTemplate, to: words))
-            content[part] = .object(text)
+            let texts = content.indices.filter { content[$0]["type"]?.stringValue == "input_text" }
+            if let part = texts.first(where: { !Fragment.isBlock(content[$0]["text"]?.stringValue ?? "") }),
+                case .object(var text) = content[part], let words = text["text"]?.stringValue
+            {
+                text["text"] = .string(Preset.applying(inputTemplate: inputTemplate, to: words))
+                content[part] = .object(text)
+            } else if let last = texts.last {
+                let templated = Preset.applying(inputTemplate: inputTemplate, to: "")
+                content.insert(["type": "input_text", "text": .string(templated)], at: last + 1)
+            } else {
+                return input
+            }
             fields["content"] = .array(content)
             items[message] = .object(fields)
             return .array(items)

@@ -15,6 +15,16 @@ struct Ask: ParsableCommand {
             and kind; text over console.max_input_tokens (default half the model's context window, estimated at 4 \
             bytes a token) is refused with its tokens and cost, unless --allow-large-input. Nothing is sent then.
 
+            -f/--fragment PATH|URL|- adds a document's text as context before the prompt (repeatable): a file read \
+            by its type (text and code as they are, HTML as its text, PDF with poppler, DOCX), a URL fetched with a \
+            GET that carries no API key (at most 16 MB, 30 s, 5 redirects; read by its Content-Type), or - for stdin \
+            (then not piped input). Each goes as its own input_text part, <fragment source="notes.md" \
+            sha256="...">...</fragment>, and the same text given twice is sent once. Fragments count toward \
+            console.max_input_tokens with piped text, are never read for a preset's {{variables}}, and are kept by \
+            hash in the data directory's fragments/; history shows each turn's by source and hash. A fragment that \
+            cannot be read (missing, unreadable, HTTP error, over the cap) is an error naming it, exit 2, and \
+            nothing is sent.
+
             With --schema (or --schema-multi, for a list of them) the answer is JSON: the argument is a JSON Schema \
             file, or fields in short, as 'name, age int, bio: one sentence' (types str, int, float, bool; a \
             description after ':'; one field a line when there are several lines). The request's text.format is that \
@@ -63,7 +73,7 @@ struct Ask: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "Send piped text over console.max_input_tokens (estimated; default half the model's context window) all the same."
+            "Send piped text and fragments over console.max_input_tokens (estimated; default half the model's context window) all the same."
     )
     var allowLargeInput = false
 
@@ -80,6 +90,13 @@ struct Ask: ParsableCommand {
             "Turn on a local MCP server declared under mcp_servers: (config.yaml or the preset); repeatable.",
             valueName: "name"))
     var mcpServers: [String] = []
+
+    @Option(
+        name: [.customShort("f"), .customLong("fragment")],
+        help: ArgumentHelp(
+            "A file, URL or - (stdin) whose text goes before the prompt as context, each text once; repeatable.",
+            valueName: "path-or-url"))
+    var fragments: [String] = []
 
     @Option(
         name: .long,
@@ -114,6 +131,7 @@ struct Ask: ParsableCommand {
             approveAll: yes,
             canAsk: stdinIsTerminal)
         options.stdin = stdinIsTerminal ? nil : StandardInput.readAll().map(PipedBytes.init)
+        options.fragments = fragments
         options.allowLargeInput = allowLargeInput
         options.detach = detach
         options.variables = flags.variables

@@ -58,7 +58,7 @@ struct Completer: Sendable {
 
     /// True where Tab completes file names (readline's own completion): after `/attach`.
     static func completesFileNames(before: String) -> Bool {
-        before.hasPrefix("/attach ") || before.hasPrefix("/files upload ")
+        before.hasPrefix("/attach ") || before.hasPrefix("/fragment ") || before.hasPrefix("/files upload ")
     }
 
     /// The values `/set KEY` takes, when they are a closed set.

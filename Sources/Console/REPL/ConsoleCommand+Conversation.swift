@@ -12,6 +12,16 @@ extension ConsoleCommand {
             name: "/detach", help: [("/detach", "drop the attachments")],
             action: { repl, _ in repl.detachCommand() }),
         ConsoleCommand(
+            name: "/fragment",
+            help: [
+                ("/fragment PATH|URL...", "add a document's text to the next message as context, once; alone: list")
+            ],
+            action: { repl, input in repl.fragmentCommand(input.rest) }),
+        ConsoleCommand(
+            name: "/fragments", help: [("/fragments [clear]", "list the next message's fragments, or drop them")],
+            complete: firstWord(["clear"]),
+            action: { repl, input in repl.fragmentsCommand(input.rest) }),
+        ConsoleCommand(
             name: "/edit", help: [("/edit", "write the next message in $EDITOR")],
             action: { repl, _ in repl.editCommand() }),
         ConsoleCommand(

@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import Library
 import Workbench
 
 /// Slash commands: dispatch through `ConsoleCommand.all`, `/help` made from it, and the few commands small
@@ -23,6 +24,7 @@ extension REPL {
         let mode = conversation.mode == .conversation ? Conversation.Mode.stored : conversation.mode
         conversation = Conversation(sessionID: UUID().uuidString.lowercased(), mode: mode)
         attachments.removeAll()
+        pendingFragments = FragmentBatch()
         context.output.write("New conversation (\(mode.rawValue)).\n")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import Library
 import MCPClient
 import ResponsesAPI
 import Untrusted
@@ -34,6 +35,8 @@ public final class REPL {
     let bridge: MainThreadBridge
     /// Files for the next message (`/attach`).
     var attachments: [Attachment] = []
+    /// Documents' text for the next message (`/fragment`), each distinct text once.
+    var pendingFragments = FragmentBatch()
     /// A Ctrl-C at an empty prompt was just seen; another one leaves.
     var armedToQuit = false
     /// Vector store ids for completion.
@@ -185,12 +188,13 @@ public final class REPL {
         guard let uploaded = uploadLargeAttachments() else { return }
         let input: JSONValue
         do {
-            input = try Attachment.message(text: text, attachments: attachments, uploaded: uploaded)
+            input = try message(text, uploaded: uploaded)
         } catch {
             ErrorReport.write(error, to: context.diagnostics)
             return
         }
         attachments.removeAll()
+        pendingFragments = FragmentBatch()
         send(input)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import Library
 import ResponsesAPI
 
 /// A past conversation, rebuilt from the inspector's records of its session: each `POST /responses`
@@ -61,12 +62,29 @@ struct ConversationExport {
         return produced.map { Array(items[($0 + 1)...]) } ?? items
     }
 
-    /// The text of a message item's content (a string, or its text parts).
+    /// The fragments (`ask -f`, `/fragment`) the user messages among `items` carry: `{"source", "sha256"}` each.
+    static func fragments(in items: [JSONValue]) -> [JSONValue] {
+        items.filter { $0["role"]?.stringValue == "user" }.flatMap { item in
+            (item["content"]?.arrayValue ?? []).compactMap { part -> JSONValue? in
+                guard part["type"]?.stringValue == "input_text", let text = part["text"]?.stringValue,
+                    let block = Fragment.parseBlock(text)
+                else { return nil }
+                return ["source": .string(block.source), "sha256": .string(block.sha256)]
+            }
+        }
+    }
+
+    /// The text of a message item's content (a string, or its text parts; a fragment by its source and hash).
     static func text(ofMessage item: JSONValue) -> String {
         if let text = item["content"]?.stringValue { return text }
         return (item["content"]?.arrayValue ?? []).compactMap { part in
             switch part["type"]?.stringValue {
-            case "input_text", "output_text", "text": part["text"]?.stringValue
+            case "input_text":
+                part["text"]?.stringValue.map { text in
+                    Fragment.parseBlock(text).map { "[fragment: \($0.source) · sha256 \($0.sha256.prefix(12))]" }
+                        ?? text
+                }
+            case "output_text", "text": part["text"]?.stringValue
             case "input_image": "[image]"
             case "input_file": "[file: \(part["filename"]?.stringValue ?? part["file_id"]?.stringValue ?? "attached")]"
             default: nil
@@ -77,12 +95,13 @@ struct ConversationExport {
     // MARK: JSON
 
     /// `{"session", "turns": [{"exchange", "started_at", "model", "preset", "provider", "state", "usage",
-    /// "cost_usd", "request", "response"}]}`: the request and response bodies as recorded.
+    /// "cost_usd", "fragments", "request", "response"}]}`: the request and response bodies as recorded, and
+    /// the fragments the request carried (`{"source", "sha256"}`).
     var json: JSONValue {
         .object([
             "session": .string(session),
             "turns": .array(
-                turns.map { turn in
+                turns.enumerated().map { index, turn in
                     .object([
                         "exchange": .integer(Int(turn.exchange.id)),
                         "started_at": .string(InspectorStore.timestamp(turn.exchange.startedAt)),
@@ -95,6 +114,9 @@ struct ConversationExport {
                             "output_tokens": turn.exchange.outputTokens.map(JSONValue.integer) ?? .null,
                         ]),
                         "cost_usd": turn.exchange.costUsd.map(JSONValue.number) ?? .null,
+                        "fragments": .array(
+                            Self.fragments(
+                                in: Self.newItems(turn.request, first: index == 0, compacted: turn.compacted))),
                         "request": turn.request,
                         "response": turn.response,
                         "tool_calls": .array(

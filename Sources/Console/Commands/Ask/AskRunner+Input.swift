@@ -1,30 +1,62 @@
 import Foundation
 import Inspector
+import Library
 import ResponsesAPI
 import Workbench
 
 extension AskRunner {
-    /// The turn's input: the prompt, then what was piped, measured before anything is sent. Text is appended
-    /// as context once it is under `console.max_input_tokens` (or `--allow-large-input` says so); an image or
+    /// The turn's input: the fragments (each an `input_text` part before the prompt), the prompt, then what
+    /// was piped, measured before anything is sent. Text is appended to the prompt as context once the
+    /// fragments and it are under `console.max_input_tokens` (or `--allow-large-input` says so); an image or
     /// a PDF goes beside the prompt as a file; other bytes are refused with their size and kind. Nil when
-    /// there is neither a prompt nor anything piped.
-    func input(_ options: AskOptions, settings: TurnSettings) throws(InputRefusal) -> JSONValue? {
+    /// there is no prompt, no fragment and nothing piped.
+    func input(_ options: AskOptions, settings: TurnSettings, fragments: FragmentBatch = FragmentBatch())
+        throws(InputRefusal) -> JSONValue?
+    {
         let prompt = options.prompt?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
-        guard var bytes = options.stdin?.take(), !bytes.isEmpty else { return prompt.map(JSONValue.string) }
+        let check = options.allowLargeInput || options.dryRun ? nil : Self.guardrail(settings)
+        let fragmentBytes = fragments.byteCount
+        let named = fragments.fragments.isEmpty ? nil : Self.label(fragments)
+        guard var bytes = options.stdin?.take(), !bytes.isEmpty else {
+            guard let named else { return prompt.map(JSONValue.string) }
+            try check?.guard.check(byteCount: fragmentBytes, source: named, pricePerMillion: check?.price)
+            return fragments.message(prompt: prompt)
+        }
         let inlineKB = settings.console["inline_attachments_kb"]?.intValue
-        let check = options.allowLargeInput || options.dryRun ? nil : guardrail(settings)
         let classified = try PipedInput.classify(
             bytes, inlineLimit: inlineKB.map { $0 * 1024 } ?? Attachment.defaultInlineLimit
         ) { (count: Int) throws(InputRefusal) in
-            try check?.guard.check(byteCount: count, source: "stdin", pricePerMillion: check?.price)
+            try check?.guard.check(
+                byteCount: count + fragmentBytes, source: named.map { "stdin and \($0)" } ?? "stdin",
+                pricePerMillion: check?.price)
         }
         bytes = Data()  // the text is decoded: the bytes go now, not when the turn ends
         switch classified {
         case .file(let file):
-            return file.message(prompt: prompt)
+            guard let named else { return file.message(prompt: prompt) }
+            try check?.guard.check(byteCount: fragmentBytes, source: named, pricePerMillion: check?.price)
+            return fragments.message(prompt: prompt, parts: [file.contentPart])
         case .text(let text):
-            return Self.joined(prompt: prompt, piped: text)
+            let joined = Self.joined(prompt: prompt, piped: text)
+            guard named != nil else { return joined }
+            return fragments.message(prompt: joined?.stringValue)
         }
+    }
+
+    /// "fragment a.md" or "fragments a.md, b.md", for the guard's message.
+    static func label(_ batch: FragmentBatch) -> String {
+        let sources = batch.fragments.map(\.source)
+        return (sources.count == 1 ? "fragment " : "fragments ") + sources.joined(separator: ", ")
+    }
+
+    /// `-f`: the fragments, read before anything is sent (`-` takes stdin, which is then not piped input);
+    /// a note for each source whose text another already gave.
+    func readFragments(_ options: AskOptions) async throws(FragmentError) -> FragmentBatch {
+        guard !options.fragments.isEmpty else { return FragmentBatch() }
+        let standardInput = options.fragments.contains("-") ? options.stdin?.take() : nil
+        let batch = try await context.readFragments(options.fragments, standardInput: standardInput)
+        for note in batch.notes { context.diagnostics.write("note: \(note)\n") }
+        return batch
     }
 
     /// The prompt, a blank line and the piped text without its leading and trailing line breaks, built
@@ -49,7 +81,7 @@ extension AskRunner {
     }
 
     /// The input limit for the session's model, and the model's input price, from the shipped table.
-    private func guardrail(_ settings: TurnSettings) -> (guard: InputGuard, price: Double?) {
+    static func guardrail(_ settings: TurnSettings) -> (guard: InputGuard, price: Double?) {
         let price = PriceTable.shipped.price(for: settings.model)
         let limit = InputGuard(
             setting: settings.console["max_input_tokens"]?.intValue, model: settings.model,

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MCPClient
 import ResponsesAPI
 import Synchronization
@@ -11,6 +12,9 @@ public struct AskOptions: Sendable {
     /// The bytes piped on stdin, measured before anything is sent (`PipedInput`): text is appended to the
     /// prompt as context, an image or a PDF goes beside it as a file, anything else is refused.
     public var stdin: PipedBytes?
+    /// `-f PATH|URL|-`: fragments sent as context before the prompt, each distinct text once (`-` is stdin,
+    /// which is then not piped input).
+    public var fragments: [String] = []
     /// `-v NAME=VALUE`: values of the preset's `{{variables}}`.
     public var variables: [String] = []
     /// `--detach`: create the response in the background, print its id once the server has accepted it, exit.
@@ -100,9 +104,15 @@ public struct AskRunner: Sendable {
             context.diagnostics.write(error.message.linesPrefixed("error: "))
             return .usage
         }
+        let fragments: FragmentBatch
+        do {
+            fragments = try await readFragments(options)
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
         let input: JSONValue
         do {
-            guard let given = try self.input(options, settings: stack.effective) else {
+            guard let given = try self.input(options, settings: stack.effective, fragments: fragments) else {
                 context.diagnostics.write(
                     "error: ask needs a prompt: give it as arguments (openresponses ask \"...\") or pipe it on stdin\n")
                 return .usage
@@ -111,6 +121,7 @@ public struct AskRunner: Sendable {
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
+        if !options.dryRun, !options.estimate { context.keep(fragments) }
         // No key for OpenAI's API (and no other server): the user's documents answer, as in the console.
         if !options.dryRun, !options.estimate, !options.detach, !options.printJSON, case .string(let question) = input,
             context.configuration.apiKey == nil,
