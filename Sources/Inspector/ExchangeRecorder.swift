@@ -147,10 +147,11 @@ public final class ExchangeRecorder: ExchangeObserver {
         return id
     }
 
-    /// `request_body` of exchange `id`, bound in place (SQLite reads the body's own bytes instead of a copy):
-    /// text when it is UTF-8, else a blob, as `databaseValue` decides for a small one.
+    /// A large request body of exchange `id`, in `exchange_request` (migration v13: later writes of the
+    /// exchange's row do not copy it again), bound in place (SQLite reads the body's own bytes instead of a
+    /// copy): text when it is UTF-8, else a blob, as `databaseValue` decides for a small one.
     static func writeBody(_ body: [UInt8], exchange id: Int64, db: Database) throws {
-        let sql = "UPDATE exchange SET request_body = ? WHERE id = ?"
+        let sql = "INSERT INTO exchange_request (body, exchange_id) VALUES (?, ?)"
         let statement = try db.makeStatement(sql: sql)
         let raw = statement.sqliteStatement
         let code = body.withUnsafeBufferPointer { bytes in

@@ -242,6 +242,19 @@ extension InspectorStore {
                     CREATE INDEX tool_call_response ON tool_call(response_id);
                     """)
         }
+        migrator.registerMigration("v13-large-request-bodies") { db in
+            // A request body over a mebibyte (a piped document) is kept here instead of in `exchange`, whose
+            // row each later write of the exchange (its head, its answer, its end) rewrites whole: with the
+            // body in it, SQLite read and copied tens of megabytes for every one. `exchange.request_body` is
+            // NULL for such an exchange; readers take `COALESCE(request_body, exchange_request.body)`.
+            try db.execute(
+                sql: """
+                    CREATE TABLE exchange_request (
+                        exchange_id INTEGER PRIMARY KEY REFERENCES exchange(id) ON DELETE CASCADE,
+                        body BLOB NOT NULL
+                    )
+                    """)
+        }
         return migrator
     }
 }

@@ -90,10 +90,16 @@ extension InspectorStore {
                     arguments: [id])
             else { return nil }
             let body = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT request_body FROM exchange WHERE id = ?"), arguments: [id])
+                db.cachedStatement(sql: "SELECT \(Self.requestBodyColumn) FROM exchange WHERE id = ?"),
+                arguments: [id])
             return (summary, body.flatMap { Self.bytes($0["request_body"]) } ?? [])
         }
     }
+
+    /// An exchange's request body, wherever it is kept: in its row, or (over a mebibyte) in `exchange_request`.
+    static let requestBodyColumn = """
+        COALESCE(request_body, (SELECT body FROM exchange_request WHERE exchange_id = exchange.id)) AS request_body
+        """
 
     /// One exchange read inside a read transaction, with cached statements (`forEachExchange` reads
     /// hundreds in one).
@@ -101,7 +107,7 @@ extension InspectorStore {
         let summaries = try db.cachedStatement(sql: "SELECT \(ExchangeSummary.columns) FROM exchange WHERE id = ?")
         let rest = try db.cachedStatement(
             sql: """
-                SELECT request_headers, request_body, response_headers, response_body, response_status,
+                SELECT request_headers, \(Self.requestBodyColumn), response_headers, response_body, response_status,
                        ttfb_ms, cached_tokens, reasoning_tokens, total_tokens, replay_of
                 FROM exchange WHERE id = ?
                 """)

@@ -31,6 +31,18 @@ struct LargeRequestTests {
         #expect(row.model == "gpt-4.1-mini-2025-04-14" || row.model == "gpt-4.1-mini")
         let found = try await store.store.exchanges(matching: ExchangeQuery(search: "needle-at-start"))
         #expect(found.map(\.id) == [row.id], "the start of the input is searchable")
+        #expect(try await store.store.request(ofExchange: row.id)?.body == sent)
+        // Kept beside the row (which each later write rewrites), and gone with it.
+        let kept = try await store.store.writer.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM exchange_request WHERE exchange_id = ?", arguments: [row.id])
+        }
+        #expect(kept == 1)
+        #expect(try await store.store.prune(before: Date().addingTimeInterval(60)) == 1)
+        let left = try await store.store.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM exchange_request")
+        }
+        #expect(left == 0)
     }
 
     @Test func anMCPToolsSecretIsRedactedBesideALargeInput() async throws {
