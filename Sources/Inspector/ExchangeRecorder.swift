@@ -148,28 +148,32 @@ public final class ExchangeRecorder: ExchangeObserver {
     }
 
     /// A large request body of exchange `id`, in `exchange_request` (migration v13: later writes of the
-    /// exchange's row do not copy it again), bound in place (SQLite reads the body's own bytes instead of a
-    /// copy): text when it is UTF-8, else a blob, as `databaseValue` decides for a small one.
+    /// exchange's row do not copy it again), written a mebibyte at a time through SQLite's blob I/O into a
+    /// zero-filled blob: a value bound whole, even in place, is copied once more into the record SQLite
+    /// builds, and a zero blob at the end of a record is not. Read back as the same bytes.
     static func writeBody(_ body: [UInt8], exchange id: Int64, db: Database) throws {
-        let sql = "INSERT INTO exchange_request (body, exchange_id) VALUES (?, ?)"
-        let statement = try db.makeStatement(sql: sql)
-        let raw = statement.sqliteStatement
-        let code = body.withUnsafeBufferPointer { bytes in
-            if UTF8Check.isValid(bytes) {
-                sqlite3_bind_text(
-                    raw, 1, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-                    Int32(bytes.count),
-                    nil)
-            } else {
-                sqlite3_bind_blob(raw, 1, bytes.baseAddress, Int32(bytes.count), nil)
+        try db.execute(
+            sql: "INSERT INTO exchange_request (exchange_id, body) VALUES (?, zeroblob(?))",
+            arguments: [id, body.count])
+        var blob: OpaquePointer?
+        var code = sqlite3_blob_open(db.sqliteConnection, "main", "exchange_request", "body", id, 1, &blob)
+        defer { sqlite3_blob_close(blob) }
+        if code == SQLITE_OK {
+            code = body.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = min(1 << 20, bytes.count - offset)
+                    let written = sqlite3_blob_write(blob, bytes.baseAddress! + offset, Int32(count), Int32(offset))
+                    guard written == SQLITE_OK else { return written }
+                    offset += count
+                }
+                return SQLITE_OK
             }
-            sqlite3_bind_int64(raw, 2, id)
-            return sqlite3_step(raw)
         }
-        guard code == SQLITE_DONE else {
+        guard code == SQLITE_OK else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: sql)
+                sql: "writing exchange \(id)'s request body")
         }
     }
 
