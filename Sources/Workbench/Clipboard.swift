@@ -45,6 +45,7 @@ public struct Clipboard: Sendable {
     /// The text types, best first; any other `text/...` after them.
     static let textTypes = ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "STRING", "TEXT"]
 
+    /// The session's variables: its `PATH` is searched, and the program gets `childEnvironment` of them.
     public var variables: [String: String]
     public var limit: Int
     public var timeout: Duration
@@ -62,6 +63,16 @@ public struct Clipboard: Sendable {
         if variables["DISPLAY"]?.isEmpty == false { return [.xclip, .xsel, .wlPaste] }
         return [.wlPaste, .xclip, .xsel]
     }
+
+    /// The variables a clipboard program needs (where programs are, the home, the language, the display's), and
+    /// no others: never the user's keys.
+    static let passedVariables: Set<String> = [
+        "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "USER", "LOGNAME", "TZ", "WAYLAND_DISPLAY",
+        "XDG_RUNTIME_DIR", "DISPLAY", "XAUTHORITY",
+    ]
+
+    /// What a program runs with: the session's `passedVariables`.
+    var childEnvironment: [String: String] { variables.filter { Self.passedVariables.contains($0.key) } }
 
     /// The directories of the session's `PATH`, in order (empty entries skipped).
     public var searchPath: [String] {
@@ -114,7 +125,7 @@ public struct Clipboard: Sendable {
     /// copied", xclip's target "not available") is `.empty`; any other failure is `.failed` with its stderr
     /// (untrusted: whoever shows it cleans it).
     func run(_ tool: Tool, _ path: String, _ arguments: [String]) async throws(ClipboardError) -> [UInt8] {
-        let child = ChildProcess(path, arguments, environment: variables, timeout: timeout, outputLimit: limit)
+        let child = ChildProcess(path, arguments, environment: childEnvironment, timeout: timeout, outputLimit: limit)
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await child.run()

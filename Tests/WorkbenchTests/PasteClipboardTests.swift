@@ -72,6 +72,20 @@ struct PasteClipboardTests {
         #expect(try attachment.contentPart() == ["type": "input_text", "text": "line one\nline two ✓"])
     }
 
+    /// The program gets the display's variables and the PATH, never the API key.
+    @Test func theProgramRunsWithTheDisplaysVariablesAndNoKey() async throws {
+        let fake = try FakeClipboard()
+        defer { fake.remove() }
+        try fake.script("xsel", "env")
+        let variables = ["DISPLAY": ":7", "XAUTHORITY": "/x/auth", "OPENAI_API_KEY": "sk-secret-clipboard"]
+        let content = try await Self.clipboard(fake, variables).read()
+        let environment = String(decoding: content.bytes, as: UTF8.self)
+        #expect(content.tool == .xsel)
+        #expect(environment.contains("DISPLAY=:7\n") && environment.contains("XAUTHORITY=/x/auth\n"))
+        #expect(environment.contains("PATH=\(fake.path)\n"))
+        #expect(!environment.contains("sk-secret-clipboard"))
+    }
+
     @Test func theListedTypesDecideWhatIsFetched() {
         #expect(ClipboardChoice(types: "image/jpeg\nimage/png\n") == .image("image/png"))
         #expect(ClipboardChoice(types: "TARGETS\nimage/webp\r\nUTF8_STRING") == .image("image/webp"))
