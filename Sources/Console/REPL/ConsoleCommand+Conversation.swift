@@ -10,12 +10,7 @@ extension ConsoleCommand {
             action: { repl, input in repl.attachCommand(input.rest) }),
         ConsoleCommand(
             name: "/paste",
-            help: [
-                (
-                    "/paste",
-                    "attach what the clipboard holds (an image, or text) to the next message: wl-paste, xclip or xsel"
-                )
-            ],
+            help: [("/paste", "attach the clipboard (an image, or text) to the next message")],
             action: { repl, input in repl.pasteCommand(input.rest) }),
         ConsoleCommand(
             name: "/detach", help: [("/detach", "drop the attachments")],
