@@ -118,7 +118,10 @@ let package = Package(
         // It uses the library for turns that carry passages (`LibraryAugmenter`).
         .target(
             name: "Workbench",
-            dependencies: ["ResponsesAPI", "Spawning", "Library", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "ResponsesAPI", "Spawning", "Library", .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The terminal front end: the runners each command runs, the console (REPL) and the rendering. It
         // declares no command line: the executable's definitions hand it typed values (Docs/DESIGN.md).

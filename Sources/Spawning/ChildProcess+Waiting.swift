@@ -23,6 +23,7 @@ extension ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var stopped: End?
         var unwatchable: Int32?
+        var overflowed = false
         while !open.isEmpty || inputEnd >= 0 {
             if cancellation?.isCancelled == true {
                 stopped = .cancelled
@@ -61,19 +62,23 @@ extension ChildProcess {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
                     collected[entry.fd]!.append(contentsOf: buffer[..<count])
+                    if let outputLimit, collected[entry.fd]!.count > outputLimit { overflowed = true }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(entry.fd)
                     open.removeAll { $0 == entry.fd }
                 }
             }
+            if overflowed { break }
         }
-        if stopped != nil || unwatchable != nil { stop(started.pid) }
+        if stopped != nil || unwatchable != nil || overflowed { stop(started.pid) }
         open.forEach { close($0) }
         if inputEnd >= 0 { close(inputEnd) }
         let status = wait(for: started.pid, deadline: deadline, stopped: &stopped)
         if let unwatchable { throw ChildProcessError(.read, executable: executable, code: unwatchable) }
         let end = stopped ?? ((status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F))
-        return Outcome(end: end, output: collected[started.output] ?? [], errors: collected[started.errors] ?? [])
+        return Outcome(
+            end: end, output: collected[started.output] ?? [], errors: collected[started.errors] ?? [],
+            overflowed: overflowed)
     }
 
     /// Kills the child, and its whole group when it has one of its own (the leader, not yet reaped, keeps the

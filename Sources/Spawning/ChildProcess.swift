@@ -77,6 +77,9 @@ public struct ChildProcess: Sendable {
         /// Its stdout and stderr, as far as they were read (empty unless `captured`).
         public var output: [UInt8]
         public var errors: [UInt8]
+        /// Its stdout or its stderr grew past `outputLimit`: it was killed there (with its group when it had
+        /// one of its own), and what was read is cut short.
+        public var overflowed = false
     }
 
     public var executable: String
@@ -89,12 +92,15 @@ public struct ChildProcess: Sendable {
     public var timeout: Duration?
     /// Looked at at least every tenth of a second while the child runs; when set, the child is killed.
     public var cancellation: ToolCancellation?
+    /// The most bytes read from its stdout, and from its stderr, when captured; past it, the child is killed
+    /// and its outcome says it `overflowed`. nil: read whole.
+    public var outputLimit: Int?
 
     /// `executable` (a path; `PATH` is not searched) with `arguments` after its name.
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String], input: Input = .nothing,
         output: Output = .captured, ownGroup: Bool = true, timeout: Duration? = nil,
-        cancellation: ToolCancellation? = nil
+        cancellation: ToolCancellation? = nil, outputLimit: Int? = nil
     ) {
         self.executable = executable
         self.arguments = arguments
@@ -104,6 +110,7 @@ public struct ChildProcess: Sendable {
         self.ownGroup = ownGroup
         self.timeout = timeout
         self.cancellation = cancellation
+        self.outputLimit = outputLimit
     }
 
     /// Runs the child to its end on the calling thread (which it blocks: call it from a thread of its own, or

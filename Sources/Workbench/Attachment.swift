@@ -4,11 +4,13 @@ import ResponsesAPI
 /// A file attached to the next message: images go as `input_image`, anything else as `input_file`.
 /// Small files go inline as base64 data URLs; bigger ones are uploaded first (purpose `user_data`, or
 /// `vision` for images) and sent by file id. Files are checked when attached (exists, readable), so
-/// nothing is sent half-built.
+/// nothing is sent half-built. Pasted text (`/paste`) is kept in a file too but goes as an `input_text` part.
 public struct Attachment: Sendable, Hashable {
     public var url: URL
     public var size: Int
     public var mediaType: String
+    /// The file's text goes as an `input_text` part, inline whatever its size (`/paste`'s text).
+    public var asText = false
 
     /// Files up to this size go inline unless `console.inline_attachments_kb` says otherwise.
     public static let defaultInlineLimit = 8 * 1024 * 1024
@@ -41,6 +43,14 @@ public struct Attachment: Sendable, Hashable {
         self.mediaType = Self.imageTypes[ext] ?? Self.fileTypes[ext] ?? "application/octet-stream"
     }
 
+    /// A file already checked (`/paste` wrote it).
+    public init(url: URL, size: Int, mediaType: String, asText: Bool = false) {
+        self.url = url
+        self.size = size
+        self.mediaType = mediaType
+        self.asText = asText
+    }
+
     /// The purpose an upload of this file takes.
     public var uploadPurpose: String { isImage ? "vision" : "user_data" }
 
@@ -53,6 +63,7 @@ public struct Attachment: Sendable, Hashable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SettingError("\(url.path): cannot read it")
         }
+        if asText { return ["type": "input_text", "text": .string(String(decoding: data, as: UTF8.self))] }
         let dataURL = "data:\(mediaType);base64," + data.base64EncodedString()
         if isImage { return ["type": "input_image", "image_url": .string(dataURL), "detail": "auto"] }
         return ["type": "input_file", "filename": .string(url.lastPathComponent), "file_data": .string(dataURL)]

@@ -5,7 +5,11 @@ import Workbench
 
 struct Chat: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chat", abstract: "Open the interactive console (the default).")
+        commandName: "chat", abstract: "Open the interactive console (the default).",
+        discussion: """
+            In the console, /help lists its commands. /attach PATH... sends files with the next message; /paste sends \
+            what the clipboard holds (an image, or text), read with wl-paste (Wayland), xclip or xsel (X11).
+            """)
 
     @OptionGroup var session: SessionFlags
 

@@ -65,6 +65,25 @@ import Testing
         #expect(ContinuousClock.now - began < .seconds(10))
     }
 
+    /// Past its output limit the child is killed at once (it would have written for a minute), and what was read
+    /// is cut short there; under the limit it runs to its end as ever.
+    @Test func aChildPastItsOutputLimitIsKilled() throws {
+        let began = ContinuousClock.now
+        let endless = try ChildProcess(
+            "/bin/sh", ["-c", "cat /dev/zero"], environment: path, timeout: .seconds(60), outputLimit: 100_000
+        ).runBlocking()
+        // Its fields one by one: the outcome whole, shown by a failing expectation, would be its output's bytes.
+        let (overflowed, end, read) = (endless.overflowed, endless.end, endless.output.count)
+        #expect(overflowed)
+        #expect(end == .signalled(SIGKILL))
+        #expect(read > 100_000 && read < 1_000_000)
+        #expect(ContinuousClock.now - began < .seconds(30))
+        let small = try ChildProcess("/bin/sh", ["-c", "printf 12345"], environment: path, outputLimit: 5).runBlocking()
+        #expect(!small.overflowed)
+        #expect(small.end == .exited(0))
+        #expect(small.output == Array("12345".utf8))
+    }
+
     /// More than a pipe holds, on stderr first while its stdin is still unread, then stdin copied to stdout:
     /// read and fed one after the other, either side would wait on the other for ever.
     @Test func largeInputOutputAndErrorsAtOnceDoNotDeadlock() throws {

@@ -9,6 +9,10 @@ extension ConsoleCommand {
             help: [("/attach PATH...", "attach files to the next message (images, PDFs, text); alone: list them")],
             action: { repl, input in repl.attachCommand(input.rest) }),
         ConsoleCommand(
+            name: "/paste",
+            help: [("/paste", "attach the clipboard (an image, or text) to the next message")],
+            action: { repl, input in repl.pasteCommand(input.rest) }),
+        ConsoleCommand(
             name: "/detach", help: [("/detach", "drop the attachments")],
             action: { repl, _ in repl.detachCommand() }),
         ConsoleCommand(

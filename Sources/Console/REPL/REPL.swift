@@ -202,7 +202,7 @@ public final class REPL {
     /// the attachments stay) when an upload fails.
     func uploadLargeAttachments() -> [URL: String]? {
         let limitKB = settings.console["inline_attachments_kb"]?.intValue ?? Attachment.defaultInlineLimit / 1024
-        let large = attachments.filter { $0.size > limitKB * 1024 }
+        let large = attachments.filter { !$0.asText && $0.size > limitKB * 1024 }
         guard !large.isEmpty else { return [:] }
         let client = context.client
         let diagnostics = context.diagnostics
