@@ -1,4 +1,5 @@
 import Foundation
+import ResponsesAPI
 import Untrusted
 import Workbench
 
