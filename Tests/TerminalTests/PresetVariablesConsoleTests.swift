@@ -17,16 +17,16 @@ struct PresetVariablesConsoleTests {
               lang: ~
               tone: plain
             """
-        try await ConsoleHarness.withConsole(
-            route: echoRoute(counter: Counter()),
-            prepare: { harness in
-                let presets = harness.home.appendingPathComponent("presets", isDirectory: true)
-                try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-                try preset.write(to: presets.appendingPathComponent("translate.yaml"), atomically: true, encoding: .utf8)
-                try "version: 1\naliases:\n  fast: gpt-4.1-mini\n".write(
-                    to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
-            }
-        ) { tmux, server, _ in
+        let prepare: (inout ConsoleHarness) throws -> Void = { harness in
+            let presets = harness.home.appendingPathComponent("presets", isDirectory: true)
+            try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+            try preset.write(
+                to: presets.appendingPathComponent("translate.yaml"), atomically: true, encoding: .utf8)
+            try "version: 1\naliases:\n  fast: gpt-4.1-mini\n".write(
+                to: harness.home.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        }
+        try await ConsoleHarness.withConsole(route: echoRoute(counter: Counter()), prepare: prepare) {
+            tmux, server, _ in
             try await tmux.send(steps: [
                 ("/preset use translate", "Using preset translate"),
                 ("/vars", "(none: a turn is refused until /var lang VALUE)"),
