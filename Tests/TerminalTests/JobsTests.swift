@@ -65,6 +65,9 @@ struct JobsTests {
         }
         let row = listed.split(separator: "\n").first { $0.contains("resp_bg") } ?? ""
         #expect(row.contains("in_progress") && row.contains("background work"), "\(listed)")
+        // The stored response whose stream was cancelled is in the ledger, for `ledger gc` to find.
+        let ledger = try await harness.run(["ledger", "list"])
+        #expect(ledger.status == 0 && ledger.stdout.contains("resp_bg"), "\(ledger.stdout)\(ledger.stderr)")
     }
 
     /// A job detached with Ctrl-C that ends while the console waits is announced at the next prompt (the
