@@ -120,7 +120,6 @@ let package = Package(
             name: "Workbench",
             dependencies: [
                 "ResponsesAPI", "Spawning", "Library", .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The terminal front end: the runners each command runs, the console (REPL) and the rendering. It

@@ -37,21 +37,16 @@ public struct Redactor: Sendable {
         guard body.count > 0, case .object(var object)? = try? JSONValue.parse(body),
             case .array(var tools)? = object["tools"]
         else { return body }
-        var changed = false
+        guard tools.contains(where: carriesSecrets) else { return body }
         for (index, tool) in tools.enumerated() {
-            guard case .object(var fields) = tool, fields["type"]?.stringValue == "mcp" else { continue }
-            if fields["authorization"] != nil {
-                fields["authorization"] = .string(placeholder)
-                changed = true
-            }
+            guard case .object(var fields) = tool, carriesSecrets(tool) else { continue }
+            if fields["authorization"] != nil { fields["authorization"] = .string(placeholder) }
             if case .object(var headers)? = fields["headers"] {
                 for (name, _) in headers { headers[name] = .string(placeholder) }
                 fields["headers"] = .object(headers)
-                changed = true
             }
             tools[index] = .object(fields)
         }
-        guard changed else { return body }
         object["tools"] = .array(tools)
         return JSONValue.object(object).serialized()
     }
@@ -59,10 +54,12 @@ public struct Redactor: Sendable {
     /// The same, given the body read with its long strings cut (`JSONValue.parse(_:stringPrefix:)`): parsed
     /// whole again only when an MCP tool in it has something to replace.
     static func redactingMCPSecrets(_ body: [UInt8], skimmed: JSONValue?) -> [UInt8] {
-        let carries = (skimmed?["tools"]?.arrayValue ?? []).contains { tool in
-            tool["type"]?.stringValue == "mcp" && (tool["authorization"] != nil || tool["headers"]?.objectValue != nil)
-        }
-        return carries ? redactingMCPSecrets(body) : body
+        (skimmed?["tools"]?.arrayValue ?? []).contains(where: carriesSecrets) ? redactingMCPSecrets(body) : body
+    }
+
+    /// An MCP tool with an `authorization` or `headers` to replace.
+    static func carriesSecrets(_ tool: JSONValue) -> Bool {
+        tool["type"]?.stringValue == "mcp" && (tool["authorization"] != nil || tool["headers"]?.objectValue != nil)
     }
 
     public func redact(headers: [(String, String)]) -> [(String, String)] {

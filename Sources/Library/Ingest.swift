@@ -209,6 +209,11 @@ public struct Ingest: Sendable {
     }
 
     static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        sha256(Data(text.utf8))
+    }
+
+    /// Bytes' SHA-256 in lowercase hex (what the library, fragments and pasted files are named and found by).
+    public static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -27,9 +27,7 @@ extension ChatSession {
                 message: "--detach needs a stored response (store is false): nothing could follow it afterwards")
         }
         request.body["background"] = true
-        var labels = ["session": conversation.sessionID]
-        labels["preset"] = settings.preset
-        let response = try await client.create(request, context: ExchangeContext(labels: labels))
+        let response = try await client.create(request, context: exchangeContext(settings))
         guard !response.id.isEmpty else {
             throw ResponsesAPIError(code: .decoding, message: "the server accepted the request but gave no response id")
         }

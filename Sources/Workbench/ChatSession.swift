@@ -118,6 +118,13 @@ public struct ChatSession: Sendable {
         }
     }
 
+    /// The labels the inspector keeps of a turn's request (`ExchangeContext+Labels` there).
+    func exchangeContext(_ settings: TurnSettings) -> ExchangeContext {
+        var labels = ["session": conversation.sessionID]
+        labels["preset"] = settings.preset
+        return ExchangeContext(labels: labels)
+    }
+
     /// A response the turn can go on from (not incomplete, not failed).
     static func continues(_ response: Response) -> Bool {
         response.status != .incomplete && response.status != .failed
@@ -143,12 +150,9 @@ public struct ChatSession: Sendable {
             return .refused(error.message, text: renderer.text)
         }
         for note in composed.notes { delegate.report(.note(note)) }
-        // The labels the inspector keeps (`ExchangeContext+Labels` there).
-        var labels = ["session": conversation.sessionID]
-        labels["preset"] = settings.preset
-        let context = ExchangeContext(labels: labels)
         let outcome = await TurnRunner(client: client).run(
-            composed.request, context: context, repeatedText: conversation.mode == .stateless ? .decoded : repeatedText,
+            composed.request, context: exchangeContext(settings),
+            repeatedText: conversation.mode == .stateless ? .decoded : repeatedText,
             renderer: &renderer)
         renderer.finish(response: outcome.error == nil ? outcome.response : nil)
         guard outcome.error == nil else { return outcome }

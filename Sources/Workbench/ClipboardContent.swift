@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import Library
 import ResponsesAPI
 
 /// What the clipboard offers, decided from the types its program lists (`wl-paste --list-types`, xclip's
@@ -44,7 +44,7 @@ public struct ClipboardContent: Sendable, Hashable {
     }
 
     /// Their SHA-256, in hex.
-    public var sha256: String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+    public var sha256: String { Ingest.sha256(Data(bytes)) }
 
     /// The file name it is kept under: its SHA-256 and its type's extension.
     public var fileName: String {
