@@ -166,8 +166,9 @@ print(
         format: "offline answer, 1000/150, 5 passages, 4 sentences: spans held %.3f, questions with one %.3f",
         keywordAnswer.spans, keywordAnswer.questions))
 
-// The three rankings at 1000/150, through the library's Retriever, and the fusion constants around the
-// defaults: the hybrid's k (how much the top ranks lead), the weights, and how deep each ranking goes.
+// The three rankings at 1000/150, through the library's Retriever, and reciprocal rank fusion (the default
+// before issue 50) with its constants varied: k (how much the top ranks lead), the weights, the depth.
+// Benchmarks/ranking.sh compares the fusions on three sets.
 if arguments.count == 5 {
     let embedder = try MiniLMEmbedder(folder: arguments[4])
     let started = Date()
@@ -193,12 +194,15 @@ if arguments.count == 5 {
         (60, 1.5, 1, 50), (60, 1, 1, 30), (60, 1, 1, 100),
     ] {
         var variant = retriever
+        variant.fusion.method = .reciprocalRank
+        variant.fusion.adaptive = false
         variant.fusion.k = k
         variant.fusion.keywordWeight = keyword
         variant.fusion.semanticWeight = semantic
         variant.fusion.depth = depth
         try await score(
-            String(format: "hybrid k=%.0f w=%.1f/%.1f depth %d", k, keyword, semantic, depth), variant, mode: .hybrid)
+            String(format: "hybrid RRF k=%.0f w=%.1f/%.1f depth %d", k, keyword, semantic, depth), variant,
+            mode: .hybrid)
     }
     let hybridAnswer = try await offlineAnswer { try await retriever.search($0, k: 5, mode: .hybrid).hits }
     print(

@@ -14,14 +14,17 @@ public enum FTSQuery {
         guard !terms.isEmpty else { return nil }
         let content = terms.filter { $0.prefix || $0.words.count > 1 || !stopWords.contains($0.words[0].lowercased()) }
         if !content.isEmpty { terms = content }
-        return terms.map { term in
-            // Quoted by Unicode scalar, so that no word can end the string early whatever its characters.
-            let quoted = FTS5Quoting.phrase(term.words.joined(separator: " "))
-            return term.prefix ? quoted + "*" : quoted
-        }.joined(separator: " OR ")
+        return terms.map(query).joined(separator: " OR ")
     }
 
-    public struct Term: Hashable {
+    /// One term as an FTS5 query: quoted by Unicode scalar, so that no word can end the string early whatever
+    /// its characters; `*` after it for a prefix.
+    public static func query(_ term: Term) -> String {
+        let quoted = FTS5Quoting.phrase(term.words.joined(separator: " "))
+        return term.prefix ? quoted + "*" : quoted
+    }
+
+    public struct Term: Hashable, Sendable {
         public var words: [String]
         public var prefix: Bool
     }

@@ -31,7 +31,7 @@ public struct SearchHit: Sendable, Hashable {
     public var end: Int
     public var text: String
     /// The ranking's score, higher is better: BM25 for keyword search, the cosine for semantic search,
-    /// the fused reciprocal-rank score for hybrid search.
+    /// the fused score for hybrid search (`explanation`).
     public var score: Double
     /// The matched passage with the query's words between `SearchHit.markStart` and `markEnd`.
     public var snippet: String
@@ -42,6 +42,8 @@ public struct SearchHit: Sendable, Hashable {
     public var keywordScore: Double? = nil
     public var semanticRank: Int? = nil
     public var semanticScore: Double? = nil
+    /// Why hybrid search ranked it where it did.
+    public var explanation: RankingExplanation? = nil
 
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"

@@ -3,24 +3,12 @@ import Foundation
 
 /// The library's ranking, as `library search`, `library ask`, `/library` and `/doc` use it: keyword (BM25
 /// over FTS5), semantic (the cosine of the query's vector with every chunk's, exact, over one matrix
-/// loaded per search) or hybrid (both, fused by reciprocal rank: a passage scores Σ weight / (k + rank)
-/// over the rankings that found it). The query is embedded by the embedder the library's vectors came
-/// from, never another.
+/// loaded per search) or hybrid (both, fused by `Fusion`: each ranking's scores scaled by its best and
+/// weighed, the weights moved by the query's exact terms and language). The query is embedded by the
+/// embedder the library's vectors came from, never another.
 public struct Retriever: Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         case hybrid, keyword, semantic
-    }
-
-    /// Reciprocal rank fusion's constants, chosen on Benchmarks/retrieval (Docs/library.md gives the
-    /// figures): `k` damps the top ranks' lead, the weights trust one ranking more than the other, and
-    /// each ranking contributes its best `depth` passages.
-    public struct Fusion: Sendable, Hashable {
-        public var k: Double = 60
-        public var keywordWeight: Double = 1
-        public var semanticWeight: Double = 1
-        public var depth: Int = 50
-
-        public init() {}
     }
 
     /// What a search found, how it ranked (the mode used), and a note when it could not rank as asked.
@@ -62,10 +50,8 @@ public struct Retriever: Sendable {
         }
         let mode = mode ?? .hybrid
         if mode == .keyword { return Result(hits: try await store.search(query, k: k, filter: filter), mode: .keyword) }
-        let depth = mode == .semantic ? k : max(k, fusion.depth)
-        async let keyword = mode == .hybrid ? store.search(query, k: depth, filter: filter) : []
-        let semantic = try await semanticRanking(query, k: depth, filter: filter, embedder: embedder)
         if mode == .semantic {
+            let semantic = try await semanticRanking(query, k: k, filter: filter, embedder: embedder)
             let hits = try await store.hits(chunkIDs: semantic.map(\.id))
             return Result(
                 hits: zip(hits, semantic).enumerated().map { rank, pair in
@@ -76,7 +62,21 @@ public struct Retriever: Sendable {
                     return hit
                 }, mode: .semantic)
         }
-        return Result(hits: try await fuse(keyword: try await keyword, semantic: semantic, k: k), mode: .hybrid)
+        let found = try await candidates(query, filter: filter, embedder: embedder, depth: max(k, fusion.depth))
+        let fused = fuse(
+            keyword: found.keyword.map { Candidate(id: $0.chunkID, score: $0.score) }, semantic: found.semantic,
+            signals: found.signals, languages: found.languages)
+        return Result(
+            hits: fused.prefix(k).compactMap { fused in
+                guard var hit = found.passages[fused.id] else { return nil }
+                hit.score = fused.score
+                hit.keywordRank = fused.explanation.keyword?.rank
+                hit.keywordScore = fused.explanation.keyword?.score
+                hit.semanticRank = fused.explanation.semantic?.rank
+                hit.semanticScore = fused.explanation.semantic?.score
+                hit.explanation = fused.explanation
+                return hit
+            }, mode: .hybrid)
     }
 
     /// The chunks nearest the query's vector: (chunk id, cosine), best first. The vectors come from the

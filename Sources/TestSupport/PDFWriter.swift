@@ -4,27 +4,32 @@ import Foundation
 /// or a page that is only an image (a scan, which only OCR reads). Offsets in the cross-reference table
 /// are computed, so every reader accepts the files.
 public enum PDFWriter {
-    /// A PDF whose pages hold `pages[n]`'s lines, top to bottom.
+    /// A PDF whose pages hold `pages[n]`'s lines, top to bottom. Text in Latin-1 (German, French, …) is written
+    /// in the font's WinAnsi encoding, so a reader gets its letters back.
     public static func text(pages: [[String]], title: String? = nil) -> Data {
-        var objects: [String] = []
+        var objects: [Data] = []
         // 1: catalog, 2: pages, 3: font, then per page: page object, content stream.
         let pageIDs = pages.indices.map { 4 + $0 * 2 }
-        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
+        objects.append(Data("<< /Type /Catalog /Pages 2 0 R >>".utf8))
         objects.append(
-            "<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
-        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+            Data(
+                "<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>"
+                    .utf8))
+        objects.append(Data("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".utf8))
         for (index, lines) in pages.enumerated() {
             var stream = "BT /F1 14 Tf 72 740 Td 18 TL\n"
             for line in lines { stream += "(\(escape(line))) Tj T*\n" }
             stream += "ET"
+            let bytes = stream.data(using: .isoLatin1) ?? Data(stream.utf8)
             objects.append(
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[index] + 1) 0 R >>"
-            )
-            objects.append("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream")
+                Data(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[index] + 1) 0 R >>"
+                        .utf8))
+            objects.append(Data("<< /Length \(bytes.count) >>\nstream\n".utf8) + bytes + Data("\nendstream".utf8))
         }
         var info: String?
         if let title { info = "<< /Title (\(escape(title))) >>" }
-        return assemble(objects.map { Data($0.utf8) }, info: info)
+        return assemble(objects, info: info)
     }
 
     /// A one-page PDF set in two columns, as journals and reports are: `left`'s lines from the top of the

@@ -55,6 +55,12 @@ struct LibraryEmbeddingCommandTests {
         #expect(best["path"]?.stringValue?.hasSuffix("pets.txt") == true, "\(hybrid.stdout)")
         #expect(best["semantic_rank"] == 1)
         #expect(best["semantic_score"]?.doubleValue ?? 0 > 0.2)
+        // Why it ranks there: convex fusion, its semantic part the best (1 after scaling) at the default weight.
+        let why = try #require(best["why"]?.objectValue, "\(hybrid.stdout)")
+        #expect(why["fusion"] == "convex")
+        #expect(why["semantic"]?["rank"] == 1 && why["semantic"]?["normalised"]?.doubleValue == 1)
+        #expect(why["semantic"]?["weight"]?.doubleValue == 0.6 && why["keyword"] == .null)
+        #expect(why["reasons"] == [])
         #expect(hybrid.stderr.isEmpty)
         // The offline answer ranks the same way: it quotes the pets note, which shares no word with the question.
         let ask = try await run(["ask", "--offline", question])

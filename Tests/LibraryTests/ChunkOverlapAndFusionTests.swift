@@ -42,15 +42,21 @@ struct ChunkOverlapAndFusionTests {
         let keywordHit = try #require(try await store.search("quokka", k: 1).first)
         let meaningHit = try #require(try await store.search("marsupial", k: 1).first)
         // Each ranking finds one passage, first: only the weights can decide between them.
-        func fused(keywordWeight: Double, semanticWeight: Double) async throws -> [String] {
+        func fused(keywordWeight: Double, semanticWeight: Double, method: Retriever.Fusion.Method) -> [Int64] {
             var retriever = Retriever(store: store, embedder: nil)
+            retriever.fusion.method = method
             retriever.fusion.keywordWeight = keywordWeight
             retriever.fusion.semanticWeight = semanticWeight
-            return try await retriever.fuse(
-                keyword: [keywordHit], semantic: [(id: meaningHit.chunkID, score: 0.9)], k: 2
-            ).map(\.path)
+            return retriever.fuse(
+                keyword: [.init(id: keywordHit.chunkID, score: keywordHit.score)],
+                semantic: [.init(id: meaningHit.chunkID, score: 0.9)]
+            ).map(\.id)
         }
-        #expect(try await fused(keywordWeight: 2, semanticWeight: 1) == [urls[0].path, urls[1].path])
-        #expect(try await fused(keywordWeight: 1, semanticWeight: 2) == [urls[1].path, urls[0].path])
+        for method in [Retriever.Fusion.Method.convex, .reciprocalRank] {
+            #expect(
+                fused(keywordWeight: 2, semanticWeight: 1, method: method) == [keywordHit.chunkID, meaningHit.chunkID])
+            #expect(
+                fused(keywordWeight: 1, semanticWeight: 2, method: method) == [meaningHit.chunkID, keywordHit.chunkID])
+        }
     }
 }

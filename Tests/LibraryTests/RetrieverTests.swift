@@ -4,7 +4,7 @@ import Testing
 
 @testable import Library
 
-/// The library's ranking without a model: reciprocal rank fusion computed by hand, the ranks and scores a
+/// The library's ranking without a model: reciprocal rank and convex fusion computed by hand, the ranks and scores a
 /// hybrid hit carries, vectors computed once per distinct text, dropped when no chunk needs them, and a
 /// query embedded into another space refused. The embedder here counts letters (26 dimensions): a real
 /// embedder with a known geometry, so every cosine can be worked out on paper.
@@ -53,6 +53,10 @@ struct RetrieverTests {
         let embedder = LetterEmbedder()
         try await store.embedMissing(with: embedder)
         var retriever = Retriever(store: store, embedder: embedder)
+        retriever.fusion.method = .reciprocalRank
+        retriever.fusion.adaptive = false
+        retriever.fusion.keywordWeight = 1
+        retriever.fusion.semanticWeight = 1
         retriever.fusion.k = 1
         // Keyword ("quokka"): b (three times), then a. Semantic, by the cosine of letter counts with "zzzz":
         // a first (mostly z), then b and c (no z, cosine 0; ties keep the matrix's order: b before c).
@@ -76,6 +80,34 @@ struct RetrieverTests {
         #expect(
             hybrid.hits[2].snippet == "aaaa aaaa aaaa",
             "a passage only the vectors found has its opening as the snippet")
+    }
+
+    @Test func hybridWeighsEachRankingsScoreOverItsBest() async throws {
+        defer { files.remove() }
+        let (store, urls) = try await library([
+            ("a.txt", "zzz zzz zzz quokka"), ("b.txt", "quokka quokka quokka habitat"), ("c.txt", "aaaa aaaa aaaa"),
+        ])
+        let embedder = LetterEmbedder()
+        try await store.embedMissing(with: embedder)
+        let retriever = Retriever(store: store, embedder: embedder)
+        let keyword = try await retriever.search("quokka zzz", k: 3, mode: .keyword).hits
+        let semantic = try await retriever.search("quokka zzz", k: 3, mode: .semantic).hits
+        let hybrid = try await retriever.search("quokka zzz", k: 3)
+        #expect(hybrid.mode == .hybrid)
+        // The defaults: convex, keywords 0.4 and meaning 0.6; nothing in the query moves them (no word is in at most 5 % of
+        // three passages, none is code, the language cannot be told).
+        let bestKeyword = keyword.map(\.score).max() ?? 0
+        let bestCosine = semantic.map(\.score).max() ?? 0
+        for hit in hybrid.hits {
+            let keywordPart = keyword.first { $0.chunkID == hit.chunkID }.map { $0.score / bestKeyword } ?? 0
+            let semanticPart = semantic.first { $0.chunkID == hit.chunkID }.map { $0.score / bestCosine } ?? 0
+            #expect(abs(hit.score - (0.4 * keywordPart + 0.6 * semanticPart)) < 1e-9, "\(hit.path)")
+            #expect(hit.explanation?.method == .convex && hit.explanation?.reasons == [])
+            #expect(abs((hit.explanation?.keyword?.normalised ?? 0) - keywordPart) < 1e-9)
+        }
+        #expect(hybrid.hits.map(\.path) == [urls[0].path, urls[1].path, urls[2].path])
+        // c: no keyword part, its cosine with the query over the best.
+        #expect(hybrid.hits[2].explanation?.keyword == nil && hybrid.hits[2].explanation?.semantic?.rank == 3)
     }
 
     @Test func vectorsAreComputedOncePerDistinctTextAndDroppedWhenNoChunkNeedsThem() async throws {

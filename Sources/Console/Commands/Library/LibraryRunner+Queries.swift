@@ -77,6 +77,24 @@ extension LibraryRunner {
             "keyword_score": hit.keywordScore.map(JSONValue.number) ?? .null,
             "semantic_rank": hit.semanticRank.map(JSONValue.integer) ?? .null,
             "semantic_score": hit.semanticScore.map(JSONValue.number) ?? .null,
+            "why": hit.explanation.map(Self.json) ?? .null,
+        ]
+    }
+
+    /// Why hybrid search ranked a hit where it did: each ranking's rank, score, scaled score and weight, and
+    /// what moved the weights.
+    static func json(_ explanation: RankingExplanation) -> JSONValue {
+        func part(_ part: RankingExplanation.Part?) -> JSONValue {
+            guard let part else { return .null }
+            return [
+                "rank": .integer(part.rank), "score": .number(part.score), "normalised": .number(part.normalised),
+                "weight": .number(part.weight),
+            ]
+        }
+        return [
+            "fusion": .string(explanation.method == .convex ? "convex" : "reciprocal_rank"),
+            "keyword": part(explanation.keyword), "semantic": part(explanation.semantic),
+            "reasons": .array(explanation.reasons.map(JSONValue.string)),
         ]
     }
 
