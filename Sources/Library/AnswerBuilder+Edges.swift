@@ -6,22 +6,23 @@ import Foundation
 /// to the observer without reading them" for a sentence whose subject is in another passage.
 extension AnswerBuilder {
     /// `text` less a sentence cut at its start (it begins with a lower-case letter) and one cut at its end (a
-    /// line of prose that does not end a sentence); unchanged when nothing would remain.
-    static func wholeSentences(_ text: String) -> String {
+    /// line of prose that does not end a sentence); unchanged when nothing would remain. A passage that begins
+    /// inside a code block (`open`, its fence) is not cut at its start: code is not prose.
+    static func wholeSentences(_ text: String, inCode open: CodeFence? = nil) -> String {
         var body = Substring(text)
-        if let first = body.first(where: { !$0.isWhitespace }), first.isLowercase,
+        if open == nil, let first = body.first(where: { !$0.isWhitespace }), first.isLowercase,
             let end = firstSentenceEnd(in: body)
         {
             body = body[end...]
         }
-        if let cut = lastSentenceEnd(in: body) { body = body[..<cut] }
+        if let cut = lastSentenceEnd(in: body, inCode: open) { body = body[..<cut] }
         let kept = body.trimmingCharacters(in: .whitespacesAndNewlines)
         return kept.isEmpty ? text : kept
     }
 
     /// Where the text after the first sentence end (". ", "! ", "? ", a blank line, or a line break before a
-    /// list item, a table row or a heading) starts. (Not before a code fence: the passage may begin inside
-    /// the code, and cutting at its closing fence would make the prose after it read as code.)
+    /// list item, a table row, a heading or a code fence) starts. (A passage that begins inside code is not
+    /// cut: `wholeSentences`.)
     static func firstSentenceEnd(in text: Substring) -> Substring.Index? {
         var previous: Character = " "
         var index = text.startIndex
@@ -31,7 +32,7 @@ extension AnswerBuilder {
             if character == "\n", previous == "\n" { return index }
             if character == "\n" {
                 let next = text[text.index(after: index)...].drop { $0 == " " }
-                if ["|", "- ", "* ", "• ", "#"].contains(where: { next.hasPrefix($0) }) { return index }
+                if ["|", "- ", "* ", "• ", "#", "```", "~~~"].contains(where: { next.hasPrefix($0) }) { return index }
             }
             if !(character == " " && previous == "\n") { previous = character }
             index = text.index(after: index)
@@ -42,7 +43,8 @@ extension AnswerBuilder {
     /// When the last line is prose that does not end a sentence: the end of the last whole sentence of its
     /// paragraph (or the paragraph's start, when it has none). Nil when the text ends as it should: with
     /// . ! ? : or a closing quote or bracket after one, or with a list item, a table row, code or a heading.
-    static func lastSentenceEnd(in text: Substring) -> Substring.Index? {
+    /// `open` is the code block the text begins inside, if any.
+    static func lastSentenceEnd(in text: Substring, inCode open: CodeFence? = nil) -> Substring.Index? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let lastLine = trimmed.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces),
             let last = lastLine.last
@@ -55,8 +57,8 @@ extension AnswerBuilder {
         {
             return nil
         }
-        // Inside a code block left open (an odd number of fences).
-        if trimmed.components(separatedBy: "```").count % 2 == 0 { return nil }
+        // Inside a code block left open.
+        if CodeFence.open(after: Substring(trimmed + "\n"), from: open) != nil { return nil }
         // Back from the end: the last ". " (or ! ?) of the paragraph, else the paragraph's start.
         let paragraphStart = text.range(of: "\n\n", options: .backwards)?.upperBound ?? text.startIndex
         var index = text.endIndex

@@ -2,7 +2,8 @@ import Foundation
 
 /// HTML: the text of the body, scripts, styles and other non-content elements dropped, block elements
 /// on lines of their own, `<h1>`–`<h6>` starting sections with their heading path, entities decoded,
-/// and `<title>` as the title. A small scanner, not a browser: it never fails on malformed markup.
+/// and `<title>` as the title; a `<pre>` keeps its lines, as a fenced code block (```), so that code stays
+/// code. A small scanner, not a browser: it never fails on malformed markup.
 struct HTMLExtractor: Sendable {
     func extract(_ url: URL) throws(LibraryError) -> ExtractedDocument {
         Self.document(try TextExtractor.read(url))
@@ -23,6 +24,8 @@ struct HTMLExtractor: Sendable {
         var pendingHeading: (level: Int, text: String)?
         var inTitle = false
         var titleText = ""
+        // The text of the `<pre>` being read, as it is (markup in it dropped, `<br>` a line break).
+        var pre: String?
         while let token = scanner.next() {
             switch token {
             case .text(let raw):
@@ -32,6 +35,10 @@ struct HTMLExtractor: Sendable {
                     continue
                 }
                 guard skipping == nil else { continue }
+                if pre != nil {
+                    pre! += text
+                    continue
+                }
                 let collapsed = collapse(text)
                 if pendingHeading != nil { pendingHeading!.text += collapsed }
                 builder.append(collapsed)
@@ -45,7 +52,11 @@ struct HTMLExtractor: Sendable {
                     continue
                 }
                 guard skipping == nil else { continue }
-                if let level = headingLevel(name) {
+                if pre != nil {
+                    if name == "br" { pre! += "\n" }
+                } else if name == "pre" {
+                    pre = ""
+                } else if let level = headingLevel(name) {
                     pendingHeading = (level, "")
                     while let last = headings.last, last.level >= level { headings.removeLast() }
                     builder.begin(page: nil, headings: headings.map(\.title))
@@ -65,7 +76,12 @@ struct HTMLExtractor: Sendable {
                     continue
                 }
                 guard skipping == nil else { continue }
-                if let level = headingLevel(name), let heading = pendingHeading {
+                if name == "pre", let code = pre {
+                    builder.append(fenced(code))
+                    pre = nil
+                } else if pre != nil {
+                    continue
+                } else if let level = headingLevel(name), let heading = pendingHeading {
                     let text = heading.text.trimmingCharacters(in: .whitespaces)
                     if !text.isEmpty { headings.append((level, text)) }
                     pendingHeading = nil
@@ -77,7 +93,19 @@ struct HTMLExtractor: Sendable {
                 }
             }
         }
+        if let code = pre { builder.append(fenced(code)) }
         return builder.build(title: title.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// A `<pre>`'s text as a fenced block on lines of its own, its lines as they are (less the line break HTML
+    /// ignores after `<pre>`, and blank lines at the end), fenced with a marker none of them starts with.
+    static func fenced(_ code: String) -> String {
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.first?.isEmpty == true { lines.removeFirst() }
+        while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
+        guard !lines.isEmpty else { return "\n" }
+        let marker = CodeFence.marker(for: lines)
+        return "\n" + ([marker] + lines + [marker]).joined(separator: "\n") + "\n"
     }
 
     static func headingLevel(_ name: String) -> Int? {

@@ -44,6 +44,18 @@ public struct SearchHit: Sendable, Hashable {
     public var semanticScore: Double? = nil
     /// Why hybrid search ranked it where it did.
     public var explanation: RankingExplanation? = nil
+    /// For a passage that begins inside a fenced code block: the block's fence, so that its lines are read as
+    /// code (`LibraryStore.markingCode`; nil when it begins outside code or was not looked at).
+    public var codeStart: CodeStart? = nil
+
+    /// Where a passage that begins inside a code block stands in it.
+    public struct CodeStart: Sendable, Hashable {
+        /// The line that opened the block, less its indentation: "```sh".
+        public var fence: String
+        /// The passage's first line as far as it comes before the passage: its indentation, or a piece of the
+        /// line when the passage begins in the middle of it.
+        public var lead: String
+    }
 
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"

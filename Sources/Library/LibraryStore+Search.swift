@@ -80,6 +80,38 @@ extension LibraryStore {
             score: 0, snippet: snippet, endPage: row["end_page"])
     }
 
+    /// `hits` with `codeStart` set on the passages that begin inside a fenced code block, read from their
+    /// documents' text before them: a passage cut out of a long block holds no fence of its own, and its
+    /// lines would otherwise read as prose. Only Markdown and HTML (its `<pre>`) are read for fences, and
+    /// only from the start of the passage's section: a section starts at a heading, which is never in code,
+    /// so no block is open there (its first chunk is the first after one of another heading path).
+    public func markingCode(_ hits: [SearchHit]) async throws -> [SearchHit] {
+        let ids = hits.filter { $0.type == .markdown || $0.type == .html }.map(\.chunkID)
+        guard !ids.isEmpty else { return hits }
+        let before = try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, substr(d.text, coalesce(s.start, 0) + 1, c.start - coalesce(s.start, 0)) AS before
+                    FROM chunk c JOIN document d ON d.id = c.document_id
+                    LEFT JOIN chunk s ON s.document_id = c.document_id AND s.ordinal = 1 + coalesce(
+                        (SELECT max(p.ordinal) FROM chunk p
+                         WHERE p.document_id = c.document_id AND p.ordinal < c.ordinal AND p.heading IS NOT c.heading),
+                        -1)
+                    WHERE c.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                    """, arguments: StatementArguments(ids)
+            ).reduce(into: [Int64: String]()) { $0[$1["id"]] = $1["before"] }
+        }
+        return hits.map { hit in
+            guard let text = before[hit.chunkID], let fence = CodeFence.open(after: Substring(text)) else { return hit }
+            // The passage's first line as far as it comes before it: after the text's last line break.
+            let lead = text.lastIndex(of: "\n").map { text[text.index(after: $0)...] } ?? text[...]
+            var marked = hit
+            marked.codeStart = .init(fence: fence.line, lead: String(lead))
+            return marked
+        }
+    }
+
     /// Counts for `library stats`.
     public struct Statistics: Sendable {
         public var documentsByType: [(type: String, documents: Int, pages: Int)]

@@ -29,13 +29,9 @@ struct TextExtractor: Sendable {
         var builder = DocumentBuilder()
         var headings: [(level: Int, title: String)] = []
         var title: String?
-        var fence: Substring?
+        var fence: CodeFence?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                let marker = trimmed.prefix(3)
-                if fence == nil { fence = marker } else if fence == marker { fence = nil }
-            } else if fence == nil, let heading = Self.heading(trimmed) {
+            if !CodeFence.read(line, open: &fence), fence == nil, let heading = Self.heading(line.drop { $0 == " " }) {
                 while let last = headings.last, last.level >= heading.level { headings.removeLast() }
                 headings.append(heading)
                 if title == nil, heading.level == 1 { title = heading.title }

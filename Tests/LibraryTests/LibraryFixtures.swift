@@ -29,6 +29,18 @@ struct LibraryFixtures {
         return url
     }
 
+    /// A library in `data/` of the folder, with `documents` (name, text) written and added, not embedded.
+    func service(adding documents: [(String, String)]) async throws -> LibraryService {
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        let service = try LibraryService.open(
+            at: data.appendingPathComponent("library.sqlite").path, options: LibraryOptions(), dataDirectory: data)
+        let urls = try documents.map { try write($0.0, $0.1) }
+        var plan = try await service.planAdding(urls.map(\.path), relativeTo: folder, embedding: false)
+        plan.embedder = nil
+        _ = try await service.add(plan)
+        return service
+    }
+
     @discardableResult
     func write(_ name: String, _ data: Data) throws -> URL {
         let url = folder.appendingPathComponent(name)

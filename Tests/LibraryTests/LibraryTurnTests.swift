@@ -11,14 +11,7 @@ struct LibraryTurnTests {
     init() throws { files = try LibraryFixtures() }
 
     func turn(_ question: String, _ documents: [(String, String)]) async throws -> LibraryTurn {
-        let data = files.folder.appendingPathComponent("data", isDirectory: true)
-        let service = try LibraryService.open(
-            at: data.appendingPathComponent("library.sqlite").path, options: LibraryOptions(), dataDirectory: data)
-        let urls = try documents.map { try files.write($0.0, $0.1) }
-        var plan = try await service.planAdding(urls.map(\.path), relativeTo: files.folder, embedding: false)
-        plan.embedder = nil
-        _ = try await service.add(plan)
-        return try await service.turn(question, k: 2)
+        try await files.service(adding: documents).turn(question, k: 2)
     }
 
     @Test func theModelIsSentNumberedPassagesAndItsMarkersBecomeFootnotes() async throws {

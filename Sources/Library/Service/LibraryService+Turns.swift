@@ -41,15 +41,15 @@ public struct LibraryTurn: Sendable {
     }
 
     /// The answer without a model: the passages' sentences that best match, each with its `[n]` (numbered
-    /// in the order they first cite a passage), then the footnotes; and the passages in footnote order (for
-    /// `/sources`). Untrusted text: the documents' own words.
+    /// in the order they first cite a passage; code as a fenced block under it), then the footnotes; and the
+    /// passages in footnote order (for `/sources`). Untrusted text: the documents' own words.
     public var withoutModel: (text: String, sources: [SearchHit]) {
         guard !hits.isEmpty else { return ("", []) }
         let builder = AnswerBuilder()
         let sentences = builder.extract(question: question, passages: hits)
         var text = ""
         guard !sentences.isEmpty else {
-            guard hits[0].semanticRank != nil, let first = AnswerBuilder.sentences(hits[0].text).first else {
+            guard hits[0].semanticRank != nil, let first = builder.opening(of: hits[0]) else {
                 return (
                     "None of them shares a word with the question; the closest passage is \(hits[0].location).\n",
                     [hits[0]]
@@ -57,15 +57,18 @@ public struct LibraryTurn: Sendable {
             }
             // Found by meaning alone: its opening sentence, cited, rather than nothing.
             text +=
-                "No sentence shares a word with the question; the passage closest in meaning begins:\n• \(first) [1]\n\n"
-            return (text + builder.footnote(1, hits[0], quote: first) + "\n", [hits[0]])
+                "No sentence shares a word with the question; the passage closest in meaning begins:\n"
+                + builder.bullet(first, citing: 1) + "\n"
+            return (text + builder.footnote(1, hits[0], quote: builder.quote(first)) + "\n", [hits[0]])
         }
         var order: [Int] = []
         for sentence in sentences where !order.contains(sentence.source) { order.append(sentence.source) }
-        for sentence in sentences { text += "• \(sentence.text) [\(order.firstIndex(of: sentence.source)! + 1)]\n" }
+        for sentence in sentences {
+            text += builder.bullet(sentence, citing: order.firstIndex(of: sentence.source)! + 1)
+        }
         text += "\n"
         for (number, source) in order.enumerated() {
-            let quote = sentences.first { $0.source == source }?.text
+            let quote = sentences.first { $0.source == source }.map(builder.quote)
             text += builder.footnote(number + 1, hits[source - 1], quote: quote) + "\n"
         }
         return (text, order.map { hits[$0 - 1] })
@@ -74,11 +77,11 @@ public struct LibraryTurn: Sendable {
 
 extension LibraryService {
     /// The library's part of a turn about `question`: the best `library.passages` passages (`k` overrides)
-    /// within `filter`.
+    /// within `filter`, those that begin inside a code block marked so (`LibraryStore.markingCode`).
     public func turn(_ question: String, k: Int? = nil, filter: LibraryStore.SearchFilter = .init()) async throws
         -> LibraryTurn
     {
         let result = try await search(question, k: k ?? options.passages, filter: filter)
-        return LibraryTurn(question: question, hits: result.hits, notice: result.notice)
+        return LibraryTurn(question: question, hits: try await store.markingCode(result.hits), notice: result.notice)
     }
 }
