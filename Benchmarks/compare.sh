@@ -12,9 +12,9 @@ mb=${2:-50}
 # openresponses itself is built as the README installs it (scripts/build-release.sh: release, the Swift
 # runtime linked statically, in its own scratch directory).
 ours=$(./scripts/build-release.sh)
-swift build -c release --product openresponses-loopback >&2
-swift build -c release --product openresponses-inspector-bench >&2
-bin=$(swift build -c release --show-bin-path)
+# The loopback server and the inspector's filler with the same flags, so they reuse the binary's modules.
+./scripts/build-release.sh openresponses-loopback > /dev/null
+bin=$(dirname "$(./scripts/build-release.sh openresponses-inspector-bench)")
 work=$(mktemp -d)
 cleanup() { kill "$server" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT

@@ -5,11 +5,14 @@
 # does not make the runtime check each one's conformances by scanning the binary's 11,000 conformance records
 # (28 % fewer instructions and about 2–3 ms less per tiny `ask`: Docs/performance.md). In its own scratch
 # directory ($OPENRESPONSES_STATIC_SCRATCH, default .build/static), beside the debug build the tests use.
-#   scripts/build-release.sh     → prints e.g. /path/to/checkout/.build/static/x86_64-unknown-linux-gnu/release/openresponses
+# With a product's name, that product instead (a benchmark's helper built with the same flags reuses the modules
+# already built for the binary, instead of a second release tree).
+#   scripts/build-release.sh [PRODUCT]     → prints e.g. /path/to/checkout/.build/static/x86_64-unknown-linux-gnu/release/openresponses
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --scratch-path "${OPENRESPONSES_STATIC_SCRATCH:-.build/static}"
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
-swift build "${flags[@]}" --product openresponses >&2
+product=${1:-openresponses}
+swift build "${flags[@]}" --product "$product" >&2
 bin=$(swift build "${flags[@]}" --show-bin-path)
-echo "$bin/openresponses"
+echo "$bin/$product"

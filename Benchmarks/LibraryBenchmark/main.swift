@@ -79,82 +79,87 @@ func report(_ name: String, _ value: Double, _ unit: String) {
 }
 let extractors = Extractors(environment: ProcessInfo.processInfo.environment)
 
-// Extraction and chunking.
-let bigText = prose(10 << 20)
-let textURL = work.appendingPathComponent("big.txt")
-try bigText.write(to: textURL, atomically: true, encoding: .utf8)
-var extracted = ExtractedDocument()
-var elapsed = clock.measure { extracted = try! extractors.extract(textURL, as: .text) }
-report("extract text (10 MB)", 10 / seconds(elapsed), "MB/s")
-elapsed = clock.measure { _ = Chunker().chunks(of: extracted) }
-report("chunk text (10 MB, 1000/150)", 10 / seconds(elapsed), "MB/s")
+// LIBRARY_BENCH_SEARCH_ONLY=1 (Benchmarks/search.sh): only the 100k-chunk store and its in-process searches.
+let searchOnly = ProcessInfo.processInfo.environment["LIBRARY_BENCH_SEARCH_ONLY"] != nil
+if !searchOnly {
+    // Extraction and chunking.
+    let bigText = prose(10 << 20)
+    let textURL = work.appendingPathComponent("big.txt")
+    try bigText.write(to: textURL, atomically: true, encoding: .utf8)
+    var extracted = ExtractedDocument()
+    var elapsed = clock.measure { extracted = try! extractors.extract(textURL, as: .text) }
+    report("extract text (10 MB)", 10 / seconds(elapsed), "MB/s")
+    elapsed = clock.measure { _ = Chunker().chunks(of: extracted) }
+    report("chunk text (10 MB, 1000/150)", 10 / seconds(elapsed), "MB/s")
 
-let pages = (0..<50).map { page in
-    (0..<30).map { _ in (0..<8).map { _ in word() }.joined(separator: " ") } + ["page \(page + 1)"]
-}
-let pdfURL = work.appendingPathComponent("fifty.pdf")
-try PDFWriter.text(pages: pages).write(to: pdfURL)
-elapsed = clock.measure { _ = try! extractors.extract(pdfURL, as: .pdf) }
-report("extract PDF (50 pages, text layer)", 50 / seconds(elapsed), "pages/s")
-
-// A scanned page: page 1 rendered to grey pixels (150 dpi), made the only content of a PDF, read by OCR.
-let scanPrefix = work.appendingPathComponent("scan").path
-let render = try Process.run(
-    URL(fileURLWithPath: "/usr/bin/pdftoppm"),
-    arguments: ["-r", "150", "-gray", "-f", "1", "-l", "1", "-singlefile", pdfURL.path, scanPrefix])
-render.waitUntilExit()
-let pgm = try Data(contentsOf: URL(fileURLWithPath: scanPrefix + ".pgm"))
-var header: [Int] = []
-var cursor = 2
-while header.count < 3 {
-    while pgm[cursor] == 0x20 || pgm[cursor] == 0x0A { cursor += 1 }
-    var value = 0
-    while pgm[cursor] >= 0x30 && pgm[cursor] <= 0x39 {
-        value = value * 10 + Int(pgm[cursor] - 0x30)
-        cursor += 1
+    let pages = (0..<50).map { page in
+        (0..<30).map { _ in (0..<8).map { _ in word() }.joined(separator: " ") } + ["page \(page + 1)"]
     }
-    header.append(value)
-}
-let scanURL = work.appendingPathComponent("scan.pdf")
-try PDFWriter.image(width: header[0], height: header[1], grey: Data(pgm.suffix(from: cursor + 1))).write(to: scanURL)
-var ocrText = ""
-elapsed = clock.measure { ocrText = try! extractors.extract(scanURL, as: .pdf).text }
-report("extract scanned PDF page (OCR, 300 dpi)", seconds(elapsed), "s/page")
-let ocrWords = Set(ocrText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
-let pageWords = pages[0].joined(separator: " ").split(separator: " ").map(String.init)
-report(
-    "  words of the page OCR read back",
-    Double(pageWords.filter(ocrWords.contains).count) * 100 / Double(pageWords.count), "%")
+    let pdfURL = work.appendingPathComponent("fifty.pdf")
+    try PDFWriter.text(pages: pages).write(to: pdfURL)
+    elapsed = clock.measure { _ = try! extractors.extract(pdfURL, as: .pdf) }
+    report("extract PDF (50 pages, text layer)", 50 / seconds(elapsed), "pages/s")
 
-let docxURL = work.appendingPathComponent("big.docx")
-let archive = try Archive(url: docxURL, accessMode: .create)
-let body = (0..<20_000).map { _ in
-    "<w:p><w:r><w:t>\((0..<12).map { _ in word() }.joined(separator: " ")).</w:t></w:r></w:p>"
-}.joined()
-let xml = Data(
-    #"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\#(body)</w:body></w:document>"#
-        .utf8)
-try archive.addEntry(
-    with: "word/document.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .deflate
-) { position, size in
-    xml.subdata(in: Int(position)..<Int(position) + size)
-}
-elapsed = clock.measure { _ = try! extractors.extract(docxURL, as: .docx) }
-report("extract DOCX (\(xml.count >> 20) MB of XML)", Double(xml.count) / 1_048_576 / seconds(elapsed), "MB/s")
+    // A scanned page: page 1 rendered to grey pixels (150 dpi), made the only content of a PDF, read by OCR.
+    let scanPrefix = work.appendingPathComponent("scan").path
+    let render = try Process.run(
+        URL(fileURLWithPath: "/usr/bin/pdftoppm"),
+        arguments: ["-r", "150", "-gray", "-f", "1", "-l", "1", "-singlefile", pdfURL.path, scanPrefix])
+    render.waitUntilExit()
+    let pgm = try Data(contentsOf: URL(fileURLWithPath: scanPrefix + ".pgm"))
+    var header: [Int] = []
+    var cursor = 2
+    while header.count < 3 {
+        while pgm[cursor] == 0x20 || pgm[cursor] == 0x0A { cursor += 1 }
+        var value = 0
+        while pgm[cursor] >= 0x30 && pgm[cursor] <= 0x39 {
+            value = value * 10 + Int(pgm[cursor] - 0x30)
+            cursor += 1
+        }
+        header.append(value)
+    }
+    let scanURL = work.appendingPathComponent("scan.pdf")
+    try PDFWriter.image(width: header[0], height: header[1], grey: Data(pgm.suffix(from: cursor + 1))).write(
+        to: scanURL)
+    var ocrText = ""
+    elapsed = clock.measure { ocrText = try! extractors.extract(scanURL, as: .pdf).text }
+    report("extract scanned PDF page (OCR, 300 dpi)", seconds(elapsed), "s/page")
+    let ocrWords = Set(ocrText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+    let pageWords = pages[0].joined(separator: " ").split(separator: " ").map(String.init)
+    report(
+        "  words of the page OCR read back",
+        Double(pageWords.filter(ocrWords.contains).count) * 100 / Double(pageWords.count), "%")
 
-// Adding 1,000 text files of 5 KB.
-let folder = work.appendingPathComponent("files", isDirectory: true)
-try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-let files = try (0..<1000).map { index -> URL in
-    let url = folder.appendingPathComponent("note-\(index).txt")
-    try prose(5 * 1024).write(to: url, atomically: true, encoding: .utf8)
-    return url
+    let docxURL = work.appendingPathComponent("big.docx")
+    let archive = try Archive(url: docxURL, accessMode: .create)
+    let body = (0..<20_000).map { _ in
+        "<w:p><w:r><w:t>\((0..<12).map { _ in word() }.joined(separator: " ")).</w:t></w:r></w:p>"
+    }.joined()
+    let xml = Data(
+        #"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>\#(body)</w:body></w:document>"#
+            .utf8)
+    try archive.addEntry(
+        with: "word/document.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .deflate
+    ) { position, size in
+        xml.subdata(in: Int(position)..<Int(position) + size)
+    }
+    elapsed = clock.measure { _ = try! extractors.extract(docxURL, as: .docx) }
+    report("extract DOCX (\(xml.count >> 20) MB of XML)", Double(xml.count) / 1_048_576 / seconds(elapsed), "MB/s")
+
+    // Adding 1,000 text files of 5 KB.
+    let folder = work.appendingPathComponent("files", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let files = try (0..<1000).map { index -> URL in
+        let url = folder.appendingPathComponent("note-\(index).txt")
+        try prose(5 * 1024).write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+    let addStore = try LibraryStore.open(at: work.appendingPathComponent("add/library.sqlite").path)
+    elapsed = await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
+    report("add 1,000 text files of 5 KB", seconds(elapsed), "s")
+    elapsed = await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
+    report("add them again (all unchanged)", seconds(elapsed), "s")
 }
-let addStore = try LibraryStore.open(at: work.appendingPathComponent("add/library.sqlite").path)
-elapsed = await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
-report("add 1,000 text files of 5 KB", seconds(elapsed), "s")
-elapsed = await clock.measure { _ = await Ingest(store: addStore, extractors: extractors).add(files) { _ in } }
-report("add them again (all unchanged)", seconds(elapsed), "s")
 
 // all-MiniLM-L6-v2, when its folder is the second argument: hybrid search latency (the query embedded too).
 let embedder = CommandLine.arguments.count > 2 ? try MiniLMEmbedder(folder: CommandLine.arguments[2]) : nil
@@ -164,7 +169,7 @@ let queries =
     (0..<25).map { _ in "\(topic()) \(topic())" }
     + (0..<25).map { _ in "what is the \(topic()) of the \(topic()) for a \(topic())?" }
     + ["\"refund policy\"", "peng*", "what is the refund policy for a quarter?"]
-for chunks in [1_000, 10_000, 100_000] {
+for chunks in searchOnly ? [100_000] : [1_000, 10_000, 100_000] {
     let path = work.appendingPathComponent("search-\(chunks)/library.sqlite").path
     let store = try LibraryStore.open(at: path)
     for document in 0..<(chunks / 100) {

@@ -71,6 +71,7 @@ struct BLAS: Sendable {
 
     /// The first candidate that opens and has both functions.
     static func load(from candidates: [String]) throws(EmbeddingError) -> BLAS {
+        chooseKernels()
         let found = SharedLibrary.first(of: candidates, lacking: "no cblas_sgemm or cblas_sgemv") { library -> BLAS? in
             guard let sgemm = library.symbol("cblas_sgemm", as: SGEMM.self),
                 let sgemv = library.symbol("cblas_sgemv", as: SGEMV.self)

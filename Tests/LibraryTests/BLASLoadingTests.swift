@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Embeddings
@@ -36,6 +37,31 @@ struct BLASLoadingTests {
         #expect(c == [8, 10, 20, 22])
         #if os(Linux)
             #expect(blas.configuration.contains("OpenBLAS"))
+        #endif
+    }
+
+    @Test func theKernelsAreNamedFromTheProcessorsFlags() {
+        #expect(
+            BLAS.kernels(forFlags: ["fpu", "sse3", "avx", "avx2", "fma", "avx512f", "avx512vl", "avx512bw", "avx512dq"])
+                == "SkylakeX")
+        #expect(
+            BLAS.kernels(forFlags: ["sse3", "avx", "avx2", "fma", "avx512f"]) == "Haswell", "AVX-512 without VL, BW, DQ"
+        )
+        #expect(BLAS.kernels(forFlags: ["sse3", "avx", "avx2"]) == nil, "AVX2 without FMA: OpenBLAS decides")
+        #expect(BLAS.kernels(forFlags: ["sse3", "ssse3"]) == nil)
+    }
+
+    /// Debian 12's OpenBLAS does not know this machine kind's processor (Emerald Rapids) and would run its SSE3
+    /// kernels on it; the load names the kernels the processor has.
+    @Test func theLoadedOpenBLASRunsKernelsThisProcessorHas() throws {
+        #if os(Linux) && arch(x86_64)
+            let flags = try #require(BLAS.cpuFlags())
+            guard let kernels = BLAS.kernels(forFlags: flags) else { return }
+            let blas = try BLAS.loaded()
+            // Another value than ours can only be the user's own choice, which the load leaves alone.
+            if let set = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], set != kernels { return }
+            #expect(blas.configuration.contains(" \(kernels) "), "\(blas.configuration)")
+            #expect(!blas.configuration.contains("Prescott"), "\(blas.configuration)")
         #endif
     }
 
