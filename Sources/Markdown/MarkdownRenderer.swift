@@ -55,6 +55,9 @@ public struct MarkdownRenderer: Sendable {
     var afterListText = false
     /// The previous line was indented code.
     var afterIndentedCode = false
+    /// A piece that only joins the unfinished line takes the short way (tests turn it off to hold it to the
+    /// general way's bytes).
+    var quietPieces = true
 
     /// A rule's line (`---`), made once.
     let horizontalRule: [UInt8]

@@ -18,7 +18,20 @@ struct RenderBuffer: ~Copyable {
         firstCapacity = Swift.max(capacity, 256)
     }
 
-    deinit { base?.deallocate() }
+    /// Whether `base` is this buffer's own allocation (else borrowed storage, not freed here).
+    private var owned = true
+
+    /// A buffer that writes into `storage` (the caller's, on its stack: most calls write less than it holds,
+    /// and then nothing is allocated) until it is full, then into an allocation of its own of at least
+    /// `capacity` bytes.
+    init(borrowing storage: UnsafeMutableBufferPointer<UInt8>, capacity: Int) {
+        base = storage.baseAddress
+        self.capacity = base == nil ? 0 : storage.count
+        owned = false
+        firstCapacity = Swift.max(capacity, 256)
+    }
+
+    deinit { if owned { base?.deallocate() } }
 
     var isEmpty: Bool { count == 0 }
 
@@ -41,8 +54,9 @@ struct RenderBuffer: ~Copyable {
         let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         if let base {
             fresh.update(from: base, count: count)
-            base.deallocate()
+            if owned { base.deallocate() }
         }
+        owned = true
         base = fresh
         capacity = grown
     }
@@ -125,6 +139,13 @@ struct RenderBuffer: ~Copyable {
 
     func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes appended to `array` (nothing done when there are none: an array's append of nothing still
+    /// costs a call through its generic path).
+    func append(to array: inout [UInt8]) {
+        guard count > 0, let base else { return }
+        array.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 
     /// The bytes as text (UTF-8 by construction: the input's, cut only between scalars, and ASCII codes).
