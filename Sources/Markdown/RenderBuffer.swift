@@ -71,31 +71,44 @@ struct RenderBuffer: ~Copyable {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let length = bytes.count
         reserve(length)
-        let target = base! + count
-        // Most pieces are short (a word, a style's codes, a token of code): copied here in two loads and
-        // two stores that may overlap, rather than by a call to memcpy.
-        if length <= 16 {
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(target)
-            if length >= 8 {
-                let head = from.loadUnaligned(as: UInt64.self)
-                let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-                to.storeBytes(of: head, as: UInt64.self)
-                to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
-            } else if length >= 4 {
-                let head = from.loadUnaligned(as: UInt32.self)
-                let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-                to.storeBytes(of: head, as: UInt32.self)
-                to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
-            } else {
-                target[0] = source[0]
-                target[length >> 1] = source[length >> 1]
-                target[length - 1] = source[length - 1]
-            }
-        } else {
-            target.update(from: source, count: length)
-        }
+        RenderBuffer.copy(source, to: base! + count, count: length)
         count += length
+    }
+
+    /// `length` bytes copied from `source` to `target`. Most pieces are short (a word, a style's codes, a token
+    /// of code, a delta): up to 32 bytes are copied in loads and stores that may overlap, rather than by a call
+    /// to memcpy.
+    @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count length: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if length > 32 {
+            target.update(from: source, count: length)
+        } else if length > 16 {
+            let head = (from.loadUnaligned(as: UInt64.self), from.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let tail = (
+                from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self),
+                from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            )
+            to.storeBytes(of: head.0, as: UInt64.self)
+            to.storeBytes(of: head.1, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: tail.0, toByteOffset: length - 16, as: UInt64.self)
+            to.storeBytes(of: tail.1, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 8 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        } else if length > 0 {
+            target[0] = source[0]
+            target[length >> 1] = source[length >> 1]
+            target[length - 1] = source[length - 1]
+        }
     }
 
     mutating func append(contentsOf bytes: [UInt8]) {
