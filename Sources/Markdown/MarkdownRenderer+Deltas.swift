@@ -10,6 +10,7 @@ extension MarkdownRenderer {
     /// Adds `text` to the unfinished line when that is all feeding it would do: no line feed or carriage
     /// return in it, nothing `visibleControls` replaces, and no carriage return held before it. False, and
     /// nothing done, otherwise (the general way then takes it).
+    @inline(__always)
     mutating func joinUnfinishedLine(_ text: String) -> Bool {
         // (Staged bytes are quiet: no carriage return is held when there are any.)
         guard quietPieces, !staged.isEmpty || pending.last != 0x0D else { return false }
