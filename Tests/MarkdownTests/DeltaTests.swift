@@ -40,12 +40,14 @@ struct DeltaTests {
     }
 
     /// `text` in deltas of 1 to 24 bytes (moved on to a scalar's end, as the benchmark cuts), the unfinished
-    /// line settled every `every` deltas, with the short way on or off; the bytes written.
-    static func stream(_ text: String, seed: UInt64, every: Int, quiet: Bool, width: Int = 60) -> [UInt8] {
+    /// line settled every `every` deltas, with the short way on or off; the bytes each call wrote (so that
+    /// what is shown when is compared too, not only the whole).
+    static func stream(_ text: String, seed: UInt64, every: Int, quiet: Bool, width: Int = 60) -> [[UInt8]] {
         var generator = SplitMix(seed: seed)
         let bytes = Array(text.utf8)
         var renderer = MarkdownRenderer(options: .init(width: width, colors: true, hyperlinks: seed % 2 == 0))
         renderer.quietPieces = quiet
+        var calls: [[UInt8]] = []
         var out: [UInt8] = []
         var start = 0
         var count = 0
@@ -53,12 +55,19 @@ struct DeltaTests {
             var end = min(start + Int.random(in: 1...24, using: &generator), bytes.count)
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             renderer.feed(String(decoding: bytes[start..<end], as: UTF8.self), into: &out)
+            calls.append(out)
+            out.removeAll()
             count += 1
-            if count % every == 0 { renderer.settle(into: &out) }
+            if count % every == 0 {
+                renderer.settle(into: &out)
+                calls.append(out)
+                out.removeAll()
+            }
             start = end
         }
         renderer.finish(into: &out)
-        return out
+        calls.append(out)
+        return calls
     }
 
     static let controls =
