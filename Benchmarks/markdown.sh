@@ -4,7 +4,8 @@
 # with tables and code blocks in thirteen languages) and this project's own documentation (Docs/*.md and
 # README.md: prose, lists, some tables and code, as answers mostly are). Each in token-sized deltas (the
 # unfinished line settled every 8, as the console does once per network read) and in 16 KB pieces.
-# Prints the median MB/s of RUNS runs (target: at least 50 MB/s). The binary alone: MARKDOWN_BENCH_CASE=deltas|reads
+# Prints the median MB/s of RUNS runs (target: at least 50 MB/s), and under it each run's MB/s in the order
+# run, the slowest first in brackets. The binary alone: MARKDOWN_BENCH_CASE=deltas|reads
 # runs one case, MARKDOWN_BENCH_OUT=PATH keeps the output (PATH.deltas, PATH.reads) to compare builds byte for byte;
 # Benchmarks/markdown-instructions.sh counts instructions instead of time.
 #   Benchmarks/markdown.sh [MB]      (default 20)
@@ -27,5 +28,7 @@ for corpus in fixtures docs; do
     printf '%-8s  %-7s  %-8s  %-9s  %-8s  %s\n' "$corpus" "$mode" "$(echo "$lines" | head -1 | field input_MB)" \
       "$(echo "$lines" | head -1 | field pieces)" "$(echo "$lines" | field seconds | median)" \
       "$(echo "$lines" | field throughput_MB_s | median)"
+    figures=$(echo "$lines" | field throughput_MB_s)
+    echo "          runs: [$(echo "$figures" | sort -n | head -1)] $(echo $figures)"
   done
 done

@@ -86,11 +86,16 @@ extension MarkdownRenderer {
         let first = line[i]
         let inList = !lists.isEmpty
         let shallow = indent <= 3 || inList
-        if shallow, let opening = Fence.opening(line[i...]) {
+        // (The first byte is looked at before the line is: a slice of it costs a retain and a release.)
+        if shallow, first == UInt8(ascii: "`") || first == UInt8(ascii: "~"), let opening = Fence.opening(line[i...]) {
             return .fence(indent: indent, marker: opening.marker, count: opening.count, info: opening.info)
         }
         if shallow, first == UInt8(ascii: "|") { return .tableRow }
-        if indent <= 3, Self.isRule(line[i...]) { return .rule }
+        if indent <= 3, first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "_"),
+            Self.isRule(line[i...])
+        {
+            return .rule
+        }
         if indent >= 4, !inList, afterBlank || afterIndentedCode {
             return .indentedCode(start: min(line.count, Self.offset(ofColumn: 4, in: line)))
         }

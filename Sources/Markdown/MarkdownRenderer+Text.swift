@@ -8,24 +8,9 @@ extension MarkdownRenderer {
     /// Tabs, line feeds and a carriage return before a line feed (or at the end, where the next piece
     /// decides) stay.
     public static func visibleControls(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        /// A C1 control's two bytes in UTF-8 (0xC2 is never a continuation byte).
-        func c1(_ index: Int) -> Bool {
-            bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0x9F
-        }
-        /// A bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069), three bytes in UTF-8: it could
-        /// reorder what the line shows.
-        func bidi(_ index: Int) -> Bool {
-            guard bytes[index] == 0xE2, index + 2 < bytes.count else { return false }
-            let second = bytes[index + 1]
-            let third = bytes[index + 2]
-            return (second == 0x80 && third >= 0xAA && third <= 0xAE)
-                || (second == 0x81 && third >= 0xA6 && third <= 0xA9)
-        }
-        func control(_ index: Int) -> Bool {
-            let byte = bytes[index]
-            if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
-            return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || c1(index) || bidi(index)
-        }
+        func c1(_ index: Int) -> Bool { Self.isC1(bytes, index) }
+        func bidi(_ index: Int) -> Bool { Self.isBidi(bytes, index) }
+        func control(_ index: Int) -> Bool { Self.isControl(bytes, index) }
         // Most text has no byte that could be one: eight bytes at a time, only a byte that may start one
         // (a control byte other than a tab or a line feed, DEL, 0xC2) looked at.
         var index = 0
@@ -75,6 +60,31 @@ extension MarkdownRenderer {
             index += 1
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// A C1 control's two bytes in UTF-8 at `index` (0xC2 is never a continuation byte).
+    @inline(__always)
+    static func isC1(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0x9F
+    }
+
+    /// A bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069) at `index`, three bytes in UTF-8:
+    /// it could reorder what the line shows.
+    @inline(__always)
+    static func isBidi(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        guard bytes[index] == 0xE2, index + 2 < bytes.count else { return false }
+        let second = bytes[index + 1]
+        let third = bytes[index + 2]
+        return (second == 0x80 && third >= 0xAA && third <= 0xAE) || (second == 0x81 && third >= 0xA6 && third <= 0xA9)
+    }
+
+    /// Whether the character at `index` is one `visibleControls` replaces.
+    @inline(__always)
+    static func isControl(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+        let byte = bytes[index]
+        if byte == 0x0D { return index + 1 < bytes.count && bytes[index + 1] != 0x0A }
+        return (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || isC1(bytes, index)
+            || isBidi(bytes, index)
     }
 
     /// The high bit of each byte of `word` that may start a control character: below 0x20 but not a tab or a

@@ -27,8 +27,10 @@ public struct MarkdownRenderer: Sendable {
     let options: Options
     /// What the last call wrote (up to a megabyte): the next call's buffer starts with that much room.
     var outputHint = 256
-    /// The unfinished last line's bytes.
+    /// The unfinished last line's bytes (and after them `staged`'s).
     var pending: [UInt8] = []
+    /// The last quiet deltas' bytes, not yet added to `pending` (`unstage()` adds them).
+    var staged = StagedBytes()
     /// A space arrived in the unfinished line since it was last looked at: `settle` may show more.
     var unsettled = false
     /// The unfinished line's start, once it has been shown in part, and how many of its bytes are out.
@@ -55,6 +57,9 @@ public struct MarkdownRenderer: Sendable {
     var afterListText = false
     /// The previous line was indented code.
     var afterIndentedCode = false
+    /// A piece that only joins the unfinished line takes the short way (tests turn it off to hold it to the
+    /// general way's bytes).
+    var quietPieces = true
 
     /// A rule's line (`---`), made once.
     let horizontalRule: [UInt8]
@@ -74,6 +79,7 @@ public struct MarkdownRenderer: Sendable {
     mutating func feed(_ text: String, into out: inout RenderBuffer) {
         // An empty piece decides nothing (not even whether a held carriage return ends the line).
         guard !text.isEmpty else { return }
+        unstage()
         // A carriage return held at the end of the last piece was not a line ending after all.
         if pending.last == 0x0D, text.utf8.first != 0x0A {
             pending.removeLast()
@@ -115,6 +121,7 @@ public struct MarkdownRenderer: Sendable {
 
     /// `finish()` (see MarkdownRenderer+Output), into the buffer.
     mutating func finish(into out: inout RenderBuffer) {
+        unstage()
         // A carriage return at the very end is a line ending whose line feed never came.
         if pending.last == 0x0D { pending.removeLast() }
         if !pending.isEmpty || streamed != nil { completeLine(into: &out) }
@@ -233,6 +240,7 @@ public struct MarkdownRenderer: Sendable {
     /// its last space before which nothing is left open.
     mutating func streamPending(into out: inout RenderBuffer) {
         guard fence == nil, table == nil else { return }
+        unstage()
         var line = pending
         // A carriage return at the end may be half of a CRLF: the line is looked at without it.
         if line.last == 0x0D { line.removeLast() }
@@ -254,25 +262,34 @@ public struct MarkdownRenderer: Sendable {
         var cut = line.count
         var opened = false
         // The runs of what is shown, from the parse that found it resolved (not parsed again to show it).
-        var resolved: StyledText?
+        var resolved = StyledText()
+        var found = false
         while cut > shownUpTo {
             guard let space = line[shownUpTo..<cut].lastIndex(where: { $0 == 0x20 }) else { break }
             cut = space
             guard cut > shownUpTo else { break }
+            // The runs' array is the last line's, emptied (no allocation, and no growing, per look).
             var parser = InlineMarkdown(line, colors: options.colors, hyperlinks: options.hyperlinks)
+            swap(&parser.text.runs, &runStorage)
             parser.parse(shownUpTo..<cut, style: text.style)
             guard let open = parser.firstUnresolvedAt else {
-                resolved = parser.text
+                // (Moved out, not copied: its runs' array goes back to `runStorage` unshared.)
+                swap(&resolved, &parser.text)
+                found = true
                 break
             }
+            swap(&parser.text.runs, &runStorage)
+            runStorage.removeAll(keepingCapacity: true)
             opened = true
             cut = open
         }
         if opened, line.count - shownUpTo > 4096 { unresolvedLength = line.count }
-        guard let resolved else { return }
+        guard found else { return }
         if streamed == nil { begin(text, into: &out) }
         streamed = (text, cut)
         wrapper.add(resolved, into: &out)
+        swap(&resolved.runs, &runStorage)
+        runStorage.removeAll(keepingCapacity: true)
     }
 
     static func settled(_ line: [UInt8], _ contentStart: Int) -> Bool {

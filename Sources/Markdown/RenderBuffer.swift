@@ -18,7 +18,20 @@ struct RenderBuffer: ~Copyable {
         firstCapacity = Swift.max(capacity, 256)
     }
 
-    deinit { base?.deallocate() }
+    /// Whether `base` is this buffer's own allocation (else borrowed storage, not freed here).
+    private var owned = true
+
+    /// A buffer that writes into `storage` (the caller's, on its stack: most calls write less than it holds,
+    /// and then nothing is allocated) until it is full, then into an allocation of its own of at least
+    /// `capacity` bytes.
+    init(borrowing storage: UnsafeMutableBufferPointer<UInt8>, capacity: Int) {
+        base = storage.baseAddress
+        self.capacity = base == nil ? 0 : storage.count
+        owned = false
+        firstCapacity = Swift.max(capacity, 256)
+    }
+
+    deinit { if owned { base?.deallocate() } }
 
     var isEmpty: Bool { count == 0 }
 
@@ -41,8 +54,9 @@ struct RenderBuffer: ~Copyable {
         let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         if let base {
             fresh.update(from: base, count: count)
-            base.deallocate()
+            if owned { base.deallocate() }
         }
+        owned = true
         base = fresh
         capacity = grown
     }
@@ -57,31 +71,44 @@ struct RenderBuffer: ~Copyable {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let length = bytes.count
         reserve(length)
-        let target = base! + count
-        // Most pieces are short (a word, a style's codes, a token of code): copied here in two loads and
-        // two stores that may overlap, rather than by a call to memcpy.
-        if length <= 16 {
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(target)
-            if length >= 8 {
-                let head = from.loadUnaligned(as: UInt64.self)
-                let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-                to.storeBytes(of: head, as: UInt64.self)
-                to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
-            } else if length >= 4 {
-                let head = from.loadUnaligned(as: UInt32.self)
-                let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-                to.storeBytes(of: head, as: UInt32.self)
-                to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
-            } else {
-                target[0] = source[0]
-                target[length >> 1] = source[length >> 1]
-                target[length - 1] = source[length - 1]
-            }
-        } else {
-            target.update(from: source, count: length)
-        }
+        RenderBuffer.copy(source, to: base! + count, count: length)
         count += length
+    }
+
+    /// `length` bytes copied from `source` to `target`. Most pieces are short (a word, a style's codes, a token
+    /// of code, a delta): up to 32 bytes are copied in loads and stores that may overlap, rather than by a call
+    /// to memcpy.
+    @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count length: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if length > 32 {
+            target.update(from: source, count: length)
+        } else if length > 16 {
+            let head = (from.loadUnaligned(as: UInt64.self), from.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let tail = (
+                from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self),
+                from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            )
+            to.storeBytes(of: head.0, as: UInt64.self)
+            to.storeBytes(of: head.1, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: tail.0, toByteOffset: length - 16, as: UInt64.self)
+            to.storeBytes(of: tail.1, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 8 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        } else if length > 0 {
+            target[0] = source[0]
+            target[length >> 1] = source[length >> 1]
+            target[length - 1] = source[length - 1]
+        }
     }
 
     mutating func append(contentsOf bytes: [UInt8]) {
@@ -125,6 +152,13 @@ struct RenderBuffer: ~Copyable {
 
     func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes appended to `array` (nothing done when there are none: an array's append of nothing still
+    /// costs a call through its generic path).
+    func append(to array: inout [UInt8]) {
+        guard count > 0, let base else { return }
+        array.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 
     /// The bytes as text (UTF-8 by construction: the input's, cut only between scalars, and ASCII codes).

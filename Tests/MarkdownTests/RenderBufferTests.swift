@@ -51,6 +51,35 @@ struct RenderBufferTests {
         }
     }
 
+    /// A buffer that starts in borrowed storage (the stack, in the renderer's calls) holds the same bytes
+    /// across its move to an allocation of its own, whatever the size of the storage and of the pieces.
+    @Test func aBufferOnBorrowedStorageHoldsWhatAnArrayHolds() {
+        var generator = SplitMix(seed: 53)
+        for storageSize in [0, 1, 16, 100, 1_024] {
+            for hint in [0, 300, 5_000] {
+                let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(storageSize, 1))
+                defer { storage.deallocate() }
+                var buffer = RenderBuffer(
+                    borrowing: UnsafeMutableBufferPointer(rebasing: storage[..<storageSize]), capacity: hint)
+                var expected: [UInt8] = []
+                for _ in 0..<200 {
+                    let size = Int.random(in: 0...(Bool.random(using: &generator) ? 12 : 90), using: &generator)
+                    let bytes = (0..<size).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+                    buffer.append(contentsOf: bytes)
+                    expected += bytes
+                    if Bool.random(using: &generator) {
+                        buffer.append(0x0A)
+                        expected.append(0x0A)
+                    }
+                }
+                #expect(buffer.bytes() == expected, "storage \(storageSize), hint \(hint)")
+                var appended: [UInt8] = [1, 2]
+                buffer.append(to: &appended)
+                #expect(appended == [1, 2] + expected)
+            }
+        }
+    }
+
     /// Short pieces are copied in overlapping loads and stores: every length up to 40, from every offset of
     /// a source and onto every offset of the buffer, each piece's bytes distinct so a misplaced one shows.
     @Test func everyShortLengthIsCopiedWhole() {
