@@ -77,7 +77,7 @@ enum Workbench {
             ).map { Retriever.Candidate(id: $0["id"], score: -($0["bm25"] as Double)) }
         }
         return Found(
-            keyword: found.keyword.map { Retriever.Candidate(id: $0.chunkID, score: $0.score) }, plain: plain,
+            keyword: found.keyword, plain: plain,
             semantic: found.semantic, signals: found.signals, languages: found.languages)
     }
 }

@@ -33,42 +33,67 @@ extension LibraryStore {
     public func search(_ text: String, k: Int = 10, filter: SearchFilter = SearchFilter()) async throws -> [SearchHit] {
         guard let query = FTSQuery.make(text), k > 0 else { return [] }
         return try await writer.read { db in
-            var sql = "SELECT chunk_fts.rowid AS id, bm25(chunk_fts) AS bm25 FROM chunk_fts"
-            if filter.document != nil || filter.type != nil {
-                sql += " JOIN chunk c ON c.id = chunk_fts.rowid JOIN document d ON d.id = c.document_id"
-            }
-            sql += " WHERE chunk_fts MATCH ?"
-            var arguments: StatementArguments = [query]
-            filter.restrict(&sql, &arguments)
-            sql += " ORDER BY bm25 LIMIT ?"
-            _ = arguments.append(contentsOf: [k])
-            let best = try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-                (id: $0["id"] as Int64, bm25: $0["bm25"] as Double)
-            }
-            guard !best.isEmpty else { return [] }
-            let ids = best.map(\.id)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
-                           snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
-                    FROM chunk_fts
-                    JOIN chunk c ON c.id = chunk_fts.rowid
-                    JOIN document d ON d.id = c.document_id
-                    WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
-                    """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
-            let byID = Dictionary(rows.map { ($0["id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+            let best = try Self.ranking(db, query: query, k: k, filter: filter)
+            let byID = try Self.highlighted(db, query: query, ids: best.map(\.id))
             return best.enumerated().compactMap { rank, best in
-                let (id, bm25) = best
-                return byID[id].map { row in
-                    var hit = Self.hit(row, id: id, snippet: row["snippet"])
-                    hit.score = -bm25
-                    hit.keywordRank = rank + 1
-                    hit.keywordScore = -bm25
-                    return hit
-                }
+                guard var hit = byID[best.id] else { return nil }
+                hit.score = best.score
+                hit.keywordRank = rank + 1
+                hit.keywordScore = best.score
+                return hit
             }
         }
+    }
+
+    /// The first step alone: the `k` best chunk ids and their BM25 (made positive), for hybrid search, which
+    /// highlights only the passages it keeps (`highlighted(_:ids:)`).
+    public func keywordRanking(
+        _ text: String, k: Int, filter: SearchFilter = SearchFilter()
+    ) async throws -> [Retriever.Candidate] {
+        guard let query = FTSQuery.make(text), k > 0 else { return [] }
+        return try await writer.read { db in try Self.ranking(db, query: query, k: k, filter: filter) }
+    }
+
+    /// The second step alone: these chunks as hits, their snippets highlighted for `text` (a chunk it does not
+    /// match is left out).
+    public func highlighted(_ text: String, ids: [Int64]) async throws -> [Int64: SearchHit] {
+        guard let query = FTSQuery.make(text), !ids.isEmpty else { return [:] }
+        return try await writer.read { db in try Self.highlighted(db, query: query, ids: ids) }
+    }
+
+    static func ranking(_ db: Database, query: String, k: Int, filter: SearchFilter) throws -> [Retriever.Candidate] {
+        var sql = "SELECT chunk_fts.rowid AS id, bm25(chunk_fts) AS bm25 FROM chunk_fts"
+        if filter.document != nil || filter.type != nil {
+            sql += " JOIN chunk c ON c.id = chunk_fts.rowid JOIN document d ON d.id = c.document_id"
+        }
+        sql += " WHERE chunk_fts MATCH ?"
+        var arguments: StatementArguments = [query]
+        filter.restrict(&sql, &arguments)
+        sql += " ORDER BY bm25 LIMIT ?"
+        _ = arguments.append(contentsOf: [k])
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+            Retriever.Candidate(id: $0["id"], score: -($0["bm25"] as Double))
+        }
+    }
+
+    static func highlighted(_ db: Database, query: String, ids: [Int64]) throws -> [Int64: SearchHit] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.id, d.path, d.title, d.type, c.page, c.end_page, c.heading, c.start, c."end", c.text,
+                       snippet(chunk_fts, 0, char(2), char(3), '…', 24) AS snippet
+                FROM chunk_fts
+                JOIN chunk c ON c.id = chunk_fts.rowid
+                JOIN document d ON d.id = c.document_id
+                WHERE chunk_fts MATCH ? AND chunk_fts.rowid IN (\(ids.map { _ in "?" }.joined(separator: ", ")))
+                """, arguments: StatementArguments([query] + ids.map { $0 as any DatabaseValueConvertible }))
+        var hits: [Int64: SearchHit] = [:]
+        for row in rows {
+            let id: Int64 = row["id"]
+            hits[id] = Self.hit(row, id: id, snippet: row["snippet"])
+        }
+        return hits
     }
 
     /// A passage from a row of chunk and document columns (path, title, type, page, end_page, heading,

@@ -131,6 +131,23 @@ extension LibraryStore {
         }
     }
 
+    /// The text of these chunks (for telling their language), by id.
+    public func passageTexts(_ ids: [Int64]) async throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try await writer.read { db in
+            var texts: [Int64: String] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, substr(text, 1, 1000) AS text FROM chunk WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: StatementArguments(ids))
+            {
+                texts[row["id"]] = row["text"]
+            }
+            return texts
+        }
+    }
+
     /// A passage's first words, about as long as a keyword snippet.
     static func opening(of text: String) -> String {
         let flat = text.split(whereSeparator: \.isWhitespace).prefix(24).joined(separator: " ")

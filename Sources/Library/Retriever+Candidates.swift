@@ -1,42 +1,33 @@
-/// What hybrid search fuses, gathered once: both rankings, the passages they found, what the query's words
-/// say, and the language of each passage the semantic ranking found.
+/// What hybrid search fuses, gathered once: both rankings, what the query's words say, and the language of
+/// each passage the semantic ranking found.
 extension Retriever {
     public struct Candidates: Sendable {
-        public var keyword: [SearchHit]
+        public var keyword: [Candidate]
         public var semantic: [Candidate]
         public var signals: QuerySignals
         /// The semantic ranking's passages whose language was told (only when the query is in English or too
         /// short to tell, and `fusion.adaptive`).
         public var languages: [Int64: TextLanguage]
-        /// Every passage either ranking found, by chunk id.
-        public var passages: [Int64: SearchHit]
     }
 
-    /// Both rankings to `depth`, the keyword ranking and the query's signals read while the query is embedded.
+    /// Both rankings to `depth` (ids and scores: passages are read only for the hits kept), the keyword
+    /// ranking and the query's signals read while the query is embedded.
     public func candidates(
         _ query: String, filter: LibraryStore.SearchFilter = .init(), embedder: any Embedder, depth: Int
     ) async throws -> Candidates {
-        async let keyword = store.search(query, k: depth, filter: filter)
+        async let keyword = store.keywordRanking(query, k: depth, filter: filter)
         async let signals = signals(of: query)
         let semantic = try await semanticRanking(query, k: depth, filter: filter, embedder: embedder).map {
             Candidate(id: $0.id, score: Double($0.score))
         }
-        let keywordHits = try await keyword
-        var passages = Dictionary(keywordHits.map { ($0.chunkID, $0) }, uniquingKeysWith: { first, _ in first })
-        for hit in try await store.hits(chunkIDs: semantic.map(\.id).filter { passages[$0] == nil }) {
-            passages[hit.chunkID] = hit
-        }
         let told = try await signals
         var languages: [Int64: TextLanguage] = [:]
         if fusion.adaptive, told.language == nil || told.language == .english {
-            for candidate in semantic {
-                if let text = passages[candidate.id]?.text, let language = TextLanguage.guess(text, limit: 1_000) {
-                    languages[candidate.id] = language
-                }
+            for (id, text) in try await store.passageTexts(semantic.map(\.id)) {
+                if let language = TextLanguage.guess(text, limit: 1_000) { languages[id] = language }
             }
         }
-        return Candidates(
-            keyword: keywordHits, semantic: semantic, signals: told, languages: languages, passages: passages)
+        return Candidates(keyword: try await keyword, semantic: semantic, signals: told, languages: languages)
     }
 
     /// What the query's words say: phrases, identifiers and language from its text, and which of its words

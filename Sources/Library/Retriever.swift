@@ -63,12 +63,17 @@ public struct Retriever: Sendable {
                 }, mode: .semantic)
         }
         let found = try await candidates(query, filter: filter, embedder: embedder, depth: max(k, fusion.depth))
-        let fused = fuse(
-            keyword: found.keyword.map { Candidate(id: $0.chunkID, score: $0.score) }, semantic: found.semantic,
-            signals: found.signals, languages: found.languages)
+        let kept = Array(
+            fuse(keyword: found.keyword, semantic: found.semantic, signals: found.signals, languages: found.languages)
+                .prefix(k))
+        // The kept passages: highlighted where the keyword ranking found them, their opening otherwise.
+        var passages = try await store.highlighted(query, ids: kept.filter { $0.explanation.keyword != nil }.map(\.id))
+        for hit in try await store.hits(chunkIDs: kept.map(\.id).filter { passages[$0] == nil }) {
+            passages[hit.chunkID] = hit
+        }
         return Result(
-            hits: fused.prefix(k).compactMap { fused in
-                guard var hit = found.passages[fused.id] else { return nil }
+            hits: kept.compactMap { fused in
+                guard var hit = passages[fused.id] else { return nil }
                 hit.score = fused.score
                 hit.keywordRank = fused.explanation.keyword?.rank
                 hit.keywordScore = fused.explanation.keyword?.score

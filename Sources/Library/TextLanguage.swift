@@ -14,24 +14,39 @@ public enum TextLanguage: String, Sendable, Hashable, CaseIterable {
         var words = 0
         var latin = 0
         var other = 0
-        var word = ""
+        var word: [UInt8] = []
+        word.reserveCapacity(32)
         func flush() {
             guard !word.isEmpty else { return }
             words += 1
-            if var languages = languageBits[word] {
+            // Only a word as short as the longest common one can be one: no string is made for the others.
+            if word.count <= longestCommonWord, var languages = languageBits[String(decoding: word, as: UTF8.self)] {
                 while languages != 0 {
                     counts[languages.trailingZeroBitCount] += 1
                     languages &= languages - 1
                 }
             }
-            word = ""
+            word.removeAll(keepingCapacity: true)
         }
         for scalar in text.unicodeScalars.prefix(limit) {
-            if scalar.properties.isAlphabetic {
-                if scalar.value < 0x250 { latin += 1 } else if !scalar.properties.isDiacritic { other += 1 }
-                word.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            let value = scalar.value
+            if value < 0x80 {
+                // ASCII without Unicode's tables: a letter lowercased, anything else (an apostrophe too: French
+                // "l'", "d'", "qu'" count as words of their own) ends the word.
+                if value >= 0x61 && value <= 0x7A {
+                    word.append(UInt8(value))
+                    latin += 1
+                } else if value >= 0x41 && value <= 0x5A {
+                    word.append(UInt8(value + 0x20))
+                    latin += 1
+                } else {
+                    flush()
+                }
+            } else if scalar.properties.isAlphabetic {
+                if value < 0x250 { latin += 1 } else if !scalar.properties.isDiacritic { other += 1 }
+                word.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
             } else {
-                flush()  // an apostrophe too: French "l'", "d'", "qu'" count as words of their own
+                flush()
             }
         }
         flush()
@@ -42,6 +57,9 @@ public enum TextLanguage: String, Sendable, Hashable, CaseIterable {
         guard counts[best] >= 2, counts[best] * 10 >= words, counts[best] > runnerUp else { return nil }
         return TextLanguage.allCases[best]
     }
+
+    /// The length in UTF-8 bytes of the longest common word.
+    static let longestCommonWord = commonWords.joined().map(\.utf8.count).max() ?? 0
 
     /// Each common word with a bit per language it is common in (bit i: `allCases[i]`).
     static let languageBits: [String: UInt8] = {
