@@ -66,8 +66,8 @@ extension Retriever {
     ) -> [Fused] {
         var (keywordWeight, semanticWeight) = (fusion.keywordWeight, fusion.semanticWeight)
         var reasons: [String] = []
-        if fusion.adaptive {
-            let share = fusion.keywordWeight / (fusion.keywordWeight + fusion.semanticWeight)
+        if fusion.adaptive, keywordWeight + semanticWeight > 0 {
+            let share = keywordWeight / (keywordWeight + semanticWeight)
             let exact = share + (fusion.exactKeywordWeight - share) * signals.exactShare
             if let reason = signals.exactReason, exact > share {
                 let total = keywordWeight + semanticWeight
