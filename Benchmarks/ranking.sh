@@ -14,8 +14,8 @@ model="${MODEL_DIR:-${OPENRESPONSES_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/o
 [ -f "$model/model.safetensors" ] || { echo "ranking: no model in $model (scripts/install-model.sh)" >&2; exit 1; }
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/openresponses-bench/ranking"
 mkdir -p "$cache"
-swift build -c release --product openresponses-ranking-bench >&2
-bin="$(swift build -c release --show-bin-path)/openresponses-ranking-bench"
+# Built with the installed binary's flags (scripts/build-release.sh), reusing its modules.
+bin=$(./scripts/build-release.sh openresponses-ranking-bench)
 for set in "${@:-project cisi multilingual}"; do
   for name in $set; do
     rm -rf "$cache/$name"
