@@ -19,9 +19,15 @@ extension BLAS {
         return nil
     }
 
-    /// Sets `OPENBLAS_CORETYPE` for the load to come, unless it is set already (x86-64 Linux only). Called
-    /// once, under the lazy load's own once-only initialisation.
+    /// Sets `OPENBLAS_CORETYPE` for the load to come, unless it is set already (x86-64 Linux only); and
+    /// `OPENBLAS_NUM_THREADS` to 1 unless set: every call is held to one thread anyway (`load`), and the threaded
+    /// build otherwise starts a worker per core that waits for work spinning in `sched_yield` (11 to 21 ms of CPU
+    /// in a 65 to 75 ms `library search`, no change in its wall time). Called once, under the lazy load's own
+    /// once-only initialisation.
     static func chooseKernels() {
+        #if os(Linux)
+            setenv("OPENBLAS_NUM_THREADS", "1", 0)
+        #endif
         #if os(Linux) && arch(x86_64)
             guard getenv("OPENBLAS_CORETYPE") == nil, let flags = cpuFlags(), let kernels = kernels(forFlags: flags)
             else { return }
