@@ -26,23 +26,24 @@ for line in open(sys.argv[1]): print(json.loads(line)["query"])' "$cache/cisi/qu
 # The first search writes the vectors' file beside the library; the figures are of the searches after it.
 OPENRESPONSES_HOME="$home" "$ours" library search "warm up" > /dev/null
 
+# Each query of the file $2 as one command against the library in $1, $runs times; median and p95 under label $3.
 times() {
-  local label=$1; shift
+  local library=$1 queries=$2 label=$3; shift 3
   : > "$home/times"
   for round in $(seq 1 "$runs"); do
     while IFS= read -r query; do
       start=$(date +%s%N)
-      OPENRESPONSES_HOME="$home" "$ours" library search "$query" --k 10 "$@" > /dev/null
+      OPENRESPONSES_HOME="$library" "$ours" library search "$query" --k 10 "$@" > /dev/null
       end=$(date +%s%N)
       echo $(( (end - start) / 1000 )) >> "$home/times"
-    done < "$home/queries.txt"
+    done < "$queries"
   done
   sort -n "$home/times" | awk -v label="$label" '{ t[NR] = $1 } END {
     printf "%-48s median %6.1f ms  p95 %6.1f ms  (%d commands)\n", label, t[int((NR + 1) / 2)] / 1000, t[int(NR * 0.95)] / 1000, NR }'
 }
 echo "library search over CISI (1,460 abstracts, $(sqlite3 "$home/library.sqlite" 'SELECT count(*) FROM chunk') passages), the 76 queries x $runs"
-times "hybrid (the default)"
-times "keyword (--mode keyword)" --mode keyword
+times "$home" "$home/queries.txt" "hybrid (the default)"
+times "$home" "$home/queries.txt" "keyword (--mode keyword)" --mode keyword
 
 # 100,000 chunks: the library benchmark's store, built with the same flags as the binary.
 LIBRARY_BENCH_SEARCH_ONLY=1 "$(./scripts/build-release.sh openresponses-library-bench)" "$home/big" "$model" \
@@ -60,19 +61,8 @@ for _ in range(25): print(f"what is the {random.choice(words)} of the {random.ch
 print('"refund policy"'); print("peng*"); print("what is the refund policy for a quarter?")
 PY
 OPENRESPONSES_HOME="$big" "$ours" library search "warm up" > /dev/null
-for mode in hybrid keyword; do
-  : > "$home/times"
-  for round in $(seq 1 "$runs"); do
-    while IFS= read -r query; do
-      start=$(date +%s%N)
-      OPENRESPONSES_HOME="$big" "$ours" library search "$query" --k 10 --mode "$mode" > /dev/null
-      end=$(date +%s%N)
-      echo $(( (end - start) / 1000 )) >> "$home/times"
-    done < "$home/big-queries.txt"
-  done
-  sort -n "$home/times" | awk -v label="100,000 chunks, $mode" '{ t[NR] = $1 } END {
-    printf "%-48s median %6.1f ms  p95 %6.1f ms  (%d commands)\n", label, t[int((NR + 1) / 2)] / 1000, t[int(NR * 0.95)] / 1000, NR }'
-done
+times "$big" "$home/big-queries.txt" "100,000 chunks, hybrid" --mode hybrid
+times "$big" "$home/big-queries.txt" "100,000 chunks, keyword" --mode keyword
 
 # Where one hybrid command's time goes: the median of each phase over the first 21 queries.
 if command -v strace > /dev/null; then

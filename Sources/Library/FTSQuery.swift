@@ -10,11 +10,15 @@ import Untrusted
 public enum FTSQuery {
     /// The FTS5 query, or nil when the text has no word at all.
     public static func make(_ text: String) -> String? {
-        var terms = self.terms(text)
+        let terms = searched(self.terms(text))
         guard !terms.isEmpty else { return nil }
-        let content = terms.filter { $0.prefix || $0.words.count > 1 || !stopWords.contains($0.words[0].lowercased()) }
-        if !content.isEmpty { terms = content }
         return terms.map(query).joined(separator: " OR ")
+    }
+
+    /// The terms a query searches for: English function words left out when other terms remain.
+    static func searched(_ terms: [Term]) -> [Term] {
+        let content = terms.filter { $0.prefix || $0.words.count > 1 || !stopWords.contains($0.words[0].lowercased()) }
+        return content.isEmpty ? terms : content
     }
 
     /// One term as an FTS5 query: quoted by Unicode scalar, so that no word can end the string early whatever

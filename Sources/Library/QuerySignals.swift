@@ -54,14 +54,6 @@ public struct QuerySignals: Sendable, Hashable {
         return nil
     }
 
-    /// The terms a keyword query searches for: English function words left out when others remain.
-    static func contentTerms(of terms: [FTSQuery.Term]) -> [FTSQuery.Term] {
-        let content = terms.filter {
-            $0.prefix || $0.words.count > 1 || !FTSQuery.stopWords.contains($0.words[0].lowercased())
-        }
-        return content.isEmpty ? terms : content
-    }
-
     /// A word made by a program or for one: `RetryPolicy`, `max_tokens`, `v1.2`, `--json`, `/etc/fstab`, `404`.
     static func looksLikeIdentifier(_ word: Substring) -> Bool {
         let scalars = Array(word.unicodeScalars)

@@ -35,7 +35,7 @@ extension Retriever {
     public func signals(of query: String) async throws -> QuerySignals {
         var signals = QuerySignals(text: query)
         guard fusion.adaptive else { return signals }
-        let terms = QuerySignals.contentTerms(of: FTSQuery.terms(query)).filter { $0.words.count == 1 && !$0.prefix }
+        let terms = FTSQuery.searched(FTSQuery.terms(query)).filter { $0.words.count == 1 && !$0.prefix }
         guard !terms.isEmpty else { return signals }
         let limit = fusion.rareLimit(passages: try await store.passageCount())
         guard limit > 0 else { return signals }
