@@ -156,6 +156,9 @@ case "record":
 case "fill":
     guard arguments.count >= 2 else { fatalError("fill PATH [N]") }
     try fill(path: arguments[1], count: arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000)
+case "fill-cache":
+    guard arguments.count >= 2 else { fatalError("fill-cache PATH [N]") }
+    try fillCache(path: arguments[1], count: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
 case "search":
     guard arguments.count >= 3 else { fatalError("search PATH WORDS") }
     try await searchBenchmark(path: arguments[1], words: arguments[2...].joined(separator: " "))

@@ -3,7 +3,8 @@ import GRDB
 import ResponsesAPI
 
 /// `inspect stats`: per group (model, day or preset), the number of requests, tokens, estimated cost,
-/// median and 95th-percentile latency and time to first text, and the share that failed.
+/// median and 95th-percentile latency and time to first text, the share that failed, and the share of input
+/// tokens the server reported as cached (prompt caching's hit rate).
 public struct ExchangeStats: Sendable, Hashable {
     public enum Grouping: String, Sendable, CaseIterable {
         case model, day, preset, provider
@@ -14,6 +15,8 @@ public struct ExchangeStats: Sendable, Hashable {
         public var requests: Int
         public var failed: Int
         public var inputTokens: Int
+        /// Of `inputTokens`, those the server reported as read from its prompt cache.
+        public var cachedTokens: Int = 0
         public var outputTokens: Int
         /// Nil when no exchange of the group has a known price.
         public var costUSD: Double?
@@ -23,12 +26,15 @@ public struct ExchangeStats: Sendable, Hashable {
         public var p95TTFTMs: Double?
 
         public var errorRate: Double { requests == 0 ? 0 : Double(failed) / Double(requests) }
+        /// Cached input tokens over input tokens; nil when no input tokens were reported.
+        public var cacheHitRate: Double? { inputTokens == 0 ? nil : Double(cachedTokens) / Double(inputTokens) }
 
         public var json: JSONValue {
             func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
             return [
                 "key": .string(key), "requests": .integer(requests), "failed": .integer(failed),
                 "error_rate": .number(errorRate), "input_tokens": .integer(inputTokens),
+                "cached_tokens": .integer(cachedTokens), "cache_hit_rate": number(cacheHitRate),
                 "output_tokens": .integer(outputTokens), "cost_usd": number(costUSD),
                 "p50_duration_ms": number(p50DurationMs), "p95_duration_ms": number(p95DurationMs),
                 "p50_ttft_ms": number(p50TTFTMs), "p95_ttft_ms": number(p95TTFTMs),
@@ -62,7 +68,8 @@ extension InspectorStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(key) AS key, state, duration_ms, ttft_ms, input_tokens, output_tokens, cost_usd
+                    SELECT \(key) AS key, state, duration_ms, ttft_ms, input_tokens, cached_tokens, output_tokens,
+                           cost_usd
                     FROM exchange WHERE started_at >= ? AND state != 'in_progress'
                     """,
                 arguments: [StorageDate.string(since ?? Date(timeIntervalSince1970: 0))])
@@ -76,6 +83,7 @@ extension InspectorStore {
                     key: key, requests: rows.count,
                     failed: rows.filter { ["failed", "interrupted"].contains($0["state"] as String) }.count,
                     inputTokens: rows.reduce(0) { $0 + ($1["input_tokens"] as Int? ?? 0) },
+                    cachedTokens: rows.reduce(0) { $0 + ($1["cached_tokens"] as Int? ?? 0) },
                     outputTokens: rows.reduce(0) { $0 + ($1["output_tokens"] as Int? ?? 0) },
                     costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
                     p50DurationMs: ExchangeStats.percentile(0.5, of: durations),

@@ -8,9 +8,10 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract:
-            "Look at the recorded HTTP exchanges: list, watch, show, dump, diff, replay, stats, prune, export, report.",
+            "Look at the recorded HTTP exchanges: list, watch, show, dump, diff, replay, stats, cache, prune, export, report.",
         subcommands: [
-            List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Prune.self, Export.self,
+            List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Cache.self, Prune.self,
+            Export.self,
             Report.self,
         ])
 
@@ -173,6 +174,34 @@ struct Inspect: ParsableCommand {
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
             try inspect { await $0.stats(by: by, since: date, json: printing.json) }
+        }
+    }
+
+    struct Cache: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cache",
+            abstract:
+                "Why the prompt cache missed: where each request's prompt parted from the one before, and what it cost.",
+            discussion: """
+                Pairs each /responses request with the one it continues (previous_response_id), else with the \
+                request before it of the same preset (or, through the proxy, the same client), and compares their \
+                prompts in the order the cache reads them: model and prompt_cache_key, tools, instructions, input \
+                items. Shows where they part (a byte offset and the words on each side), the cached tokens the \
+                server reported, and the money lost at the model's cached-input price.
+                """)
+
+        @Argument(
+            help: "Exchange ids: the pairs ending at them (a chain's every turn). Default: every pair since --since.")
+        var ids: [Int64] = []
+        @Option(name: .long, help: "Pairs started at or after this time (default: the last 24 hours).")
+        var since: String?
+        @Flag(name: .long, help: "List the hits too (with ids they are always listed).")
+        var all = false
+        @OptionGroup var printing: OutputOptions
+
+        func run() throws {
+            let date = try since.map { try time($0, flag: "--since") }
+            try inspect { [ids, all, printing] in await $0.cache(ids: ids, since: date, all: all, json: printing.json) }
         }
     }
 

@@ -81,12 +81,16 @@ public struct InspectorPresenter: Sendable {
     func statsText(_ stats: ExchangeStats, by grouping: String) -> String {
         guard !stats.groups.isEmpty else { return "No finished exchanges recorded yet.\n" }
         var table = [
-            [grouping.uppercased(), "REQUESTS", "ERRORS", "IN", "OUT", "COST", "P50", "P95", "TTFT P50", "TTFT P95"]
+            [
+                grouping.uppercased(), "REQUESTS", "ERRORS", "IN", "CACHED", "OUT", "COST", "P50", "P95", "TTFT P50",
+                "TTFT P95",
+            ]
         ]
         for group in stats.groups {
             table.append([
                 group.key, String(group.requests), String(format: "%.0f%%", group.errorRate * 100),
-                String(group.inputTokens), String(group.outputTokens),
+                String(group.inputTokens), group.cacheHitRate.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                String(group.outputTokens),
                 group.costUSD.map { String(format: "$%.4f", $0) } ?? "-",
                 group.p50DurationMs.map(Self.milliseconds) ?? "-", group.p95DurationMs.map(Self.milliseconds) ?? "-",
                 group.p50TTFTMs.map(Self.milliseconds) ?? "-", group.p95TTFTMs.map(Self.milliseconds) ?? "-",
