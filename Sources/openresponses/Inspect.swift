@@ -138,10 +138,18 @@ struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "replay",
             abstract:
-                "Send a recorded request again (exactly, or with fields changed); the new exchange is linked to it.")
+                "Send a recorded request again (exactly, or with fields changed); the new exchange is linked to it.",
+            discussion: """
+                With --against MODEL|PROVIDER|PROVIDER:MODEL, a sample of stored /responses exchanges (the ids \
+                given, else --sample of those since --since, spread over the time) is sent again to that model or \
+                provider, after a cost estimate and a y/N question (--yes skips it), --concurrency at a time, each \
+                recorded as a replay of its original; then a report: how alike the answers are (the built-in \
+                all-MiniLM-L6-v2, word overlap without it), tokens, cost and latency before and after, and the \
+                exchanges that changed most (--json, --html FILE).
+                """)
 
-        @Argument(help: "The exchange id.")
-        var id: Int64
+        @Argument(help: "The exchange id (with --against: any number of ids, or none and --since).")
+        var ids: [Int64] = []
         @Option(
             name: .customLong("set"),
             help: "Change a body field: KEY=VALUE, KEY a dotted path, VALUE JSON or text; KEY= removes it.")
@@ -149,10 +157,59 @@ struct Inspect: ParsableCommand {
         @Option(
             name: .long, help: "Send it to this provider instead (config.yaml's providers:), to diff the two answers.")
         var provider: String?
+        @Option(name: .long, help: "Replay against a model, a provider, or PROVIDER:MODEL, and compare.")
+        var against: String?
+        @Option(name: .long, help: "With --against and no ids: exchanges started since this time (default 7d).")
+        var since: String?
+        @Option(name: .long, help: "With --against and no ids: how many exchanges, spread over the time.")
+        var sample = 20
+        @Option(name: .long, help: "With --against: how many requests at once.")
+        var concurrency = 4
+        @Flag(name: .long, help: "With --against: the comparison report (what --against prints anyway).")
+        var report = false
+        @Flag(name: .long, help: "With --against: do not ask before sending.")
+        var yes = false
+        @Option(name: .long, help: "With --against: also write the report as an HTML page to this file.")
+        var html: String?
+        @OptionGroup var printing: OutputOptions
+
+        func validate() throws {
+            guard against != nil else {
+                guard ids.count == 1 else { throw ValidationError("replay takes one exchange id (or --against)") }
+                let extra = [
+                    since.map { _ in "--since" }, sample != 20 ? "--sample" : nil,
+                    concurrency != 4 ? "--concurrency" : nil, report ? "--report" : nil, yes ? "--yes" : nil,
+                    html.map { _ in "--html" }, printing.json ? "--json" : nil,
+                ].compactMap { $0 }
+                if let flag = extra.first { throw ValidationError("\(flag) goes with --against") }
+                return
+            }
+            if !changes.isEmpty || provider != nil {
+                throw ValidationError("--against replaces --set and --provider (name the provider in --against)")
+            }
+            if !ids.isEmpty, since != nil { throw ValidationError("give ids or --since, not both") }
+            guard sample > 0 else { throw ValidationError("--sample must be at least 1") }
+            guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
+        }
 
         func run() throws {
+            if let against {
+                let request = ReplayAgainstRequest(
+                    target: against, ids: ids, since: try time(since ?? "7d", flag: "--since"), sample: sample,
+                    concurrency: concurrency, html: html, json: printing.json)
+                let ask = try confirmation(
+                    skipped: yes,
+                    refusal:
+                        "inspect replay --against sends requests that cost money: add --yes to send them without asking"
+                )
+                try withContext(environment: processEnvironment) { context in
+                    await ReplayRunner(context: context).against(request, confirm: ask)
+                }
+                return
+            }
             let provider = self.provider
-            try withContext(environment: processEnvironment.choosing(provider: provider)) { context in
+            let id = ids[0]
+            try withContext(environment: processEnvironment.choosing(provider: provider)) { [changes] context in
                 await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider)
             }
         }

@@ -20,6 +20,11 @@ public struct LibraryOptions: Sendable, Hashable {
 
     public init() {}
 
+    /// Where all-MiniLM-L6-v2's files are: `library.model_dir`, else the data directory's models/.
+    public func modelFolder(dataDirectory: URL) -> String {
+        modelDirectory ?? dataDirectory.appendingPathComponent("models/" + MiniLMEmbedder.folderName).path
+    }
+
     /// The options a settings bag (`TurnSettings.library`, `ConfigFile.library`) gives, over the defaults;
     /// `source` names where the values came from in the error when chunk_overlap is too large.
     public init(_ library: JSONObject, source: String) throws(LibraryServiceError) {

@@ -29,9 +29,7 @@ public struct LibraryService: Sendable {
     ) {
         self.store = store
         self.options = options
-        self.modelFolder =
-            options.modelDirectory
-            ?? dataDirectory.appendingPathComponent("models/" + MiniLMEmbedder.folderName).path
+        self.modelFolder = options.modelFolder(dataDirectory: dataDirectory)
         self.toolEnvironment = toolEnvironment
         self.clients = clients
     }
