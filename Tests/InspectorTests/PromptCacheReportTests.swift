@@ -133,4 +133,38 @@ struct PromptCacheReportTests {
         #expect(new.cacheableTokens == 1408)
         #expect(new.verdict == .hit)
     }
+
+    /// Through the proxy, requests pair by client: two agents interleaved are each compared with their own
+    /// last request, never with each other's.
+    @Test func proxiedClientsPairWithTheirOwnRequests() async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let server = try await LoopbackServer.start(route: cachingRoute())
+        let sent: [(client: String, instructions: String, input: String)] = [
+            ("OpenAI/Python 1.99.0", "Agent A. " + Self.head + "10:14", "a1"),
+            ("OpenAI/JS 5.1.0", "Agent B rules.", "b1"),
+            ("OpenAI/Python 1.99.0", "Agent A. " + Self.head + "10:15", "a2"),
+        ]
+        try await recording(store, server: server) { client in
+            for request in sent {
+                var body = CreateResponseRequest(body: [
+                    "model": "gpt-4.1-mini", "instructions": .string(request.instructions),
+                    "input": .string(request.input),
+                ])
+                body.stream = true
+                let context = ExchangeContext(labels: ["source": "proxy", "client": request.client])
+                for try await _ in client.stream(body, context: context) {}
+            }
+        }
+        await server.stop()
+        let report = try await store.store.cacheReport(since: Date(timeIntervalSince1970: 0), prices: .shipped)
+        try #require(report.pairs.count == 1, "\(report.pairs)")
+        let pair = report.pairs[0]
+        #expect(pair.earlier.id == 1 && pair.later.id == 3 && pair.relation == .newConversation)
+        guard case .instructions(let difference) = pair.breakPoint else {
+            Issue.record("expected the instructions, found \(String(describing: pair.breakPoint))")
+            return
+        }
+        #expect(difference.kind == .timestamp && difference.before == "10:14" && difference.after == "10:15")
+    }
 }
