@@ -34,6 +34,10 @@ extension REPL {
             stack.defaults.template["model"] = .string(model)
         }
         session = ChatSession(client: next.client, environment: environment, stack: stack)
+        let chain = ChainKeeping.startingMode(
+            provider: name, baseURL: next.configuration.baseURL, environment: environment)
+        session.conversation.mode = chain.mode
+        if let notice = chain.notice { next.diagnostics.write(notice + "\n") }
         session.toolSource = mcp
         library.hasProvider = (try? next.configuration.validate()) != nil
         return true

@@ -56,6 +56,8 @@ public final class REPL {
     /// The local MCP servers declared for the preset in use (`REPL+MCP`), and their names for Tab.
     var mcp: MCPToolbox?
     let mcpServerNames = MCPServerNames()
+    /// Said once when the session starts: why it starts stateless (`ChainKeeping`), if it does.
+    var chainNotice: String?
 
     static let prompt: TerminalText = "> "
     static let continuationPrompt: TerminalText = "… "
@@ -66,6 +68,10 @@ public final class REPL {
         self.openedContext = context
         self.providerName = context.providerName
         self.session = ChatSession(client: context.client, environment: context.environment, stack: settings)
+        let chain = ChainKeeping.startingMode(
+            provider: context.providerName, baseURL: context.configuration.baseURL, environment: context.environment)
+        self.session.conversation.mode = chain.mode
+        self.chainNotice = chain.notice
         self.presets = PresetLibrary(environment: context.environment)
         self.interrupt = interrupt
         self.bridge = MainThreadBridge(interrupt: interrupt)
@@ -107,6 +113,7 @@ public final class REPL {
                         + "OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server, for a model's answers).\n"
                         + "Type a message; /help for commands, Ctrl-D to quit.\n")
         }
+        if let notice = chainNotice { context.diagnostics.write(notice + "\n") }
         loadMCP()
         while true {
             for notice in jobWatcher.takeNotices() { context.diagnostics.write(notice + "\n") }

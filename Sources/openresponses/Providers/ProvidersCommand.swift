@@ -24,12 +24,25 @@ struct ProvidersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract:
-                "Ask each provider (or one): GET /models, a tiny response and stream, a chained turn, /embeddings.")
+                "Ask each provider (or one): GET /models, a tiny response and stream, a chained turn, /embeddings.",
+            discussion: """
+                With --conformance, a fixed suite instead (create, stream, chain, function call, json_schema, \
+                background, input_tokens, file_search, reasoning summary), each stream compared with the rules \
+                of OpenAI's own streams: a matrix of providers and checks (✓, ✗ with the first difference, – \
+                skipped), kept in the data directory's conformance.json. A provider found not to keep chained \
+                turns starts the console in stateless mode. Exit status 0 when every check that ran passed.
+                """)
         @Argument(help: "One provider (default: all).") var name: String?
+        @Flag(help: "Run the conformance suite and show the matrix.") var conformance = false
         @OptionGroup var printing: OutputOptions
         func run() throws {
             let runner = ProvidersRunner(CommandIO(environment: processEnvironment))
-            try finish(try blocking { [name, printing] in await runner.check(name, json: printing.json) })
+            try finish(
+                try blocking { [name, printing, conformance] in
+                    conformance
+                        ? await runner.conformance(name, json: printing.json)
+                        : await runner.check(name, json: printing.json)
+                })
         }
     }
 }

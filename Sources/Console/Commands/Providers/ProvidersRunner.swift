@@ -18,6 +18,16 @@ public struct ProvidersRunner: Sendable, CommandIORunner {
         }
     }
 
+    /// The provider named, or every provider; a name none has is a usage error.
+    func providers(named name: String?) throws(ConsoleError) -> [ProviderCatalog.Provider] {
+        let catalog = try loadCatalog()
+        let chosen = name.map { wanted in catalog.providers.filter { $0.name == wanted } } ?? catalog.providers
+        guard !chosen.isEmpty else {
+            throw ConsoleError("no provider \(name ?? "") (providers list shows them)", exitStatus: .usage)
+        }
+        return chosen
+    }
+
     public func list(json: Bool) -> ExitStatus {
         do {
             let catalog = try loadCatalog()
@@ -64,14 +74,9 @@ public struct ProvidersRunner: Sendable, CommandIORunner {
     }
 
     public func check(_ name: String?, json: Bool) async -> ExitStatus {
-        let catalog: ProviderCatalog
-        do { catalog = try loadCatalog() } catch {
+        let chosen: [ProviderCatalog.Provider]
+        do { chosen = try providers(named: name) } catch {
             return ErrorReport.write(error, to: diagnostics)
-        }
-        let chosen = name.map { wanted in catalog.providers.filter { $0.name == wanted } } ?? catalog.providers
-        guard !chosen.isEmpty else {
-            diagnostics.write("error: no provider \(name ?? "") (providers list shows them)\n")
-            return .usage
         }
         var reports: [Report] = []
         for provider in chosen {
