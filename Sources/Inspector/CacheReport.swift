@@ -18,7 +18,8 @@ public struct CacheReport: Sendable {
     public enum Verdict: String, Sendable, Hashable {
         /// The server reported at least what the earlier prompt could give.
         case hit
-        /// The prompts part before the earlier one ends: the rest was sent at the full price.
+        /// The prompts part before the earlier one ends: the rest was sent at the full price. (A new
+        /// conversation's own input always parts; it is judged on the tools and instructions it shares.)
         case broken
         /// What the two could share is under 1,024 tokens: nothing of it is cached.
         case tooShort = "too_short"
@@ -100,9 +101,23 @@ public struct CacheReport: Sendable {
             pair.lostUSD = Double(lost) * (price.input - price.cachedInput) / 1_000_000
         }
         pair.verdict =
-            if cacheable == 0 { .tooShort } else if lost == 0 { .hit } else if breakPoint != nil {
+            if cacheable == 0 {
+                .tooShort
+            } else if lost == 0 {
+                .hit
+            } else if breakPoint != nil && relation != .newConversation {
                 .broken
-            } else { .evicted }
+            } else {
+                // What the two could share held (a new conversation's cacheable part ends at its break).
+                .evicted
+            }
         return pair
     }
+}
+
+/// Token counts as the store has them, from servers: never negative, never near overflow when summed.
+enum TokenCount {
+    static let maximum = 1 << 40
+
+    static func clamped(_ value: Int?) -> Int? { value.map { max(0, min($0, maximum)) } }
 }

@@ -82,9 +82,9 @@ extension InspectorStore {
                 return ExchangeStats.Group(
                     key: key, requests: rows.count,
                     failed: rows.filter { ["failed", "interrupted"].contains($0["state"] as String) }.count,
-                    inputTokens: rows.reduce(0) { $0 + ($1["input_tokens"] as Int? ?? 0) },
-                    cachedTokens: rows.reduce(0) { $0 + ($1["cached_tokens"] as Int? ?? 0) },
-                    outputTokens: rows.reduce(0) { $0 + ($1["output_tokens"] as Int? ?? 0) },
+                    inputTokens: rows.reduce(0) { $0 + (TokenCount.clamped($1["input_tokens"]) ?? 0) },
+                    cachedTokens: rows.reduce(0) { $0 + (TokenCount.clamped($1["cached_tokens"]) ?? 0) },
+                    outputTokens: rows.reduce(0) { $0 + (TokenCount.clamped($1["output_tokens"]) ?? 0) },
                     costUSD: costs.isEmpty ? nil : costs.reduce(0, +),
                     p50DurationMs: ExchangeStats.percentile(0.5, of: durations),
                     p95DurationMs: ExchangeStats.percentile(0.95, of: durations),

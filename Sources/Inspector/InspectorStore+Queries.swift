@@ -36,11 +36,17 @@ extension InspectorStore {
     }
 
     /// The newest exchange that replays `id`, if any.
-    public func latestReplay(of id: Int64) async throws -> Int64? {
+    public func latestReplay(of id: Int64, after earliest: Int64 = 0) async throws -> Int64? {
         try await writer.read { db in
             try Int64.fetchOne(
-                db, sql: "SELECT id FROM exchange WHERE replay_of = ? ORDER BY id DESC LIMIT 1", arguments: [id])
+                db, sql: "SELECT id FROM exchange WHERE replay_of = ? AND id > ? ORDER BY id DESC LIMIT 1",
+                arguments: [id, earliest])
         }
+    }
+
+    /// The largest exchange id so far (0 in an empty store): what a run's own exchanges come after.
+    public func lastExchangeID() async throws -> Int64 {
+        try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM exchange") ?? 0 }
     }
 
     /// Every exchange started at or after `since` (all when nil), oldest first, one at a time: for

@@ -35,12 +35,14 @@ extension InspectorStore {
                 ReplayCandidate(
                     id: row["id"], startedAt: row["started_at"], url: row["url"],
                     body: Self.bytes(row["request_body"]) ?? [], provider: row["provider"], preset: row["preset"],
-                    model: row["model"], answer: row["output_text"] ?? "", inputTokens: row["input_tokens"],
-                    outputTokens: row["output_tokens"], costUSD: row["cost_usd"], durationMs: row["duration_ms"])
+                    model: row["model"], answer: ReplayComparison.capped(row["output_text"] ?? ""),
+                    inputTokens: TokenCount.clamped(row["input_tokens"]),
+                    outputTokens: TokenCount.clamped(row["output_tokens"]), costUSD: row["cost_usd"], durationMs: row["duration_ms"])
             }
             let responses = "method = 'POST' AND (url LIKE '%/responses' OR url LIKE '%/responses?%')"
             if !ids.isEmpty {
-                return try ids.map { id in
+                var seen = Set<Int64>()
+                return try ids.filter { seen.insert($0).inserted }.map { id in
                     guard
                         let row = try Row.fetchOne(
                             db, sql: "SELECT \(columns) FROM exchange WHERE id = ? AND \(responses)", arguments: [id])

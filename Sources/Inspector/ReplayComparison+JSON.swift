@@ -37,8 +37,7 @@ extension ReplayComparison {
                     "before": .integer(output.0), "after": .integer(output.1), "rows": .integer(output.2),
                 ],
                 "p50_duration_ms": [
-                    "before": number(Self.median(self.rows.compactMap(\.original.durationMs))),
-                    "after": number(Self.median(self.rows.compactMap(\.replay.durationMs))),
+                    "before": number(medianDurations.before), "after": number(medianDurations.after),
                 ],
             ],
             "changed_most": .array(changedMost(5).map { .integer(Int($0.original.id)) }),

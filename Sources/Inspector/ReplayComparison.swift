@@ -37,8 +37,9 @@ public struct ReplayComparison: Sendable {
             let response = Response(json: json)
             let usage = Usage(json: json["usage"])
             self.init(
-                answer: response.outputText, model: response.model, inputTokens: usage?.inputTokens,
-                outputTokens: usage?.outputTokens, costUSD: prices.cost(model: response.model, usage: usage),
+                answer: ReplayComparison.capped(response.outputText), model: response.model,
+                inputTokens: TokenCount.clamped(usage?.inputTokens), outputTokens: TokenCount.clamped(usage?.outputTokens),
+                costUSD: prices.cost(model: response.model, usage: usage),
                 durationMs: durationMs,
                 error: response.status == .failed ? (json["error"]?["message"]?.stringValue ?? "failed") : nil)
         }
@@ -48,7 +49,7 @@ public struct ReplayComparison: Sendable {
         public var original: ReplayCandidate
         public var replay: Outcome
         /// How alike the two answers are, 0...1 (cosine of their embeddings, or word overlap without the
-        /// model); nil when the replay has no answer.
+        /// model); nil when the replay has no answer, or neither answer has text (tool calls only).
         public var similarity: Double?
 
         public init(original: ReplayCandidate, replay: Outcome, similarity: Double?) {
@@ -91,6 +92,25 @@ public struct ReplayComparison: Sendable {
         return sums
     }
 
+    /// The medians of the latencies before and after, over the rows that have both.
+    public var medianDurations: (before: Double?, after: Double?) {
+        let both = rows.compactMap { row in row.original.durationMs.flatMap { a in row.replay.durationMs.map { (a, $0) } } }
+        return (Self.median(both.map(\.0)), Self.median(both.map(\.1)))
+    }
+
+    /// An answer as the comparison keeps it: at most `answerLimit` bytes (cut at a character), so a huge
+    /// answer cannot make the similarity, the excerpt or the page grow with it.
+    public static func capped(_ answer: String) -> String {
+        guard answer.utf8.count > answerLimit else { return answer }
+        // The first byte left out is not the middle of a character: cut before the character it belongs to.
+        let bytes = Array(answer.utf8.prefix(answerLimit + 1))
+        var end = answerLimit
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self) + " […cut at 256 KB]"
+    }
+
+    public static let answerLimit = 256 * 1024
+
     /// The median of a latency over the rows.
     public static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
@@ -99,12 +119,11 @@ public struct ReplayComparison: Sendable {
             ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    /// The rows whose answers changed most: failed replays first, then the least similar.
+    /// The rows whose answers changed most: failed replays first, then the least similar; those with no
+    /// text to compare last.
     public func changedMost(_ limit: Int) -> [Row] {
-        Array(
-            rows.sorted { a, b in
-                (a.similarity ?? -1, a.original.id) < (b.similarity ?? -1, b.original.id)
-            }.prefix(limit))
+        func rank(_ row: Row) -> Double { row.replay.error != nil ? -1 : row.similarity ?? 2 }
+        return Array(rows.sorted { (rank($0), $0.original.id) < (rank($1), $1.original.id) }.prefix(limit))
     }
 
     /// What replaying `candidates` with `model` (nil: each with its own) should cost: each original's tokens

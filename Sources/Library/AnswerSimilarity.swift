@@ -2,7 +2,8 @@ import Foundation
 
 /// How alike two answers are, 0...1: the cosine of their all-MiniLM-L6-v2 embeddings (a long answer is the mean
 /// of its pieces' unit vectors, since the model reads 256 tokens at most), or, without the model, the overlap of
-/// their words (Jaccard over lower-cased words). Two empty answers are alike; one empty and one not are not.
+/// their words (Jaccard over lower-cased words). Two empty answers have nothing to compare; one empty and one
+/// not are unlike.
 public struct AnswerSimilarity: Sendable {
     let embedder: (any Embedder)?
 
@@ -29,8 +30,8 @@ public struct AnswerSimilarity: Sendable {
     /// comparison embed megabytes.
     static let maximumPieces = 32
 
-    /// The similarity of each pair, in order.
-    public func scores(_ pairs: [(String, String)]) async throws -> [Double] {
+    /// The similarity of each pair, in order; nil for two answers with no words (nothing to compare).
+    public func scores(_ pairs: [(String, String)]) async throws -> [Double?] {
         guard let embedder else { return pairs.map { Self.wordOverlap($0.0, $0.1) } }
         var pieces: [String] = []
         var spans: [(Range<Int>, Range<Int>)] = []
@@ -43,18 +44,32 @@ public struct AnswerSimilarity: Sendable {
         }
         let vectors = try await embedder.embed(pieces)
         return zip(pairs, spans).map { pair, span in
-            if span.0.isEmpty || span.1.isEmpty { return span.0.isEmpty && span.1.isEmpty ? 1 : 0 }
+            if span.0.isEmpty || span.1.isEmpty { return span.0.isEmpty && span.1.isEmpty ? nil : 0 }
             let a = Self.mean(span.0.map { vectors[$0] })
             let b = Self.mean(span.1.map { vectors[$0] })
             return max(0, min(1, Double(zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 })))
         }
     }
 
+    /// The answer's words in pieces of `pieceWords`, at most `maximumPieces` of them: the words are walked
+    /// only as far as they are used, so a huge answer costs no more than its beginning.
     static func pieces(_ text: String) -> [String] {
-        let words = text.split(whereSeparator: { $0.isWhitespace })
-        return stride(from: 0, to: min(words.count, pieceWords * maximumPieces), by: pieceWords).map {
-            words[$0..<min(words.count, $0 + pieceWords)].joined(separator: " ")
+        var pieces: [String] = []
+        var words: [Substring] = []
+        var rest = text[...]
+        while pieces.count < maximumPieces {
+            rest = rest.drop { $0.isWhitespace }
+            guard !rest.isEmpty else { break }
+            let word = rest.prefix { !$0.isWhitespace }
+            words.append(word)
+            rest = rest[word.endIndex...]
+            if words.count == pieceWords {
+                pieces.append(words.joined(separator: " "))
+                words.removeAll(keepingCapacity: true)
+            }
         }
+        if !words.isEmpty, pieces.count < maximumPieces { pieces.append(words.joined(separator: " ")) }
+        return pieces
     }
 
     /// The unit vector of the mean of the pieces' unit vectors.
@@ -68,12 +83,13 @@ public struct AnswerSimilarity: Sendable {
         return sum.map { $0 / norm }
     }
 
-    static func wordOverlap(_ a: String, _ b: String) -> Double {
+    static func wordOverlap(_ a: String, _ b: String) -> Double? {
+        // The words of the first 6,400 words' worth, as the model reads.
         func words(_ text: String) -> Set<String> {
-            Set(text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
+            Set(pieces(text).joined(separator: " ").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
         }
         let (x, y) = (words(a), words(b))
-        if x.isEmpty && y.isEmpty { return 1 }
+        if x.isEmpty && y.isEmpty { return nil }
         return Double(x.intersection(y).count) / Double(x.union(y).count)
     }
 }

@@ -188,7 +188,8 @@ struct Inspect: ParsableCommand {
                 throw ValidationError("--against replaces --set and --provider (name the provider in --against)")
             }
             if !ids.isEmpty, since != nil { throw ValidationError("give ids or --since, not both") }
-            guard sample > 0 else { throw ValidationError("--sample must be at least 1") }
+            guard (1...1000).contains(sample) else { throw ValidationError("--sample must be 1 to 1000") }
+            guard ids.count <= 1000 else { throw ValidationError("at most 1000 ids at once") }
             guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
         }
 

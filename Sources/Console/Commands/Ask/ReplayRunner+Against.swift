@@ -78,11 +78,13 @@ extension ReplayRunner {
         } else {
             diagnostics.write(plan + "\n")
         }
+        // This run's replays are the ones recorded after it began (an earlier run's are not taken for them).
+        let before = (try? await store.lastExchangeID()) ?? 0
         let outcomes = await replayAll(candidates, target: target, concurrency: request.concurrency)
         await context.recorder?.waitUntilIdle()
         var rows: [ReplayComparison.Row] = []
         for (candidate, var outcome) in zip(candidates, outcomes) {
-            outcome.exchangeID = try? await store.latestReplay(of: candidate.id)
+            outcome.exchangeID = try? await store.latestReplay(of: candidate.id, after: before)
             rows.append(ReplayComparison.Row(original: candidate, replay: outcome, similarity: nil))
         }
         let similarity = AnswerSimilarity.builtIn(modelFolder: modelFolder)
@@ -144,12 +146,17 @@ extension ReplayRunner {
         guard let made else {
             return ReplayComparison.Outcome(error: "provider \(provider): \(failure ?? "unavailable")")
         }
-        guard let body = target.body(replacing: candidate.body), let (baseURL, path) = split(candidate.url) else {
+        guard let body = target.body(replacing: candidate.body), let (_, path) = split(candidate.url) else {
             return ReplayComparison.Outcome(error: "the recorded request is not a JSON /responses body")
         }
-        // To the exchange's own server (its base URL as recorded) unless the target names a provider.
-        let client =
-            target.provider == nil && provider == candidate.provider ? made.client(baseURL: baseURL) : made.client
+        if provider != candidate.provider ?? made.providerName,
+            let previous = (try? JSONValue.parse(body))?["previous_response_id"]?.stringValue
+        {
+            return ReplayComparison.Outcome(
+                error: "not sent: it continues \(previous) (previous_response_id), which is on the original server")
+        }
+        // The provider's own base URL, never one read from the store: the key goes only where it is configured.
+        let client = made.client
         var exchange = ExchangeContext(preset: candidate.preset, replayOf: candidate.id)
         exchange.labels["provider"] = provider
         let start = ContinuousClock.now

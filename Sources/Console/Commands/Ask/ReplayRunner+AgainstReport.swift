@@ -53,8 +53,7 @@ extension ReplayRunner {
             if cost.2 < comparison.rows.count { out += " (the \(cost.2) priced on both sides)" }
             if cost.0 > 0 { out += String(format: " (×%.2f)", cost.1 / cost.0) }
         }
-        let before = ReplayComparison.median(comparison.rows.compactMap(\.original.durationMs))
-        let after = ReplayComparison.median(comparison.rows.compactMap(\.replay.durationMs))
+        let (before, after) = comparison.medianDurations
         out += "; median latency \(pair(time(before), time(after))).\n"
         let changed = comparison.changedMost(5).filter { ($0.similarity ?? 0) < 0.999 }
         if !changed.isEmpty {
