@@ -37,7 +37,8 @@ extension InspectorStore {
                     body: Self.bytes(row["request_body"]) ?? [], provider: row["provider"], preset: row["preset"],
                     model: row["model"], answer: ReplayComparison.capped(row["output_text"] ?? ""),
                     inputTokens: TokenCount.clamped(row["input_tokens"]),
-                    outputTokens: TokenCount.clamped(row["output_tokens"]), costUSD: row["cost_usd"], durationMs: row["duration_ms"])
+                    outputTokens: TokenCount.clamped(row["output_tokens"]), costUSD: row["cost_usd"],
+                    durationMs: row["duration_ms"])
             }
             let responses = "method = 'POST' AND (url LIKE '%/responses' OR url LIKE '%/responses?%')"
             if !ids.isEmpty {

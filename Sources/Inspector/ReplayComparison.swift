@@ -38,7 +38,8 @@ public struct ReplayComparison: Sendable {
             let usage = Usage(json: json["usage"])
             self.init(
                 answer: ReplayComparison.capped(response.outputText), model: response.model,
-                inputTokens: TokenCount.clamped(usage?.inputTokens), outputTokens: TokenCount.clamped(usage?.outputTokens),
+                inputTokens: TokenCount.clamped(usage?.inputTokens),
+                outputTokens: TokenCount.clamped(usage?.outputTokens),
                 costUSD: prices.cost(model: response.model, usage: usage),
                 durationMs: durationMs,
                 error: response.status == .failed ? (json["error"]?["message"]?.stringValue ?? "failed") : nil)
@@ -94,7 +95,9 @@ public struct ReplayComparison: Sendable {
 
     /// The medians of the latencies before and after, over the rows that have both.
     public var medianDurations: (before: Double?, after: Double?) {
-        let both = rows.compactMap { row in row.original.durationMs.flatMap { a in row.replay.durationMs.map { (a, $0) } } }
+        let both = rows.compactMap { row in
+            row.original.durationMs.flatMap { a in row.replay.durationMs.map { (a, $0) } }
+        }
         return (Self.median(both.map(\.0)), Self.median(both.map(\.1)))
     }
 

@@ -86,7 +86,9 @@ public struct AnswerSimilarity: Sendable {
     static func wordOverlap(_ a: String, _ b: String) -> Double? {
         // The words of the first 6,400 words' worth, as the model reads.
         func words(_ text: String) -> Set<String> {
-            Set(pieces(text).joined(separator: " ").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
+            Set(
+                pieces(text).joined(separator: " ").lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                    .map(String.init))
         }
         let (x, y) = (words(a), words(b))
         if x.isEmpty && y.isEmpty { return nil }
