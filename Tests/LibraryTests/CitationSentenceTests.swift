@@ -12,15 +12,15 @@ struct CitationSentenceTests {
     @Test func sentencesEndAtTheirMarkersWhateverTheirForm() {
         let answer = """
             The WAL keeps changes apart [1]. A checkpoint copies them back.[2] Readers never block writers. [1][3]
-            Both hold, e.g. for a crash [1, 2]! Pages are 4.5 KB on the U.S. build [2-3]? Plain text follows
+            Both hold, e.g. SQLite after a crash [1, 2]! Pages are 4.5 KB on the U.S. Navy's build [2-3]? Plain text follows
             """
         #expect(
             split(answer) == [
                 .init(text: "The WAL keeps changes apart.", citations: [1]),
                 .init(text: "A checkpoint copies them back.", citations: [2]),
                 .init(text: "Readers never block writers.", citations: [1, 3]),
-                .init(text: "Both hold, e.g. for a crash!", citations: [1, 2]),
-                .init(text: "Pages are 4.5 KB on the U.S. build?", citations: [2, 3]),
+                .init(text: "Both hold, e.g. SQLite after a crash!", citations: [1, 2]),
+                .init(text: "Pages are 4.5 KB on the U.S. Navy's build?", citations: [2, 3]),
                 .init(text: "Plain text follows", citations: []),
             ])
     }
