@@ -131,6 +131,7 @@ extension CitationVerifier {
                 let numbers = citationNumbers(after[..<close])
             {
                 for number in numbers where !citations.contains(number) { citations.append(number) }
+                text += "\u{1}"
                 rest = after[after.index(after: close)...]
             } else {
                 text += "["
@@ -138,8 +139,9 @@ extension CitationVerifier {
             }
         }
         text += rest
-        let folded = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            .replacingOccurrences(of: " ([.,;:!?])", with: "$1", options: .regularExpression)
+        // Where a marker was (\u{1}), the space before it goes when punctuation or the end follows.
+        let folded = text.replacingOccurrences(of: "\\s*\u{1}(?=[.,;:!?]|$)", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\u{1}", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard folded.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         return Cited(text: folded, citations: citations)
     }

@@ -11,12 +11,12 @@ struct CitationSentenceTests {
 
     @Test func sentencesEndAtTheirMarkersWhateverTheirForm() {
         let answer = """
-            The WAL keeps changes apart [1]. A checkpoint copies them back.[2] Readers never block writers. [1][3]
+            The WAL keeps `sqlite3 .backup` apart [1]. A checkpoint copies them back.[2] Readers never block writers. [1][3]
             Both hold, e.g. SQLite after a crash [1, 2]! Pages are 4.5 KB on the U.S. Navy's build [2-3]? Plain text follows
             """
         #expect(
             split(answer) == [
-                .init(text: "The WAL keeps changes apart.", citations: [1]),
+                .init(text: "The WAL keeps `sqlite3 .backup` apart.", citations: [1]),
                 .init(text: "A checkpoint copies them back.", citations: [2]),
                 .init(text: "Readers never block writers.", citations: [1, 3]),
                 .init(text: "Both hold, e.g. SQLite after a crash!", citations: [1, 2]),

@@ -36,7 +36,7 @@ extension LibraryRunner {
         }
         var text =
             "\nCitations checked (\(measure), threshold \(Self.figure(report.threshold))): "
-            + "\(report.flagged.count) of \(report.sentences.count) sentences flagged.\n"
+            + "\(report.flagged.count) of \(report.sentences.count) \(report.sentences.count == 1 ? "sentence" : "sentences") flagged.\n"
         for sentence in report.sentences where verbose || sentence.verdict != .supported {
             text += "  " + line(sentence) + "\n"
             if verbose, let source = sentence.bestSource, let snippet = sentence.snippet {
