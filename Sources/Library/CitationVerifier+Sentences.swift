@@ -84,7 +84,11 @@ extension CitationVerifier {
             guard ".!?".contains(characters[index]) else { continue }
             if characters[index] == "." {
                 var wordStart = index
-                while wordStart > start, !characters[wordStart - 1].isWhitespace, characters[wordStart - 1] != "(" {
+                // An abbreviation is short: no more than 12 characters are looked back at (a hostile run of
+                // dots without spaces stays linear).
+                while wordStart > max(start, index - 12), !characters[wordStart - 1].isWhitespace,
+                    characters[wordStart - 1] != "("
+                {
                     wordStart -= 1
                 }
                 let word = String(characters[wordStart..<index]).lowercased()
@@ -102,7 +106,7 @@ extension CitationVerifier {
                 var probe = next
                 while probe < characters.count, characters[probe] == " " { probe += 1 }
                 guard probe < characters.count, characters[probe] == "[",
-                    let close = characters[probe...].firstIndex(of: "]"), close - probe <= 24,
+                    let close = characters[probe..<min(probe + 25, characters.count)].firstIndex(of: "]"),
                     characters[(probe + 1)..<close].allSatisfy({ $0.isNumber || ", –-".contains($0) })
                 else { break }
                 next = close + 1
@@ -127,7 +131,7 @@ extension CitationVerifier {
         while let open = rest.firstIndex(of: "[") {
             text += rest[..<open]
             let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "]"), after.distance(from: after.startIndex, to: close) <= 24,
+            if let close = after.prefix(24).firstIndex(of: "]"),
                 let numbers = citationNumbers(after[..<close])
             {
                 for number in numbers where !citations.contains(number) { citations.append(number) }

@@ -87,6 +87,17 @@ struct CitationVerifierTests {
         #expect(clock.now - started < .seconds(30))
     }
 
+    /// Dots without spaces and brackets that never close, as a hostile answer may send: read in linear time.
+    @Test(arguments: ["a.", "[1.", "[", "e.g.[1"])
+    func aHostileRunOfDotsAndBracketsIsReadQuickly(piece: String) async throws {
+        let answer = String(repeating: piece, count: 256 * 1024 / piece.utf8.count)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = try await CitationVerifier(embedder: nil).verify(answer: answer, passages: Self.passages)
+        #expect(report.sentences.count <= 64)
+        #expect(clock.now - started < .seconds(20), "quadratic, this took minutes")
+    }
+
     @Test func theAnswerWithoutAModelPassesItsOwnCheck() async throws {
         let hits = Self.passages.enumerated().map { index, text in
             SearchHit(
