@@ -61,7 +61,8 @@ extension LibraryRunner {
             let nothing =
                 "Nothing in the library matches that question (library list shows what it holds; library add PATH adds more).\n"
             if printing.json { diagnostics.write(nothing) } else { output.write(nothing) }
-            await printed(question, answer: "", model: false, sources: [], options: options, printing: printing)
+            await printed(
+                question, answer: "", model: false, sources: [], checked: nil, options: options, printing: printing)
             return .success
         }
         guard !offline, let context, (try? context.configuration.validate()) != nil else {
@@ -86,8 +87,8 @@ extension LibraryRunner {
         if !printing.json { output.write(outcome.footnotes) }
         // A turn that failed has no whole answer to check.
         await printed(
-            question, answer: outcome.text, model: true, sources: outcome.error == nil ? turn.hits : [],
-            options: options, printing: printing)
+            question, answer: outcome.text, model: true, sources: turn.hits,
+            checked: outcome.error == nil ? nil : "the answer did not finish", options: options, printing: printing)
         return outcome.exitStatus
     }
 
@@ -96,28 +97,30 @@ extension LibraryRunner {
         let answer = turn.withoutModel
         if !printing.json { output.write(Self.answerWithoutModel(turn, color: false)) }
         // "None of them shares a word with the question" cites nothing: there is nothing to check.
-        let cites = answer.text.contains("[1]")
         await printed(
-            turn.question, answer: answer.text, model: false, sources: cites ? answer.sources : [], options: options,
+            turn.question, answer: answer.text, model: false, sources: answer.sources,
+            checked: answer.text.contains("[1]") ? nil : "the answer cites no passage", options: options,
             printing: printing)
         return .success
     }
 
     /// What follows an answer shown: with `verify`, the check of its citations against `sources` (the
-    /// block, or the `verification` object); with `json`, the answer as one JSON object.
+    /// block, or the `verification` object), unless `unchecked` says why there is none; with `json`, the answer
+    /// as one JSON object.
     func printed(
-        _ question: String, answer: String, model: Bool, sources: [SearchHit], options: LibraryOptions,
-        printing: AskPrinting
+        _ question: String, answer: String, model: Bool, sources: [SearchHit], checked unchecked: String?,
+        options: LibraryOptions, printing: AskPrinting
     ) async {
         var report: CitationReport?
-        if printing.verify, !sources.isEmpty {
+        let why = sources.isEmpty ? "nothing in the library matched" : unchecked
+        if printing.verify, why == nil {
             report = await verification(answer, sources: sources.map(\.text), options: options)
         }
         guard printing.json else {
             if let report {
                 output.write(Self.verificationBlock(report, verbose: printing.verbose))
-            } else if printing.verify, sources.isEmpty {
-                output.write("\nCitations checked: none; the answer cites no passage of the library.\n")
+            } else if printing.verify, let why {
+                output.write("\nCitations not checked: \(why).\n")
             }
             return
         }
