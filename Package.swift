@@ -193,6 +193,11 @@ let package = Package(
             path: "Benchmarks/RetrievalBenchmark"
         ),
         .executableTarget(
+            name: "openresponses-verify-bench",
+            dependencies: ["Library", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/VerifyBenchmark"
+        ),
+        .executableTarget(
             name: "openresponses-ranking-bench",
             dependencies: ["Library", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/RankingBenchmark"

@@ -79,5 +79,15 @@ extension ConsoleCommand {
             name: "/sources",
             help: [("/sources", "the full passages behind the last answer, numbered as its footnotes")],
             action: { repl, _ in repl.sourcesCommand() }),
+        ConsoleCommand(
+            name: "/verify",
+            help: [
+                (
+                    "/verify [--verbose]",
+                    "check each sentence of the last answer against the passages it cites; --verbose lists them all"
+                )
+            ],
+            complete: { position, _, _ in position == 0 ? ["--verbose"] : [] },
+            action: { repl, input in repl.verifyCommand(input.words) }),
     ]
 }

@@ -14,6 +14,9 @@ struct LibraryState {
     var document: String?
     /// The passages behind the last answer, numbered as its footnotes (`/sources`).
     var sources: [TurnSource] = []
+    /// The last answer when it came from the library, with the passages its `[n]` point to (`/verify`); nil
+    /// after a turn to the model alone.
+    var checkable: (answer: String, sources: [TurnSource])?
 
     init(hasProvider: Bool) {
         self.hasProvider = hasProvider
@@ -163,6 +166,8 @@ extension REPL {
         let colors = RenderOptions.forTerminal(fd: 1, environment: context.environment, settings: settings).colors
         let answer = turn.withoutModel
         library.sources = answer.sources.map { TurnSource(location: $0.location, text: $0.text) }
+        // "None of them shares a word with the question" cites nothing: nothing to check.
+        library.checkable = (answer.text, answer.text.contains("[1]") ? library.sources : [])
         context.output.write(LibraryRunner.extractiveNotice(color: colors))
         context.output.write(answer.text)
     }
@@ -176,6 +181,7 @@ extension REPL {
         session.augmenter = nil
         guard let outcome else { return }
         if !outcome.sources.isEmpty { library.sources = outcome.sources }
+        library.checkable = (outcome.text, outcome.error == nil ? outcome.sources : [])
         context.output.write(outcome.footnotes)
     }
 }

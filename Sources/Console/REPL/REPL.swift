@@ -184,6 +184,7 @@ public final class REPL {
 
     /// One user turn: the message (with any attachments), then as many tool rounds as the model needs.
     func runTurn(text: String) {
+        library.checkable = nil
         if library.answersOffline {
             answerFromLibrary(text)
             return

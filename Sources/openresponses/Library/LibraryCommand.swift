@@ -85,13 +85,18 @@ struct LibraryCommand: ParsableCommand {
             Int?
         @OptionGroup var scope: ScopeOptions
         @Flag(help: "Answer without a model, even when one is configured.") var offline = false
+        @Flag(help: "Check each sentence of the answer against the passages it cites; the flagged ones are listed.")
+        var verify = false
+        @Flag(help: "With --verify, list the supported sentences too.") var verbose = false
+        @OptionGroup var printing: OutputOptions
         func validate() throws {
             if let k, !(1...50).contains(k) { throw ValidationError("--k must be from 1 to 50 (got \(k))") }
         }
         func execute(_ runner: LibraryRunner) async -> ExitStatus {
             await runner.withOptions(flags: k.map { ["passages": .number(Double($0))] } ?? [:]) { options in
                 await runner.ask(
-                    question.joined(separator: " "), filter: scope.filter, offline: offline, options: options)
+                    question.joined(separator: " "), filter: scope.filter, offline: offline, options: options,
+                    printing: AskPrinting(verify: verify, verbose: verbose, json: printing.json))
             }
         }
     }
