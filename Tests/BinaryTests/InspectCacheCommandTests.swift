@@ -27,9 +27,12 @@ struct InspectCacheCommandTests {
         // The misses are listed, the hit counted; 2,100 tokens of turn 1 could have been 2,048 cached.
         let text = try await harness.run(["inspect", "cache"])
         #expect(text.status == 0, "\(text.stderr)")
+        // The seconds between turns are the machine's: compared as N.
+        let shown = text.stdout.replacingOccurrences(
+            of: #"\d+ s apart"#, with: "N s apart", options: .regularExpression)
         #expect(
-            text.stdout == """
-                #1 → #2  (chained, 0 s apart)  gpt-4.1-mini-2025-04-14  cached 0 of 2,200 input tokens
+            shown == """
+                #1 → #2  (chained, N s apart)  gpt-4.1-mini-2025-04-14  cached 0 of 2,200 input tokens
                   instructions differ at byte 20: `2026-11-28T10:14` vs `2026-11-28T10:15`, a timestamp
                   lost: 2,048 of 2,048 cacheable tokens at full price, $0.0006
                 2 pairs of 3 requests: 1 hit, 1 broken prefix; lost 2,048 tokens at the cached price, $0.0006.
