@@ -110,7 +110,8 @@ struct PasteClipboardTests {
         let hung = await Self.failure(Self.clipboard(fake, timeout: .seconds(1)))
         #expect(hung?.kind == .timedOut(seconds: 1))
         #expect(hung?.userMessage.contains("wl-paste did not answer") == true)
-        #expect(ContinuousClock.now - began < .seconds(20))
+        // Stopped, not waited out: under the script's 30 s (a loaded machine took 23 s to start and stop it).
+        #expect(ContinuousClock.now - began < .seconds(29))
     }
 
     @Test func failuresEmptinessAndAMissingProgramAreSaidPlainly() async throws {
