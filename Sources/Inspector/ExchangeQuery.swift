@@ -21,6 +21,8 @@ public struct ExchangeQuery: Sendable, Hashable {
     public var search: String?
     /// The response the exchanges carry: the request that created it, its resumed streams, retrievals.
     public var responseID: String?
+    /// The `openresponses eval` run the exchanges were made for.
+    public var evalRun: String?
     public var limit: Int
 
     public init(
@@ -81,6 +83,10 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let client {
             clauses.append("client LIKE ? ESCAPE '\\'")
             _ = arguments.append(contentsOf: ["%" + Self.likePrefix(client) + "%"])
+        }
+        if let evalRun {
+            clauses.append("eval_run = ?")
+            _ = arguments.append(contentsOf: [evalRun])
         }
         if let responseID {
             clauses.append("response_id = ?")

@@ -122,6 +122,7 @@ public final class ExchangeRecorder: ExchangeObserver {
             request.context.replayOf, Int64(getpid()), request.attempt, inputText,
             request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
+            request.context.evalRun,
         ]
         return RowValues(
             arguments: arguments, storeRequested: json?["store"]?.boolValue != false,
@@ -182,8 +183,9 @@ public final class ExchangeRecorder: ExchangeObserver {
         try db.execute(
             sql: """
                 INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
-                                      preset, session, replay_of, pid, attempt, input_text, provider, source, client)
-                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      preset, session, replay_of, pid, attempt, input_text, provider, source, client,
+                                      eval_run)
+                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: row)
         return db.lastInsertedRowID

@@ -25,6 +25,8 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     public var source: String
     public var client: String?
     public var session: String?
+    /// The `openresponses eval` run the exchange was made for.
+    public var evalRun: String?
     public var error: String?
     public var costUsd: Double?
     public var attempt: Int
@@ -34,7 +36,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     static let columns = """
         id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
         duration_ms, input_tokens, output_tokens, event_count, preset, provider, source, client, session, error, cost_usd,
-        attempt
+        attempt, eval_run
         """
 
     /// The error message stored with the exchange, if any.
@@ -65,6 +67,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
         object["source"] = .string(source)
         object["client"] = client.map(JSONValue.string) ?? .null
         object["session"] = session.map(JSONValue.string) ?? .null
+        object["eval_run"] = evalRun.map(JSONValue.string) ?? .null
         object["error"] = error.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .null
         object["cost_usd"] = costUsd.map(JSONValue.number) ?? .null
         object["attempt"] = .integer(attempt)

@@ -255,6 +255,11 @@ extension InspectorStore {
                     )
                     """)
         }
+        migrator.registerMigration("v14-eval-run") { db in
+            // The `openresponses eval` run an exchange was made for (`inspect list --eval RUN`).
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN eval_run TEXT")
+            try db.execute(sql: "CREATE INDEX exchange_eval_run ON exchange(eval_run) WHERE eval_run IS NOT NULL")
+        }
         return migrator
     }
 }

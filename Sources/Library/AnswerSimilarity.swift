@@ -12,6 +12,9 @@ public struct AnswerSimilarity: Sendable {
         embedder == nil ? "word overlap (the built-in model is not installed)" : "all-MiniLM-L6-v2 cosine"
     }
 
+    /// Whether the figures are the model's (else word overlap).
+    public var usesModel: Bool { embedder != nil }
+
     public init(embedder: (any Embedder)?) {
         self.embedder = embedder
     }

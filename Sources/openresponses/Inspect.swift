@@ -30,6 +30,9 @@ struct Inspect: ParsableCommand {
         var status: String?
         @Option(name: .long, help: "Only exchanges made with this preset.")
         var preset: String?
+
+        @Option(name: .customLong("eval"), help: ArgumentHelp("Only the calls of this `eval` run.", valueName: "run"))
+        var evalRun: String?
         @Option(name: .long, help: "Only exchanges sent to this provider (default, or a name from config.yaml).")
         var provider: String?
         @Option(
@@ -55,11 +58,13 @@ struct Inspect: ParsableCommand {
         }
 
         func run() throws {
-            let query = ExchangeQuery(
+            var query = ExchangeQuery(
                 since: try since.map { try time($0, flag: "--since") }, model: model, status: status, preset: preset,
                 search: search, limit: limit, provider: provider, source: source?.rawValue, client: client,
                 responseID: response)
-            try inspect { await $0.list(query, json: printing.json) }
+            query.evalRun = evalRun
+            let chosen = query
+            try inspect { await $0.list(chosen, json: printing.json) }
         }
     }
 

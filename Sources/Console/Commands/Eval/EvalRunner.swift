@@ -1,0 +1,143 @@
+import Foundation
+import Inspector
+import Library
+import ResponsesAPI
+import Untrusted
+import Workbench
+
+/// What `openresponses eval SUITE.yaml` was asked: the suite, the columns the command line adds, how many
+/// times each case runs in each column, how many calls at once, and whether the report is JSON.
+public struct EvalRequest: Sendable {
+    public var suitePath: String
+    public var presets: [String]
+    public var models: [String]
+    public var providers: [String]
+    public var repeats: Int
+    public var concurrency: Int
+    public var json: Bool
+
+    public init(
+        suitePath: String, presets: [String] = [], models: [String] = [], providers: [String] = [], repeats: Int = 1,
+        concurrency: Int = 4, json: Bool = false
+    ) {
+        self.suitePath = suitePath
+        self.presets = presets
+        self.models = models
+        self.providers = providers
+        self.repeats = repeats
+        self.concurrency = concurrency
+        self.json = json
+    }
+}
+
+/// `openresponses eval`: the suite read and checked (Workbench's `EvalSuite`), each case sent in each column
+/// through the context's client (so the inspector records it, labelled `eval` with the run's id), each answer
+/// checked (`EvalChecker`), the run kept in `evals/<run>.json`, and the report shown.
+public struct EvalRunner: Sendable {
+    let context: ConsoleContext
+
+    public init(context: ConsoleContext) {
+        self.context = context
+    }
+
+    /// One call to make: a case in a column, which repeat.
+    struct Call: Sendable {
+        var item: EvalCase
+        var column: EvalColumn
+        var attempt: Int
+    }
+
+    public func run(_ request: EvalRequest) async -> ExitStatus {
+        var suite: EvalSuite
+        let checker: EvalChecker
+        do {
+            suite = try EvalSuite.load(path: request.suitePath)
+            for name in request.presets where !suite.presets.contains(name) { suite.presets.append(name) }
+            let library = PresetLibrary(environment: context.environment)
+            _ = try suite.checkPresets { name throws(PresetError) in try library.load(name) }
+            checker = try EvalChecker.forSuite(suite, modelFolder: modelFolder)
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+        let columns = EvalColumn.matrix(presets: suite.presets, models: request.models, providers: request.providers)
+        var contexts: [String: ConsoleContext] = [:]
+        for name in Set(columns.map { $0.provider ?? context.providerName }) where contexts[name] == nil {
+            if name == context.providerName {
+                contexts[name] = context
+            } else {
+                do {
+                    contexts[name] = try context.forProvider(name)
+                } catch {
+                    return ErrorReport.write(error, to: context.diagnostics)
+                }
+            }
+        }
+        let runID = EvalRun.newID(now: context.environment.now())
+        var calls: [Call] = []
+        for item in suite.cases {
+            for column in columns {
+                for attempt in 1...max(1, request.repeats) {
+                    calls.append(Call(item: item, column: column, attempt: attempt))
+                }
+            }
+        }
+        let results = await runAll(
+            calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
+        for (name, made) in contexts where name != context.providerName { await made.shutdown() }
+        await context.recorder?.waitUntilIdle()
+        let run = EvalRun(
+            id: runID, suite: suite.name.isEmpty ? request.suitePath : suite.name, columns: columns, results: results)
+        do {
+            let path = try keep(run)
+            if !request.json { context.diagnostics.write("run \(runID) kept in \(path)\n") }
+        } catch {
+            context.diagnostics.write("warning: the run could not be kept: \(error)\n")
+        }
+        if request.json {
+            context.output.write(run.json.prettyPrinted() + "\n")
+        } else {
+            context.output.write(Self.table(run))
+        }
+        return run.passed ? .success : .apiError
+    }
+
+    /// Every call, at most `concurrency` at once; the results in the calls' order.
+    func runAll(
+        _ calls: [Call], contexts: [String: ConsoleContext], runID: String, checker: EvalChecker, concurrency: Int
+    ) async -> [EvalResult] {
+        var results = [EvalResult?](repeating: nil, count: calls.count)
+        let fallback = context.providerName
+        await withTaskGroup(of: (Int, EvalResult).self) { group in
+            var next = 0
+            func start() {
+                guard next < calls.count else { return }
+                let index = next
+                let call = calls[index]
+                let made = contexts[call.column.provider ?? fallback] ?? context
+                group.addTask {
+                    let observation = await Self.send(call, on: made, runID: runID)
+                    let failures = await checker.failures(of: call.item, observation)
+                    return (
+                        index,
+                        EvalResult(
+                            caseID: call.item.id, column: call.column, attempt: call.attempt, observation: observation,
+                            failures: failures)
+                    )
+                }
+                next += 1
+            }
+            for _ in 0..<max(1, concurrency) { start() }
+            for await (index, result) in group {
+                results[index] = result
+                start()
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Where the built-in model is, as the library finds it.
+    var modelFolder: String {
+        let options = (try? LibraryOptions.configured(environment: context.environment)) ?? LibraryOptions()
+        return options.modelFolder(dataDirectory: context.environment.dataDirectory)
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Console
+import Foundation
+import Workbench
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Run a prompt-regression suite: each case in each column, each answer checked.",
+        discussion: """
+            SUITE.yaml names presets and cases; each case has an input (or vars: for a preset's {{variables}}) and \
+            assertions under expect: (contains, not_contains, regex, equals, json_schema, similar, max_latency_ms, \
+            max_cost, max_tokens). A column is a preset, a model and a provider: the suite's presets and each \
+            --preset, times each --model, times each --provider. Each case runs in each column --repeat times, \
+            --concurrency calls at once; every call is recorded by the inspector, labelled with the run's id. The \
+            run is kept in the data directory's evals/RUN.json. See Docs/eval.md.
+
+            Exit status: 0 every case passed, 1 a case failed (each listed with the assertion and what was seen), \
+            2 the suite cannot be run (SUITE.yaml:LINE:COLUMN names each problem).
+            """)
+
+    @Argument(help: "The suite file (YAML).")
+    var suite: String
+
+    @Option(
+        name: .customLong("preset"),
+        help: ArgumentHelp("A preset column besides the suite's; repeatable.", valueName: "name"))
+    var presets: [String] = []
+
+    @Option(
+        name: .customLong("model"),
+        help: ArgumentHelp("A model to run every column with; repeatable.", valueName: "model"))
+    var models: [String] = []
+
+    @Option(
+        name: .customLong("provider"),
+        help: ArgumentHelp("A provider (from providers:) to run every column on; repeatable.", valueName: "name"))
+    var providers: [String] = []
+
+    @Option(name: .customLong("repeat"), help: "How many times each case runs in each column.")
+    var repeats = 1
+
+    @Option(help: "How many calls at once.")
+    var concurrency = 4
+
+    @Flag(help: "Print the run as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard repeats >= 1, repeats <= 100 else { throw ValidationError("--repeat takes 1 to 100") }
+        guard concurrency >= 1, concurrency <= 32 else { throw ValidationError("--concurrency takes 1 to 32") }
+    }
+
+    func run() throws {
+        let request = EvalRequest(
+            suitePath: suite, presets: presets, models: models, providers: providers, repeats: repeats,
+            concurrency: concurrency, json: json)
+        try withContext(environment: processEnvironment) { context in await EvalRunner(context: context).run(request) }
+    }
+}
