@@ -65,6 +65,25 @@ struct EvalSuiteTests {
         }
     }
 
+    @Test func aSchemaFileIsReadBesideTheSuite() throws {
+        let folder = directory.appendingPathComponent("eval-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{"type": "object", "required": ["name"]}"#.write(
+            to: folder.appendingPathComponent("card.json"), atomically: true, encoding: .utf8)
+        let text = "version: 1\ncases:\n  - id: a\n    input: hi\n    expect:\n      - json_schema: card.json\n"
+        let suite = try EvalSuite.parse(text, path: "s.yaml", directory: folder)
+        #expect(suite.cases.first?.assertions == [.jsonSchema(["type": "object", "required": ["name"]])])
+        do {
+            _ = try EvalSuite.parse(
+                text.replacingOccurrences(of: "card.json", with: "none.json"), path: "s.yaml", directory: folder)
+            Issue.record("none.json does not exist")
+        } catch {
+            #expect(
+                error.description.hasPrefix("s.yaml:6:22: cases[0].expect[0].json_schema: cannot read "), "\(error)")
+        }
+    }
+
     @Test func unknownKeyIsNamedWhereItIs() {
         #expect(
             problems("version: 1\ncases:\n  - id: a\n    inptu: hi\n")
