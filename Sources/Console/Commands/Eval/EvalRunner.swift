@@ -60,17 +60,11 @@ public struct EvalRunner: Sendable {
             return ErrorReport.write(error, to: context.diagnostics)
         }
         let columns = EvalColumn.matrix(presets: suite.presets, models: request.models, providers: request.providers)
-        var contexts: [String: ConsoleContext] = [:]
-        for name in Set(columns.map { $0.provider ?? context.providerName }) where contexts[name] == nil {
-            if name == context.providerName {
-                contexts[name] = context
-            } else {
-                do {
-                    contexts[name] = try context.forProvider(name)
-                } catch {
-                    return ErrorReport.write(error, to: context.diagnostics)
-                }
-            }
+        let contexts: [EvalColumn: ConsoleContext]
+        do {
+            contexts = try await self.contexts(for: columns)
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
         }
         let runID = EvalRun.newID(now: context.environment.now())
         var calls: [Call] = []
@@ -83,7 +77,7 @@ public struct EvalRunner: Sendable {
         }
         let results = await runAll(
             calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
-        for (name, made) in contexts where name != context.providerName { await made.shutdown() }
+        await shutDown(contexts.values)
         await context.recorder?.waitUntilIdle()
         let run = EvalRun(
             id: runID, suite: suite.name.isEmpty ? request.suitePath : suite.name, columns: columns, results: results)
@@ -103,17 +97,16 @@ public struct EvalRunner: Sendable {
 
     /// Every call, at most `concurrency` at once; the results in the calls' order.
     func runAll(
-        _ calls: [Call], contexts: [String: ConsoleContext], runID: String, checker: EvalChecker, concurrency: Int
+        _ calls: [Call], contexts: [EvalColumn: ConsoleContext], runID: String, checker: EvalChecker, concurrency: Int
     ) async -> [EvalResult] {
         var results = [EvalResult?](repeating: nil, count: calls.count)
-        let fallback = context.providerName
         await withTaskGroup(of: (Int, EvalResult).self) { group in
             var next = 0
             func start() {
                 guard next < calls.count else { return }
                 let index = next
                 let call = calls[index]
-                let made = contexts[call.column.provider ?? fallback] ?? context
+                let made = contexts[call.column] ?? context
                 group.addTask {
                     let observation = await Self.send(call, on: made, runID: runID)
                     let failures = await checker.failures(of: call.item, observation)
@@ -133,6 +126,31 @@ public struct EvalRunner: Sendable {
             }
         }
         return results.compactMap { $0 }
+    }
+
+    /// Each column's context: its `--provider`, else the provider its preset (or the config file) names, else
+    /// this context's; one per provider, made before the calls (a context is not made concurrently).
+    func contexts(for columns: [EvalColumn]) async throws -> [EvalColumn: ConsoleContext] {
+        var byName: [String: ConsoleContext] = [context.providerName: context]
+        var result: [EvalColumn: ConsoleContext] = [:]
+        do {
+            for column in columns {
+                let named = try ProviderCatalog.selectedName(environment: context.environment, preset: column.preset)
+                let name = column.provider ?? named ?? context.providerName
+                if byName[name] == nil { byName[name] = try context.forProvider(name) }
+                result[column] = byName[name]
+            }
+        } catch {
+            await shutDown(byName.values)
+            throw error
+        }
+        return result
+    }
+
+    /// Shuts the contexts made for other providers down (each once; never this one).
+    func shutDown(_ contexts: some Collection<ConsoleContext>) async {
+        var done: Set<ObjectIdentifier> = [ObjectIdentifier(context)]
+        for made in contexts where done.insert(ObjectIdentifier(made)).inserted { await made.shutdown() }
     }
 
     /// Where the built-in model is, as the library finds it.
