@@ -89,6 +89,26 @@ struct EvalRunnerTests {
         #expect(prose == [false])
     }
 
+    @Test func eachCaseRunsRepeatTimesInEachColumn() async throws {
+        let server = try await LoopbackServer.start(route: Self.route)
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let suite = try Self.write(
+            harness, "version: 1\ncases:\n  - {id: a, input: hi}\n  - {id: b, input: ho, expect: [{contains: ho}]}\n")
+        let output = RecordingOutput()
+        let context = try harness.context(output: output, diagnostics: RecordingOutput())
+        let status = await EvalRunner(context: context).run(
+            EvalRequest(suitePath: suite.path, models: ["m1", "m2"], repeats: 3, concurrency: 2, json: true))
+        await context.shutdown()
+        await server.stop()
+        #expect(status == .success)
+        let rows = try JSONValue.parse(output.text)["cases"]?.arrayValue ?? []
+        #expect(rows.count == 12)
+        #expect(
+            rows.filter { $0["id"] == "b" && $0["column"] == "model=m2" }.map { $0["attempt"]?.intValue } == [1, 2, 3])
+        #expect(server.requests.count == 12)
+    }
+
     @Test func failuresSayWhatWasSeen() async throws {
         let (status, report, _) = try await evaluate(
             "  - id: greets\n    input: \"Say hello to Ada\"\n    expect:\n      - contains: \"Bob\"\n      - max_tokens: 2\n"
