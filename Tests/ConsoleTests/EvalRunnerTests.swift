@@ -1,5 +1,6 @@
 import Foundation
 import ResponsesAPI
+import Synchronization
 import TestSupport
 import Testing
 import Workbench
@@ -107,6 +108,41 @@ struct EvalRunnerTests {
         #expect(
             rows.filter { $0["id"] == "b" && $0["column"] == "model=m2" }.map { $0["attempt"]?.intValue } == [1, 2, 3])
         #expect(server.requests.count == 12)
+    }
+
+    /// How many requests the server holds at once, at most (each held 150 ms).
+    final class InFlight: Sendable {
+        let counts = Mutex((now: 0, most: 0))
+
+        var route: LoopbackServer.Route {
+            { request in
+                self.counts.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                Thread.sleep(forTimeInterval: 0.15)
+                self.counts.withLock { $0.now -= 1 }
+                return answeringRoute { _, _ in "ok" }(request)
+            }
+        }
+    }
+
+    @Test(arguments: [1, 3])
+    func noMoreThanConcurrencyCallsAtOnce(concurrency: Int) async throws {
+        let inFlight = InFlight()
+        let server = try await LoopbackServer.start(route: inFlight.route)
+        let harness = ConsoleHarness(server: server)
+        defer { harness.remove() }
+        let suite = try Self.write(harness, "version: 1\ncases:\n  - {id: a, input: hi}\n")
+        let context = try harness.context(output: RecordingOutput(), diagnostics: RecordingOutput())
+        let status = await EvalRunner(context: context).run(
+            EvalRequest(suitePath: suite.path, repeats: 4, concurrency: concurrency, json: true))
+        await context.shutdown()
+        await server.stop()
+        #expect(status == .success)
+        #expect(server.requests.count == 4)
+        // The server has two threads: with 3 allowed, two are held at once; with 1, never more than one.
+        #expect(inFlight.counts.withLock { $0.most } == min(concurrency, 2))
     }
 
     @Test func failuresSayWhatWasSeen() async throws {
