@@ -142,6 +142,14 @@ struct EvalCommandTests {
         #expect(
             second.stderr.contains("typo.yaml:6:9: cases[0].expect[0]: unknown assertion 'containz'"),
             "\(second.stderr)")
+        // With no preset named, the config file's is checked: a variable no case gives is named at the case.
+        _ = try write(harness, "config.yaml", "version: 1\npreset: needy\n")
+        _ = try write(
+            harness, "presets/needy.yaml", "version: 1\ninput_template: \"Ask {{who}}\"\nvariables:\n  who: ~\n")
+        let needy = try write(harness, "needy.yaml", "version: 1\ncases:\n  - {id: a, input: hi}\n")
+        let third = try await harness.run(["eval", needy])
+        #expect(third.status == 2)
+        #expect(third.stderr.contains("needy.yaml:3:5: cases.a.vars: {{who}} of preset 'needy'"), "\(third.stderr)")
         #expect(server.requests.isEmpty)
     }
 }

@@ -95,12 +95,14 @@ extension EvalSuite {
 
     /// Each column's preset exists, and gives every variable its cases leave unset a value (a default): else
     /// an error at the preset's name in the suite, or at the case that leaves a variable without a value.
-    public func checkPresets(_ load: (String) throws(PresetError) -> Preset) throws(EvalSuiteError) -> [String: Preset]
+    /// `implicit`: the preset the columns use when the suite names none (the config file's).
+    public func checkPresets(implicit: String? = nil, _ load: (String) throws(PresetError) -> Preset)
+        throws(EvalSuiteError) -> [String: Preset]
     {
         var loaded: [String: Preset] = [:]
         var problems: [PresetDiagnostic] = []
         let top = SourceLocation(path: path, line: 1, column: 1)
-        for name in presets where loaded[name] == nil {
+        for name in presets + (presets.isEmpty ? [implicit].compactMap { $0 } : []) where loaded[name] == nil {
             do {
                 loaded[name] = try load(name)
             } catch {

@@ -54,7 +54,11 @@ public struct EvalRunner: Sendable {
             suite = try EvalSuite.load(path: request.suitePath)
             for name in request.presets where !suite.presets.contains(name) { suite.presets.append(name) }
             let library = PresetLibrary(environment: context.environment)
-            _ = try suite.checkPresets { name throws(PresetError) in try library.load(name) }
+            // With no preset named, each call uses the config file's: its variables are checked too.
+            let configured = try? ConfigFile.load(environment: context.environment)?.preset
+            _ = try suite.checkPresets(implicit: configured ?? nil) { name throws(PresetError) in
+                try library.load(name)
+            }
             checker = try EvalChecker.forSuite(suite, modelFolder: modelFolder)
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
