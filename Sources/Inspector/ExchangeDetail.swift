@@ -67,6 +67,7 @@ public struct ExchangeDetail: Sendable, Hashable {
             "total_tokens": totalTokens.map(JSONValue.integer) ?? .null,
         ])
         object["replay_of"] = replayOf.map { .integer(Int($0)) } ?? .null
+        object["eval_run"] = summary.evalRun.map(JSONValue.string) ?? .null
         object["request"] = .object([
             "headers": Self.headersJSON(requestHeaders),
             "body": Self.embed(requestBody),

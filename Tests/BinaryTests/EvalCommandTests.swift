@@ -98,6 +98,8 @@ struct EvalCommandTests {
         let rows = try JSONValue.parse(list.stdout).arrayValue ?? []
         #expect(rows.count == 8, "\(list.stderr)")
         #expect(rows.allSatisfy { $0["eval_run"]?.stringValue == run })
+        let shown = try await harness.run(["inspect", "show", "\(rows.first?["id"]?.intValue ?? 0)", "--json"])
+        #expect(try JSONValue.parse(shown.stdout)["eval_run"]?.stringValue == run, "\(shown.stderr)")
         #expect(rows.filter { $0["preset"] == "greeter" }.count == 4)
         let all = try await harness.run(["inspect", "list", "--json", "--limit", "50"])
         #expect(try JSONValue.parse(all.stdout).arrayValue?.count == 12)
