@@ -112,15 +112,20 @@ struct EvalRunnerTests {
 
     /// How many requests the server holds at once, at most (each held 150 ms).
     final class InFlight: Sendable {
-        let counts = Mutex((now: 0, most: 0))
+        let counts = Mutex((now: 0, most: 0, arrived: 0))
 
+        /// The first request is held until a second one is in flight (at most 5 s, so that with one call at a
+        /// time the run still ends): whether calls overlap does not hang on how fast a loaded machine is.
         var route: LoopbackServer.Route {
             { request in
-                self.counts.withLock {
+                let first = self.counts.withLock {
                     $0.now += 1
+                    $0.arrived += 1
                     $0.most = max($0.most, $0.now)
+                    return $0.arrived == 1
                 }
-                Thread.sleep(forTimeInterval: 0.15)
+                let deadline = Date().addingTimeInterval(first ? 5 : 0.05)
+                while Date() < deadline, self.counts.withLock({ $0.now < 2 }) { Thread.sleep(forTimeInterval: 0.01) }
                 self.counts.withLock { $0.now -= 1 }
                 return answeringRoute { _, _ in "ok" }(request)
             }
