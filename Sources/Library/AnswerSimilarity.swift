@@ -50,7 +50,7 @@ public struct AnswerSimilarity: Sendable {
             if span.0.isEmpty || span.1.isEmpty { return span.0.isEmpty && span.1.isEmpty ? nil : 0 }
             let a = Self.mean(span.0.map { vectors[$0] })
             let b = Self.mean(span.1.map { vectors[$0] })
-            return max(0, min(1, Double(zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 })))
+            return max(0, min(1, LibraryStore.dot(a, b)))
         }
     }
 
@@ -78,12 +78,10 @@ public struct AnswerSimilarity: Sendable {
     /// The unit vector of the mean of the pieces' unit vectors.
     static func mean(_ vectors: [[Float]]) -> [Float] {
         guard var sum = vectors.first.map({ [Float](repeating: 0, count: $0.count) }) else { return [] }
-        for vector in vectors {
-            let norm = max(vector.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
-            for index in sum.indices where index < vector.count { sum[index] += vector[index] / norm }
+        for vector in vectors.map(LibraryStore.unit) {
+            for index in sum.indices where index < vector.count { sum[index] += vector[index] }
         }
-        let norm = max(sum.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-12)
-        return sum.map { $0 / norm }
+        return LibraryStore.unit(sum)
     }
 
     static func wordOverlap(_ a: String, _ b: String) -> Double? {

@@ -29,7 +29,7 @@ extension CitationVerifier {
             }
             semanticWeight = verifier.semanticWeight
             guard let embedder = verifier.embedder, !sentences.isEmpty, !passages.isEmpty else { return }
-            let vectors = try await embedder.embed(sentences + windows.flatMap { $0 }).map(Self.normalised)
+            let vectors = try await embedder.embed(sentences + windows.flatMap { $0 }).map(LibraryStore.unit)
             sentenceVectors = Array(vectors.prefix(sentences.count))
             var next = sentences.count
             for passage in windows {
@@ -52,7 +52,7 @@ extension CitationVerifier {
                 return Score(
                     combined: overlap, similarity: nil, overlap: overlap, passage: passage + 1, snippet: snippet ?? "")
             }
-            let cosines = windowVectors[passage].map { Self.dot(sentenceVectors[sentence], $0) }
+            let cosines = windowVectors[passage].map { LibraryStore.dot(sentenceVectors[sentence], $0) }
             let best = cosines.indices.max { cosines[$0] < cosines[$1] } ?? 0
             let similarity = cosines.isEmpty ? 0 : cosines[best]
             // A sentence with no content word ("It is so [1].") is judged by meaning alone.
@@ -63,14 +63,6 @@ extension CitationVerifier {
                 snippet: windows[passage].isEmpty ? "" : windows[passage][best])
         }
 
-        static func normalised(_ vector: [Float]) -> [Float] {
-            let norm = vector.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
-            return norm > 0 ? vector.map { $0 / norm } : vector
-        }
-
-        static func dot(_ a: [Float], _ b: [Float]) -> Double {
-            Double(zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 })
-        }
     }
 
     /// A passage as windows of `words` words, overlapping by half, at most `limit` of them (spread further

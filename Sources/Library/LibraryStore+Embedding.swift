@@ -44,4 +44,9 @@ extension LibraryStore {
         guard norm > 0 else { return vector }
         return vector.map { $0 / norm }
     }
+
+    /// The dot product: the cosine of two unit vectors.
+    static func dot(_ a: [Float], _ b: [Float]) -> Double {
+        Double(zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+    }
 }

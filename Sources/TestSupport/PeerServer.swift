@@ -140,3 +140,26 @@ public enum PeerServer {
         }
     }
 }
+
+extension PeerServer {
+    /// LiteLLM in front of the peer (`oai-peer.sh` starts it beside llama-stack): key `sk-test-1234`, model
+    /// `echo`, and it does not keep `previous_response_id`.
+    public static let litellmURL = "http://127.0.0.1:4000/v1"
+
+    /// A config.yaml naming both peers as providers: `stack` (llama-stack at `stack`) and `litellm` (its key in
+    /// `$LITELLM_KEY`).
+    public static func providersConfig(stack: String) -> String {
+        """
+        version: 1
+        providers:
+          stack:
+            base_url: \(stack)
+            model: \(model)
+          litellm:
+            base_url: \(litellmURL)
+            key_env: LITELLM_KEY
+            model: echo
+
+        """
+    }
+}

@@ -8,26 +8,13 @@ import Testing
 /// it was sent: `echo[2]:` when the first turn was sent again).
 @Suite("conformance against the peer")
 struct ConformancePeerTests {
-    static let litellm = "http://127.0.0.1:4000/v1"
 
     @Test(.enabled(if: PeerServer.baseURL != nil, Comment(rawValue: PeerServer.skipReason)))
     func theMatrixSaysWhichPeerKeepsChainsAndLiteLLMGoesStateless() async throws {
         let home = TestHome("conf-peer", environment: ["LITELLM_KEY": "sk-test-1234"])
         defer { home.remove() }
         let stack = try #require(PeerServer.baseURL)
-        _ = try home.write(
-            "config.yaml",
-            """
-            version: 1
-            providers:
-              stack:
-                base_url: \(stack)
-                model: \(PeerServer.model)
-              litellm:
-                base_url: \(Self.litellm)
-                key_env: LITELLM_KEY
-                model: echo
-            """, mode: 0o600)
+        _ = try home.write("config.yaml", PeerServer.providersConfig(stack: stack), mode: 0o600)
         let check = try await home.run(["providers", "check", "--conformance", "--json", "stack"])
         let other = try await home.run(["providers", "check", "--conformance", "--json", "litellm"])
         let reports =

@@ -16,17 +16,7 @@ struct ProvidersTests {
         let stack = try #require(PeerServer.baseURL)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let config = home.appendingPathComponent("config.yaml")
-        try """
-        version: 1
-        providers:
-          stack:
-            base_url: \(stack)
-            model: \(PeerServer.model)
-          litellm:
-            base_url: http://127.0.0.1:4000/v1
-            key_env: LITELLM_KEY
-            model: echo
-        """.write(to: config, atomically: true, encoding: .utf8)
+        try PeerServer.providersConfig(stack: stack).write(to: config, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config.path)
         let check = try await Subprocess.openresponses(
             ["providers", "check", "--json"], home: home, environment: ["LITELLM_KEY": "sk-test-1234"])

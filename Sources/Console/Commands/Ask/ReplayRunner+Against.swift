@@ -162,9 +162,8 @@ extension ReplayRunner {
         let start = ContinuousClock.now
         do {
             let (json, _) = try await client.send(method: "POST", path: path, body: body, context: exchange)
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            return ReplayComparison.Outcome(response: json, durationMs: milliseconds, prices: .shipped)
+            return ReplayComparison.Outcome(
+                response: json, durationMs: (ContinuousClock.now - start).milliseconds, prices: .shipped)
         } catch {
             return ReplayComparison.Outcome(error: error.message)
         }

@@ -22,9 +22,7 @@ extension ReplayRunner {
     }
 
     static func text(_ comparison: ReplayComparison) -> String {
-        func pair(_ a: String?, _ b: String?) -> String { "\(a ?? "-") → \(b ?? "-")" }
-        func money(_ value: Double?) -> String? { value.map { String(format: "$%.4f", $0) } }
-        func time(_ value: Double?) -> String? { value.map(InspectorPresenter.milliseconds) }
+        let (pair, money, time) = (ReplayFigures.pair, ReplayFigures.money, ReplayFigures.time)
         var table = [["ID", "REPLAY", "SIMILAR", "IN", "OUT", "COST", "LATENCY"]]
         for row in comparison.rows {
             let replay = row.replay.exchangeID.map { "#\($0)" } ?? "-"
@@ -102,8 +100,7 @@ enum ReplayPage {
     }
 
     static func values(_ comparison: ReplayComparison) -> [String: Any] {
-        func money(_ value: Double?) -> String { value.map { String(format: "$%.4f", $0) } ?? "-" }
-        func time(_ value: Double?) -> String { value.map(InspectorPresenter.milliseconds) ?? "-" }
+        let (pair, money, time) = (ReplayFigures.pair, ReplayFigures.money, ReplayFigures.time)
         let rows = comparison.changedMost(comparison.rows.count).map { row -> [String: Any] in
             [
                 "id": String(row.original.id), "replay": row.replay.exchangeID.map { String($0) } ?? "-",
@@ -113,8 +110,8 @@ enum ReplayPage {
                 "before": row.original.answer, "after": row.replay.error.map { "error: \($0)" } ?? row.replay.answer,
                 "tokens":
                     "\(row.original.inputTokens.map(String.init) ?? "-")/\(row.original.outputTokens.map(String.init) ?? "-") → \(row.replay.inputTokens.map(String.init) ?? "-")/\(row.replay.outputTokens.map(String.init) ?? "-")",
-                "cost": "\(money(row.original.costUSD)) → \(money(row.replay.costUSD))",
-                "latency": "\(time(row.original.durationMs)) → \(time(row.replay.durationMs))",
+                "cost": pair(money(row.original.costUSD), money(row.replay.costUSD)),
+                "latency": pair(time(row.original.durationMs), time(row.replay.durationMs)),
             ]
         }
         let cost = comparison.totals(\.costUSD, \.costUSD)
@@ -122,7 +119,14 @@ enum ReplayPage {
             "target": comparison.target, "measure": comparison.measure, "rows": rows,
             "replayed": String(comparison.rows.count), "failed": String(comparison.failed),
             "mean": comparison.meanSimilarity.map { String(format: "%.2f", $0) } ?? "-",
-            "cost": "\(money(cost.0)) → \(money(cost.1))",
+            "cost": pair(money(cost.0), money(cost.1)),
         ]
     }
+}
+
+/// A figure before and after, as the table and the page show it: `$0.0001 → $0.0004`, `820ms → 1.20s`.
+enum ReplayFigures {
+    static func pair(_ a: String?, _ b: String?) -> String { "\(a ?? "-") → \(b ?? "-")" }
+    static func money(_ value: Double?) -> String? { value.map { String(format: "$%.4f", $0) } }
+    static func time(_ value: Double?) -> String? { value.map(InspectorPresenter.milliseconds) }
 }
