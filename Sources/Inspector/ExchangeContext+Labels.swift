@@ -16,4 +16,7 @@ extension ExchangeContext {
     public var session: String? { labels["session"] }
     public var replayOf: Int64? { labels["replay_of"].flatMap { Int64($0) } }
     public var evalRun: String? { labels["eval"] }
+    /// The Batch API batch a recorded result belongs to (`batch_id`; its request's `custom_id` is the label
+    /// `batch_request`): its cost is at the batch price.
+    public var batchID: String? { labels["batch"] }
 }

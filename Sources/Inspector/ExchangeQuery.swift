@@ -23,6 +23,8 @@ public struct ExchangeQuery: Sendable, Hashable {
     public var responseID: String?
     /// The `openresponses eval` run the exchanges were made for.
     public var evalRun: String?
+    /// The Batch API batch whose results the exchanges are.
+    public var batchID: String?
     public var limit: Int
 
     public init(
@@ -87,6 +89,10 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let evalRun {
             clauses.append("eval_run = ?")
             _ = arguments.append(contentsOf: [evalRun])
+        }
+        if let batchID {
+            clauses.append("batch_id = ?")
+            _ = arguments.append(contentsOf: [batchID])
         }
         if let responseID {
             clauses.append("response_id = ?")

@@ -58,7 +58,8 @@ extension ExchangeRecorder.Recording {
                     outcome: outcome,
                     error: outcome.error.map { redactor.redact(ExchangeRecorder.Recording.encode($0)) },
                     output: redactor.redact(texts.output), events: redactor.redact(texts.events),
-                    cost: PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage)
+                    cost: PriceTable.shipped.cost(
+                        model: outcome.model, usage: outcome.usage, batch: request.context.batchID != nil)
                 )
             }
             // Kept until the write is over: a failed one leaves them (and the row) for the next.

@@ -122,7 +122,7 @@ public final class ExchangeRecorder: ExchangeObserver {
             request.context.replayOf, Int64(getpid()), request.attempt, inputText,
             request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
-            request.context.evalRun,
+            request.context.evalRun, request.context.batchID, request.context.labels["batch_request"],
         ]
         return RowValues(
             arguments: arguments, storeRequested: json?["store"]?.boolValue != false,
@@ -184,8 +184,8 @@ public final class ExchangeRecorder: ExchangeObserver {
             sql: """
                 INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
                                       preset, session, replay_of, pid, attempt, input_text, provider, source, client,
-                                      eval_run)
-                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      eval_run, batch_id, batch_request)
+                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: row)
         return db.lastInsertedRowID

@@ -91,6 +91,36 @@ extension InspectorStore {
         return "\(id): " + (reason.isEmpty ? "its row cannot be read" : reason.joined(separator: ", "))
     }
 
+    /// Adds an object no recorded exchange created but one of them named (a batch's output and error files,
+    /// which the server makes): kept until `ledger gc` deletes it. Nothing changes when the ledger has it.
+    public func noteObject(
+        id: String, kind: LedgerEntry.Kind, label: String?, baseURL: String, provider: String?, createdAt: Date,
+        expiresAt: Date? = nil
+    ) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO ledger (object_id, type, created_at, expires_at, base_url, provider, source,
+                                                  label)
+                    VALUES (?, ?, ?, ?, ?, ?, 'batch', ?)
+                    """,
+                arguments: [
+                    id, kind.rawValue, StorageDate.string(createdAt), expiresAt.map(StorageDate.string), baseURL,
+                    provider, label,
+                ])
+        }
+    }
+
+    /// The `custom_id`s of batch `batchID`'s results already recorded.
+    public func recordedBatchRequests(batchID: String) async throws -> Set<String> {
+        try await writer.read { db in
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT batch_request FROM exchange WHERE batch_id = ? AND batch_request IS NOT NULL",
+                    arguments: [batchID]))
+        }
+    }
+
     /// Marks an object gone (deleted by `ledger gc`, or found missing by `ledger verify`).
     public func markDeleted(_ id: String, at date: Date) async throws {
         try await writer.write { db in

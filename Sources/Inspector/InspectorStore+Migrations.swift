@@ -260,6 +260,14 @@ extension InspectorStore {
             try db.execute(sql: "ALTER TABLE exchange ADD COLUMN eval_run TEXT")
             try db.execute(sql: "CREATE INDEX exchange_eval_run ON exchange(eval_run) WHERE eval_run IS NOT NULL")
         }
+        migrator.registerMigration("v15-batch") { db in
+            // A Batch API result: its batch (`inspect list --batch ID`) and the request's `custom_id`, by which
+            // `batch results` run again records nothing twice.
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN batch_id TEXT")
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN batch_request TEXT")
+            try db.execute(
+                sql: "CREATE INDEX exchange_batch ON exchange(batch_id, batch_request) WHERE batch_id IS NOT NULL")
+        }
         return migrator
     }
 }

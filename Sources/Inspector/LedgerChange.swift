@@ -53,6 +53,7 @@ enum LedgerChange: Sendable, Hashable {
         case "conversations": kind = .conversation
         case "containers": kind = .container
         case "uploads": kind = .upload
+        case "batches": kind = .batch
         default: return nil
         }
         guard let body = responseBody, let json = try? JSONValue.parse(body), let id = json["id"]?.stringValue,
@@ -60,7 +61,9 @@ enum LedgerChange: Sendable, Hashable {
         else { return nil }
         let expires = json["expires_at"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
         return .created(
-            id: id, kind: kind, label: json["filename"]?.stringValue ?? json["name"]?.stringValue, expiresAt: expires,
+            id: id, kind: kind,
+            label: json["filename"]?.stringValue ?? json["name"]?.stringValue ?? json["input_file_id"]?.stringValue,
+            expiresAt: expires,
             baseURL: baseURL)
     }
 }

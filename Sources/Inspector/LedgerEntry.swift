@@ -10,6 +10,8 @@ public struct LedgerEntry: Sendable, Hashable, FetchableRecord, Decodable {
         case response, file
         case vectorStore = "vector_store"
         case conversation, container, upload
+        /// A Batch API batch: it cannot be deleted, only cancelled while it runs (`deletion`).
+        case batch
     }
 
     public var objectId: String
@@ -41,8 +43,15 @@ public struct LedgerEntry: Sendable, Hashable, FetchableRecord, Decodable {
         case .vectorStore: "/vector_stores/\(objectId)"
         case .conversation: "/conversations/\(objectId)"
         case .container: "/containers/\(objectId)"
+        case .batch: "/batches/\(objectId)"
         case .upload, nil: "/uploads/\(objectId)"
         }
+    }
+
+    /// The request that deletes the object: `DELETE` of its path, but for a batch (which the API cannot
+    /// delete) `POST /batches/ID/cancel`, which stops one that still runs; its files are entries of their own.
+    public var deletion: (method: String, path: String) {
+        kind == .batch ? ("POST", path + "/cancel") : ("DELETE", path)
     }
 
     public var json: JSONValue {

@@ -76,6 +76,15 @@ public struct PriceTable: Sendable {
         return family.flatMap { prices[$0] }
     }
 
+    /// What the Batch API charges of the standard price (half, as OpenAI's pricing page says for every model).
+    public static let batchDiscount = 0.5
+
+    /// The cost in USD of `usage` on `model`, at the Batch API's price when `batch`; nil when the model or the
+    /// token counts are unknown.
+    public func cost(model: String?, usage: Usage?, batch: Bool) -> Double? {
+        cost(model: model, usage: usage).map { batch ? $0 * Self.batchDiscount : $0 }
+    }
+
     /// The cost in USD of `usage` on `model`; nil when the model or the token counts are unknown.
     public func cost(model: String?, usage: Usage?) -> Double? {
         guard let model, let usage, let input = usage.inputTokens, let output = usage.outputTokens,

@@ -33,11 +33,17 @@ struct Inspect: ParsableCommand {
 
         @Option(name: .customLong("eval"), help: ArgumentHelp("Only the calls of this `eval` run.", valueName: "run"))
         var evalRun: String?
+        @Option(
+            name: .customLong("batch"),
+            help: ArgumentHelp("Only the results of this Batch API batch (batch submit).", valueName: "id"))
+        var batchID: String?
         @Option(name: .long, help: "Only exchanges sent to this provider (default, or a name from config.yaml).")
         var provider: String?
         @Option(
             name: .long,
-            help: "Only the console's own exchanges (console) or those recorded by openresponses proxy (proxy).")
+            help:
+                "Only the console's own exchanges (console), those recorded by openresponses proxy (proxy), or batch results (batch)."
+        )
         var source: Source?
         @Option(name: .long, help: "Only exchanges from a client whose User-Agent or SDK headers contain this (proxy).")
         var client: String?
@@ -51,7 +57,7 @@ struct Inspect: ParsableCommand {
         var limit = 50
         @OptionGroup var printing: OutputOptions
 
-        enum Source: String, ExpressibleByArgument, CaseIterable { case console, proxy }
+        enum Source: String, ExpressibleByArgument, CaseIterable { case console, proxy, batch }
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
@@ -63,6 +69,7 @@ struct Inspect: ParsableCommand {
                 search: search, limit: limit, provider: provider, source: source?.rawValue, client: client,
                 responseID: response)
             query.evalRun = evalRun
+            query.batchID = batchID
             let chosen = query
             try inspect { await $0.list(chosen, json: printing.json) }
         }

@@ -68,16 +68,30 @@ struct Attach: JobCommand {
     func run() throws { try onJob { await $0.attach(id: $1, pinned: $2) } }
 }
 
-/// A command on one job: its id, and the provider it is asked of (the ledger's, unless `--provider` pins one).
-protocol JobCommand: ParsableCommand {
+/// A command on one object a server keeps (a job, a batch): its id, and the provider it is asked of (the
+/// ledger's, unless `--provider` pins one).
+protocol ServerObjectCommand: ParsableCommand {
+    associatedtype Role: ProviderRole
     var id: String { get }
-    var server: ProviderOptions<JobServer> { get }
+    var server: ProviderOptions<Role> { get }
 }
 
-extension JobCommand {
-    /// Runs `body` with the jobs runner, the id, and whether `--provider` pinned the server.
-    func onJob(_ body: @escaping @Sendable (JobsRunner, String, Bool) async -> ExitStatus) throws {
+extension ServerObjectCommand {
+    /// Runs `body` with the runner `make` makes of the context, the id, and whether `--provider` pinned the server.
+    func onObject<Runner>(
+        _ make: @escaping @Sendable (ConsoleContext) -> Runner,
+        _ body: @escaping @Sendable (Runner, String, Bool) async -> ExitStatus
+    ) throws {
         let (id, pinned) = (id, server.provider != nil)
-        try withContext(environment: server.environment) { await body(JobsRunner(context: $0), id, pinned) }
+        try withContext(environment: server.environment) { await body(make($0), id, pinned) }
+    }
+}
+
+/// A command on one job.
+protocol JobCommand: ServerObjectCommand where Role == JobServer {}
+
+extension JobCommand {
+    func onJob(_ body: @escaping @Sendable (JobsRunner, String, Bool) async -> ExitStatus) throws {
+        try onObject(JobsRunner.init(context:), body)
     }
 }

@@ -11,7 +11,9 @@ struct LedgerCommand: ParsableCommand {
         subcommands: [List.self, Verify.self, GC.self])
 
     struct Selection: ParsableArguments {
-        @Option(name: .long, help: "Only this type: response, file, vector_store, conversation, container or upload.")
+        @Option(
+            name: .long, help: "Only this type: response, file, vector_store, conversation, container, upload or batch."
+        )
         var type: String?
         @OptionGroup var server: ProviderOptions<NamedServer>
     }

@@ -19,7 +19,7 @@ struct OpenResponses: ParsableCommand {
         subcommands: [
             Chat.self, Ask.self, LibraryCommand.self, FilesCommand.self, StoresCommand.self, ContainersCommand.self,
             Inspect.self, LedgerCommand.self, Jobs.self, Attach.self, Cancel.self, History.self, ProxyCommand.self,
-            Presets.self, Settings.self, Models.self, Eval.self,
+            Presets.self, Settings.self, Models.self, Eval.self, BatchCommand.self,
             ProvidersCommand.self, MCPCommand.self,
         ],
         defaultSubcommand: Chat.self

@@ -13,38 +13,9 @@ extension JobsRunner {
         case unusable(String)
     }
 
-    /// The ledger's entry for response `id`, when the inspector has one.
-    func ledgerEntry(for id: String) async -> LedgerEntry? {
-        guard FileManager.default.fileExists(atPath: context.environment.inspectorPath),
-            let store = try? ConsoleContext.openStore(
-                environment: context.environment, diagnostics: context.diagnostics)
-        else { return nil }
-        return try? await store.ledger(type: LedgerEntry.Kind.response.rawValue, includingDeleted: true).last {
-            $0.objectId == id
-        }
-    }
-
-    /// Runs `body` against the server job `id` lives on: this context's unless `pinned` is false and the
-    /// ledger says the job went to another provider, whose context is made (and shut down afterwards).
-    /// The job's provider is said on diagnostics when it is not this command's.
+    /// Runs `body` against the server job `id` lives on (`ConsoleContext.onServer`).
     func onJobServer(_ id: String, pinned: Bool, _ body: (JobsRunner) async -> ExitStatus) async -> ExitStatus {
-        guard !pinned, let entry = await ledgerEntry(for: id), let provider = entry.provider,
-            provider != context.providerName
-        else {
-            return await body(self)
-        }
-        do {
-            return try await context.withProvider(provider) { other in
-                context.diagnostics.write(
-                    "note: \(id) was created on provider \(provider) (\(other.configuration.baseURL)); asking it there\n"
-                )
-                return await body(JobsRunner(context: other))
-            }
-        } catch {
-            context.diagnostics.write(
-                "error: \(id) was created on provider \(provider), which cannot be used: \(error.message)\n")
-            return error.exitStatus
-        }
+        await context.onServer(of: id, kind: .response, pinned: pinned) { await body(JobsRunner(context: $0)) }
     }
 
     /// The client that can ask about `entry`, from `contexts` (made on first use, by provider name), or why

@@ -60,8 +60,15 @@ extension LedgerRunner {
             var failed = 0
             for entry in entries {
                 do {
-                    _ = try await context.client.send(method: "DELETE", path: entry.path)
-                    context.output.write("deleted \(entry.type) \(entry.objectId)\n")
+                    _ = try await context.client.send(method: entry.deletion.method, path: entry.deletion.path)
+                    context.output.write(
+                        entry.kind == .batch
+                            ? "cancelled batch \(entry.objectId) (its files are deleted as files)\n"
+                            : "deleted \(entry.type) \(entry.objectId)\n")
+                    deleted += 1
+                } catch let error as ResponsesAPIError where entry.kind == .batch && [400, 409].contains(error.status) {
+                    // A batch that has ended cannot be cancelled, nor deleted: forgotten, its files deleted apart.
+                    context.output.write("batch \(entry.objectId) had ended; forgotten\n")
                     deleted += 1
                 } catch let error as ResponsesAPIError where error.status == 404 {
                     context.output.write("\(entry.type) \(entry.objectId) was already gone\n")

@@ -1,0 +1,158 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import Untrusted
+import Workbench
+
+/// `batch status`, `wait`, `list` and `cancel`: what the server says of a batch, asked of the provider the
+/// ledger says it was created on (unless `--provider` pins one).
+extension BatchRunner {
+    public func status(id: String, json: Bool, pinned: Bool) async -> ExitStatus {
+        await onBatchServer(id, pinned: pinned) { runner in
+            do {
+                let batch = try await runner.context.client.batch(id: id)
+                await runner.noteFiles(of: batch)
+                runner.context.output.write(json ? batch.json.prettyPrinted() + "\n" : Self.describe(batch))
+                return .success
+            } catch {
+                return ErrorReport.write(error, to: runner.context.diagnostics)
+            }
+        }
+    }
+
+    public func cancel(id: String, json: Bool, pinned: Bool) async -> ExitStatus {
+        await onBatchServer(id, pinned: pinned) { runner in
+            do {
+                let batch = try await runner.context.client.cancelBatch(id: id)
+                runner.context.output.write(
+                    json
+                        ? batch.json.prettyPrinted() + "\n"
+                        : "batch \(batch.id) is \(batch.status); what ran before the cancel is in its results.\n")
+                return .success
+            } catch {
+                return ErrorReport.write(error, to: runner.context.diagnostics)
+            }
+        }
+    }
+
+    /// The server's batches, newest first (one page of `limit`).
+    public func list(limit: Int, json: Bool) async -> ExitStatus {
+        do {
+            let page = try await context.client.listBatches(page: PageRequest(limit: limit))
+            if json {
+                context.output.write(JSONValue.array(page.data).prettyPrinted() + "\n")
+                return .success
+            }
+            var text = "ID                                  STATUS        DONE/TOTAL        FAILED  CREATED\n"
+            for item in page.data.map(BatchObject.init(json:)) {
+                let created = item.createdAt.map(InspectorStore.timestamp) ?? "?"
+                text +=
+                    Self.padded(item.id, 36) + Self.padded(item.status, 14)
+                    + Self.padded("\(item.completed + item.failed)/\(item.total)", 18)
+                    + Self.padded("\(item.failed)", 8)
+                    + created + "\n"
+            }
+            context.output.write(page.data.isEmpty ? "No batches on \(context.configuration.baseURL).\n" : text)
+            return .success
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+    }
+
+    /// `batch wait ID`: asks the server every `interval` until the batch has ended, with a progress line
+    /// (completed / failed / total, elapsed, an estimate of what is left). It only asks: Ctrl-C, a kill or a
+    /// restart lose nothing, and `wait` again picks up where the batch is. Exit 0 completed, 1 failed, expired or
+    /// cancelled, 130 interrupted.
+    public func wait(id: String, interval: Duration, pinned: Bool) async -> ExitStatus {
+        await onBatchServer(id, pinned: pinned) { await $0.waitHere(id: id, interval: interval) }
+    }
+
+    func waitHere(id: String, interval: Duration) async -> ExitStatus {
+        let started = ContinuousClock.now
+        var progress = BatchProgress(now: context.environment.now)
+        let terminal = (context.diagnostics as? FileDescriptorOutput)?.isTerminal ?? false
+        var shown = ""
+        do throws(any Error) {
+            while true {
+                let batch = try await context.client.batch(id: id)
+                let elapsed = ContinuousClock.now - started
+                progress.observe(batch, at: elapsed)
+                let line = progress.line(for: batch, elapsed: elapsed)
+                if terminal {
+                    context.diagnostics.write("\r\u{1B}[K\(line)" as TerminalText)
+                } else if line != shown {
+                    context.diagnostics.write(line + "\n")
+                }
+                shown = line
+                if batch.hasEnded {
+                    if terminal { context.diagnostics.write("\n") }
+                    await noteFiles(of: batch)
+                    return ended(batch)
+                }
+                try await Task.sleep(for: interval)
+            }
+        } catch  where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
+            context.diagnostics.write(
+                (terminal ? "\n" : "")
+                    + "Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id) to wait again).\n"
+            )
+            return .interrupted
+        } catch {
+            if terminal { context.diagnostics.write("\n") }
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+    }
+
+    private func ended(_ batch: BatchObject) -> ExitStatus {
+        let counts = "\(batch.completed) completed, \(batch.failed) failed of \(batch.total)"
+        switch batch.status {
+        case "completed":
+            context.output.write(
+                "batch \(batch.id) completed: \(counts).\nIts results: openresponses batch results \(batch.id) -o results.jsonl\n"
+            )
+            return .success
+        case "failed":
+            let reasons = batch.errorMessages
+            context.output.write(
+                "batch \(batch.id) failed" + (reasons.isEmpty ? ".\n" : ":\n" + reasons.map { "  \($0)\n" }.joined()))
+            return .apiError
+        default:
+            context.output.write(
+                "batch \(batch.id) \(batch.status): \(counts).\n"
+                    + "What ran: openresponses batch results \(batch.id) -o results.jsonl\n")
+            return .apiError
+        }
+    }
+
+    /// The batch as `status` prints it.
+    static func describe(_ batch: BatchObject) -> String {
+        var text = "batch \(batch.id): \(batch.status)\n"
+        text += "  requests  \(batch.completed) completed, \(batch.failed) failed, \(batch.total) in all\n"
+        if let created = batch.createdAt { text += "  created   \(InspectorStore.timestamp(created))\n" }
+        if let ended = batch.endedAt { text += "  ended     \(InspectorStore.timestamp(ended))\n" }
+        if let input = batch.inputFileID { text += "  input     \(input)\n" }
+        if let output = batch.outputFileID { text += "  output    \(output)\n" }
+        if let errors = batch.errorFileID { text += "  errors    \(errors)\n" }
+        for reason in batch.errorMessages { text += "  error     \(reason)\n" }
+        return text
+    }
+
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// The batch's output and error files in the ledger (the server made them; `ledger gc` deletes them).
+    func noteFiles(of batch: BatchObject) async {
+        guard let store = await context.recorder?.openedStore() else { return }
+        for case (let id?, let what) in [(batch.outputFileID, "output"), (batch.errorFileID, "errors")] {
+            do {
+                try await store.noteObject(
+                    id: id, kind: .file, label: "\(batch.id) \(what)", baseURL: context.configuration.baseURL,
+                    provider: context.providerName, createdAt: batch.endedAt ?? context.environment.now())
+            } catch {
+                context.diagnostics.write(
+                    "warning: the ledger does not have \(batch.id)'s \(what) file \(id): \(error)\n")
+            }
+        }
+    }
+}

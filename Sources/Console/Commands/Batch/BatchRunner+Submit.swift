@@ -1,0 +1,125 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import Workbench
+
+extension BatchRunner {
+    /// `batch submit`: every line composed and checked (nothing is sent when one is wrong: exit 2, each problem
+    /// `INPUT.jsonl:LINE: key: message`), the estimate at the batch price, the question (`--yes`), the composed
+    /// input uploaded (purpose `batch`), the batch created. The composed file and the record of the lines are kept.
+    public func submit(_ request: BatchSubmitRequest) async -> ExitStatus {
+        let folder: URL
+        let plan: BatchComposer.Plan
+        let stack: SettingsStack
+        let staging: String
+        do {
+            stack = try request.options.stack(environment: context.environment)
+            folder = try self.folder()
+            staging = folder.appendingPathComponent("upload-\(UUID().uuidString.lowercased()).jsonl").path
+            plan = try BatchComposer(base: stack, environment: context.environment).compose(
+                inputPath: request.inputPath, outputPath: staging)
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+        context.diagnostics.write(Self.estimate(plan))
+        if request.dryRun {
+            try? FileManager.default.removeItem(atPath: staging)
+            context.diagnostics.write("Nothing was uploaded (--dry-run).\n")
+            return .success
+        }
+        if let confirm = request.confirm,
+            !(await confirm(
+                "Upload \(ByteSize.text(plan.bytes)) and create a batch of \(SessionSpending.number(plan.requests)) requests on \(context.configuration.baseURL)? [y/N] "
+            ))
+        {
+            try? FileManager.default.removeItem(atPath: staging)
+            context.diagnostics.write("Nothing was uploaded.\n")
+            return .success
+        }
+        let batch: BatchObject
+        do {
+            context.diagnostics.write("Uploading \(ByteSize.text(plan.bytes))...\n")
+            let file = try await context.client.uploadFile(
+                URL(fileURLWithPath: staging), purpose: "batch", mediaType: "application/jsonl")
+            guard let fileID = file["id"]?.stringValue else {
+                throw ResponsesAPIError(code: .decoding, message: "the uploaded file came back without an id")
+            }
+            var metadata = [
+                "openresponses_input": String(URL(fileURLWithPath: request.inputPath).lastPathComponent.prefix(500))
+            ]
+            if let preset = stack.preset?.name { metadata["openresponses_preset"] = preset }
+            batch = try await context.client.createBatch(inputFileID: fileID, metadata: metadata)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+        keep(batch, staging: staging, plan: plan, input: request.inputPath, preset: stack.preset?.name, in: folder)
+        if request.json {
+            context.output.write(batch.json.prettyPrinted() + "\n")
+        } else {
+            context.output.write(
+                "batch \(batch.id) created: \(SessionSpending.number(plan.requests)) requests (\(batch.status)).\n"
+                    + "Follow it with: openresponses batch wait \(batch.id)\n")
+        }
+        return .success
+    }
+
+    /// Keeps the composed input as `BATCH.jsonl` and the record as `BATCH.json`; a server id that cannot name a
+    /// file leaves the staging file's name and is said.
+    private func keep(
+        _ batch: BatchObject, staging: String, plan: BatchComposer.Plan, input: String, preset: String?, in folder: URL
+    ) {
+        guard let stem = Self.fileStem(batch.id) else {
+            context.diagnostics.write(
+                "warning: the server's batch id is not a file name; its results cannot be matched to lines\n")
+            return
+        }
+        let composed = folder.appendingPathComponent(stem + ".jsonl").path
+        let record = Record(
+            id: batch.id, input: input, preset: preset, provider: context.providerName,
+            baseURL: context.configuration.baseURL, lines: plan.lines.map { ($0.id, $0.line) })
+        do {
+            unlink(composed)
+            try FileManager.default.moveItem(atPath: staging, toPath: composed)
+            try Self.write(
+                Array((record.json.compactString + "\n").utf8), to: folder.appendingPathComponent(stem + ".json").path)
+        } catch {
+            context.diagnostics.write("warning: the batch's record could not be kept: \(error)\n")
+        }
+    }
+
+    /// What the batch will cost at the batch price, model by model: input tokens estimated from the text, output
+    /// bounded only where every request sets `max_output_tokens`.
+    static func estimate(_ plan: BatchComposer.Plan, prices: PriceTable = .shipped) -> String {
+        var lines = [
+            "\(SessionSpending.number(plan.requests)) requests, \(ByteSize.text(plan.bytes)); estimated at the batch "
+                + "price (half the standard price):"
+        ]
+        var total = 0.0
+        var priced = true
+        for (model, load) in plan.models.sorted(by: { $0.key < $1.key }) {
+            var line =
+                "  \(model): \(SessionSpending.number(load.requests)) requests, "
+                + "~\(SessionSpending.number(load.estimatedInputTokens)) input tokens (4 bytes of text a token)"
+            guard let price = prices.price(for: model) else {
+                lines.append(line + "; no price for \(model) in the price table")
+                priced = false
+                continue
+            }
+            let discount = PriceTable.batchDiscount
+            let input = Double(load.estimatedInputTokens) * price.input * discount / 1_000_000
+            total += input
+            line += " ~\(SessionSpending.dollars(input))"
+            if let output = load.maximumOutputTokens {
+                let most = Double(output) * price.output * discount / 1_000_000
+                total += most
+                line += "; output at most \(SessionSpending.number(output)) tokens, ≤ \(SessionSpending.dollars(most))"
+            } else {
+                line += "; output $\(CostEstimate.rate(price.output * discount)) per 1M tokens (not bounded)"
+            }
+            lines.append(line)
+        }
+        if priced, plan.models.count > 1 { lines.append("  total ~\(SessionSpending.dollars(total))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
