@@ -8,7 +8,8 @@ import TestSupport
 // about 5 × N MB on the wire); when it says "api-paced", the same at about 110 MB/s (1 MB, then a pause), as
 // fast as the server of the issue's measurement sent it (2.3 s for 50 MB); "large-paced", the small deltas at
 // that speed; when it says "slow", 200 words a
-// tenth of a second apart; "mcp-time", a call of the local MCP server `time` (Benchmarks/mcp.sh).
+// tenth of a second apart; "mcp-time", a call of the local MCP server `time` (Benchmarks/mcp.sh). `/v1/files`
+// and `/v1/batches` are the loopback Batch API (`BatchServer`, Benchmarks/batch.sh).
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed; --help)
 
 let arguments = CommandLine.arguments
@@ -59,7 +60,9 @@ let tiny = Fixtures.chunked(Fixtures.textStream(id: "resp_tiny", text: "Hello! T
 let headers = [("Content-Type", "text/event-stream; charset=utf-8")]
 let slow = Fixtures.textStream(id: "resp_slow", text: (1...200).map { "w\($0)" }.joined(separator: " "))
 let callsTime = MCPServers.callingRoute("time__get_current_time", arguments: #"{"timezone":"UTC"}"#)
+let batches = BatchServer()
 let server = try await LoopbackServer.start { request in
+    if request.path.hasPrefix("/v1/files") || request.path.hasPrefix("/v1/batches") { return batches.route(request) }
     let body = String(decoding: request.body, as: UTF8.self)
     // "mcp-time": a call of the local MCP server `time`'s tool, then an answer from what it returned.
     if body.contains("mcp-time") || body.contains("function_call_output") { return callsTime(request) }
