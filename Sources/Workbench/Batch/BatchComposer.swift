@@ -121,6 +121,19 @@ public struct BatchComposer: Sendable {
                 for (key, value) in settings { stack.session.assign(key, value) }
                 effective = stack.effective
             }
+            // A preset's {{variable}} with no value: said in the words of a line, not of the command line.
+            let missing = effective.missingVariables
+            if !missing.isEmpty {
+                throw BatchLine.Problems(
+                    missing.map { variable in
+                        (
+                            "vars",
+                            "{{\(variable.name)}}" + (variable.location.map { " (\($0))" } ?? "")
+                                + " has no value: give it in the line's \"vars\", with -v \(variable.name)=VALUE, "
+                                + "or a default under the preset's variables:"
+                        )
+                    })
+            }
             do {
                 let composed = try PayloadBuilder().compose(
                     settings: effective, conversation: nil, input: effective.templated(input),
@@ -131,8 +144,7 @@ public struct BatchComposer: Sendable {
                 object["stream_options"] = nil
                 return object
             } catch {
-                let key = effective.missingVariables.isEmpty ? nil : "vars"
-                throw BatchLine.Problems([(key, error.message.replacingOccurrences(of: "\n", with: "; "))])
+                throw BatchLine.Problems([(nil, error.message.replacingOccurrences(of: "\n", with: "; "))])
             }
         }
     }

@@ -12,6 +12,8 @@ struct BatchResultRecording {
     let preset: String?
     let provider: String
     let url: String
+    /// The key, never stored: a result's request body is redacted as a sent one is.
+    let secrets: [String]
     let recorded: Set<String>
     private var inFlight: [Task<Void, Never>] = []
     private var count = 0
@@ -24,6 +26,7 @@ struct BatchResultRecording {
         self.preset = preset
         provider = context.providerName
         url = context.configuration.baseURL + "/responses"
+        secrets = context.configuration.apiKey.map { [$0] } ?? []
         let store = await recorder?.openedStore()
         recorded = (try? await store?.recordedBatchRequests(batchID: batch.id)) ?? []
     }
@@ -43,7 +46,7 @@ struct BatchResultRecording {
         context.labels["provider"] = provider
         let request = ExchangeRequest(
             startedAt: batch.inProgressAt ?? batch.createdAt ?? Date(), method: "POST", url: url, headers: [],
-            body: body ?? [], secrets: [], context: context)
+            body: body ?? [], secrets: secrets, context: context)
         if inFlight.count >= Self.concurrency { await inFlight.removeFirst().value }
         inFlight.append(
             Task {

@@ -29,7 +29,7 @@ extension BatchRunner {
         }
         if let confirm = request.confirm,
             !(await confirm(
-                "Upload \(ByteSize.text(plan.bytes)) and create a batch of \(SessionSpending.number(plan.requests)) requests on \(context.configuration.baseURL)? [y/N] "
+                "Upload \(ByteSize.text(plan.bytes)) and create a batch of \(Self.requests(plan.requests)) on \(context.configuration.baseURL)? [y/N] "
             ))
         {
             try? FileManager.default.removeItem(atPath: staging)
@@ -58,7 +58,7 @@ extension BatchRunner {
             context.output.write(batch.json.prettyPrinted() + "\n")
         } else {
             context.output.write(
-                "batch \(batch.id) created: \(SessionSpending.number(plan.requests)) requests (\(batch.status)).\n"
+                "batch \(batch.id) created: \(Self.requests(plan.requests)) (\(batch.status)).\n"
                     + "Follow it with: openresponses batch wait \(batch.id)\n")
         }
         return .success
@@ -88,18 +88,23 @@ extension BatchRunner {
         }
     }
 
+    /// `1 request`, `10,000 requests`.
+    static func requests(_ count: Int) -> String {
+        "\(SessionSpending.number(count)) request" + (count == 1 ? "" : "s")
+    }
+
     /// What the batch will cost at the batch price, model by model: input tokens estimated from the text, output
     /// bounded only where every request sets `max_output_tokens`.
     static func estimate(_ plan: BatchComposer.Plan, prices: PriceTable = .shipped) -> String {
         var lines = [
-            "\(SessionSpending.number(plan.requests)) requests, \(ByteSize.text(plan.bytes)); estimated at the batch "
+            "\(Self.requests(plan.requests)), \(ByteSize.text(plan.bytes)); estimated at the batch "
                 + "price (half the standard price):"
         ]
         var total = 0.0
         var priced = true
         for (model, load) in plan.models.sorted(by: { $0.key < $1.key }) {
             var line =
-                "  \(model): \(SessionSpending.number(load.requests)) requests, "
+                "  \(model): \(Self.requests(load.requests)), "
                 + "~\(SessionSpending.number(load.estimatedInputTokens)) input tokens (4 bytes of text a token)"
             guard let price = prices.price(for: model) else {
                 lines.append(line + "; no price for \(model) in the price table")
