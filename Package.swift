@@ -32,7 +32,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
@@ -51,6 +50,9 @@ let package = Package(
         // Untrusted bytes made safe where they leave: a terminal (TerminalText), HTML, a shell word, an FTS5
         // query, a file name (Docs/security.md). No dependencies, so every module can use it.
         .target(name: "Untrusted"),
+        // SHA-256, what library files and fragments are named by (swift-crypto's only use was this, and it built a
+        // second BoringSSL into the first build: issue 51). Optimised in debug builds too: the tests hash files.
+        .target(name: "Digest", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The answer's Markdown rendered for a terminal: a streaming state machine over UTF-8 bytes, tables,
         // highlighted code, hyperlinks. Foundation only, so its tests and benchmark build without the console.
         .target(name: "Markdown"),
@@ -99,7 +101,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Digest",
             ]
         ),
         // The recording proxy: any OpenAI client's traffic forwarded upstream and handed to an
@@ -248,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "LibraryTests",
             dependencies: [
-                "Library", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport",
+                "Library", "Digest", "Embeddings", "StoreSupport", "ResponsesAPI", "TestSupport",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             exclude: ["Fixtures"]

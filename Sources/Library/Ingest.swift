@@ -1,4 +1,4 @@
-import Crypto
+import Digest
 import Foundation
 import ResponsesAPI
 
@@ -204,8 +204,8 @@ public struct Ingest: Sendable {
         }
         defer { try? handle.close() }
         var hasher = SHA256()
-        while let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data: data) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        while let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data) }
+        return SHA256.hex(digest: hasher.finalize())
     }
 
     static func sha256(_ text: String) -> String {
@@ -214,6 +214,6 @@ public struct Ingest: Sendable {
 
     /// Bytes' SHA-256 in lowercase hex (what the library, fragments and pasted files are named and found by).
     public static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256.hex(data)
     }
 }
