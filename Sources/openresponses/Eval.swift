@@ -10,7 +10,8 @@ struct Eval: ParsableCommand {
         discussion: """
             SUITE.yaml names presets and cases; each case has an input (or vars: for a preset's {{variables}}) and \
             assertions under expect: (contains, not_contains, regex, equals, json_schema, similar, max_latency_ms, \
-            max_cost, max_tokens). A column is a preset, a model and a provider: the suite's presets and each \
+            max_cost, max_tokens, cites, judge); library: true answers a case from the local library as library ask \
+            does. A column is a preset, a model and a provider: the suite's presets and each \
             --preset, times each --model, times each --provider. Each case runs in each column --repeat times, \
             --concurrency calls at once; every call is recorded by the inspector, labelled with the run's id. The \
             run is kept in the data directory's evals/RUN.json. See Docs/eval.md.

@@ -66,7 +66,8 @@ public struct EvalRunner: Sendable {
         let columns = EvalColumn.matrix(presets: suite.presets, models: request.models, providers: request.providers)
         let contexts: [EvalColumn: ConsoleContext]
         do {
-            contexts = try await self.contexts(for: columns)
+            let judges = suite.judgePresetLocations.keys.sorted().map(Self.judgeColumn)
+            contexts = try await self.contexts(for: columns + judges)
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
@@ -111,14 +112,15 @@ public struct EvalRunner: Sendable {
                 let index = next
                 let call = calls[index]
                 let made = contexts[call.column] ?? context
+                let judge = Self.judge(for: call.column, on: made, contexts: contexts, runID: runID)
                 group.addTask {
                     let observation = await Self.send(call, on: made, runID: runID)
-                    let failures = await checker.failures(of: call.item, observation)
+                    let verdict = await checker.verdict(of: call.item, observation, judge: judge)
                     return (
                         index,
                         EvalResult(
                             caseID: call.item.id, column: call.column, attempt: call.attempt, observation: observation,
-                            failures: failures)
+                            failures: verdict.failures, judgements: verdict.judgements)
                     )
                 }
                 next += 1
