@@ -15,11 +15,21 @@ public struct EvalRequest: Sendable {
     public var repeats: Int
     public var concurrency: Int
     public var json: Bool
+    /// `--baseline RUN`: a stored run's id to compare with; `--max-regression`: the share of a column's calls
+    /// that may regress (0: none).
+    public var baseline: String?
+    public var maxRegression: Double = 0
+    /// `--html FILE`: the run's page is written there.
+    public var html: String?
 
     public init(
         suitePath: String, presets: [String] = [], models: [String] = [], providers: [String] = [], repeats: Int = 1,
-        concurrency: Int = 4, json: Bool = false
+        concurrency: Int = 4, json: Bool = false, baseline: String? = nil, maxRegression: Double = 0,
+        html: String? = nil
     ) {
+        self.baseline = baseline
+        self.maxRegression = maxRegression
+        self.html = html
         self.suitePath = suitePath
         self.presets = presets
         self.models = models
@@ -50,7 +60,9 @@ public struct EvalRunner: Sendable {
     public func run(_ request: EvalRequest) async -> ExitStatus {
         var suite: EvalSuite
         let checker: EvalChecker
+        let baseline: JSONValue?
         do {
+            baseline = try request.baseline.map(storedRun)
             suite = try EvalSuite.load(path: request.suitePath)
             for name in request.presets where !suite.presets.contains(name) { suite.presets.append(name) }
             let library = PresetLibrary(environment: context.environment)
@@ -92,11 +104,33 @@ public struct EvalRunner: Sendable {
         } catch {
             context.diagnostics.write("warning: the run could not be kept: \(error)\n")
         }
+        return report(run, baseline: baseline, request: request)
+    }
+
+    /// The run shown (the table or JSON, the comparison with the baseline, the page); the exit status: with a
+    /// baseline, 1 when a column regressed by more than the limit; else 1 when a call failed.
+    func report(_ run: EvalRun, baseline: JSONValue?, request: EvalRequest) -> ExitStatus {
+        let comparison: EvalComparison?
+        do {
+            comparison = try baseline.map { json throws(EvalBaselineError) in
+                try EvalComparison(run, against: json, maxRegression: request.maxRegression)
+            }
+            if let path = request.html { try EvalPage.write(run, comparison: comparison, to: path) }
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
         if request.json {
-            context.output.write(run.json.prettyPrinted() + "\n")
+            var json = run.json
+            if case .object(var object) = json, let comparison {
+                object["baseline"] = comparison.json
+                json = .object(object)
+            }
+            context.output.write(json.prettyPrinted() + "\n")
         } else {
             context.output.write(Self.table(run))
+            if let comparison { context.output.write(Self.comparisonText(comparison)) }
         }
+        if let comparison { return comparison.exceeded ? .apiError : .success }
         return run.passed ? .success : .apiError
     }
 
