@@ -79,6 +79,17 @@ struct EvalBaselineCommandTests {
         }
         let missing = try await harness.run(["eval", suite.path, "--baseline", "20200101T000000Z-000000"])
         #expect(missing.status == 2 && missing.stderr.contains("no run 20200101T000000Z-000000"), "\(missing.stderr)")
+        let other = "20200101T000000Z-000001"
+        try #"{"run": "20261129T074501Z-3f9a1c", "cases": []}"#.write(
+            to: harness.home.appendingPathComponent("evals/\(other).json"), atomically: true, encoding: .utf8)
+        let requests = server.requests.count
+        let foreign = try await harness.run(["eval", suite.path, "--baseline", other])
+        #expect(foreign.status == 2 && foreign.stderr.contains("is not run \(other)'s JSON"), "\(foreign.stderr)")
+        #expect(server.requests.count == requests, "nothing sent")
+        // A page that cannot be written: the report is shown all the same, and the exit status is 1.
+        let unwritable = try await harness.run(["eval", suite.path, "--html", "/nonexistent/dir/run.html"])
+        #expect(unwritable.status == 1 && unwritable.stderr.contains("cannot write /nonexistent/dir/run.html"))
+        #expect(unwritable.stdout.contains("passed (run "), "\(unwritable.stdout)")
     }
 
     @Test(.enabled(if: Chromium.path != nil, "Chromium is not installed (scripts/test.sh installs it where it can)"))

@@ -5,7 +5,8 @@ import Workbench
 
 extension EvalRunner {
     /// The stored run `id` (`evals/ID.json` in the data directory): the id is checked to be a run's id, and
-    /// only then made a file's name; one that is not, or names no run, is a usage error.
+    /// only then made a file's name; one that is not, names no run, or whose file is not that run's JSON, is a
+    /// usage error (before anything is sent).
     func storedRun(_ id: String) throws(EvalBaselineError) -> JSONValue {
         guard EvalComparison.isRunID(id) else {
             throw EvalBaselineError(
@@ -16,17 +17,22 @@ extension EvalRunner {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EvalBaselineError("no run \(id) (no \(path))")
         }
+        let json: JSONValue
         do {
-            return try JSONValue.parse(Array(data))
+            json = try JSONValue.parse(Array(data))
         } catch {
             throw EvalBaselineError("\(path) is not JSON: \(error.message)")
         }
+        guard json["run"]?.stringValue == id, json["cases"]?.arrayValue != nil else {
+            throw EvalBaselineError("\(path) is not run \(id)'s JSON (no run \(id), or no cases)")
+        }
+        return json
     }
 
     /// What changed since the baseline: each column's pass rate then and now, what regressed (with what
     /// failed now) and what got better; the suite's ids and the model's text cleaned to one line.
     static func comparisonText(_ comparison: EvalComparison) -> TerminalText {
-        var lines = ["", "against run \(comparison.baseline):"]
+        var lines = ["", "against run \(TerminalText.cleanSingleLine(comparison.baseline)):"]
         for column in comparison.columns {
             let name = TerminalText.cleanSingleLine(column.column)
             let before = column.baselinePassRate.map { String(format: "%.0f%%", $0 * 100) } ?? "not in the baseline"

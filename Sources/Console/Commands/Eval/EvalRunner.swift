@@ -107,15 +107,15 @@ public struct EvalRunner: Sendable {
         return report(run, baseline: baseline, request: request)
     }
 
-    /// The run shown (the table or JSON, the comparison with the baseline, the page); the exit status: with a
-    /// baseline, 1 when a column regressed by more than the limit; else 1 when a call failed.
+    /// The run shown (the table or JSON, the comparison with the baseline), then the page written; the exit
+    /// status: with a baseline, 1 when a column regressed by more than the limit; else 1 when a call failed (a
+    /// page that cannot be written: its error's).
     func report(_ run: EvalRun, baseline: JSONValue?, request: EvalRequest) -> ExitStatus {
         let comparison: EvalComparison?
         do {
             comparison = try baseline.map { json throws(EvalBaselineError) in
                 try EvalComparison(run, against: json, maxRegression: request.maxRegression)
             }
-            if let path = request.html { try EvalPage.write(run, comparison: comparison, to: path) }
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
@@ -129,6 +129,13 @@ public struct EvalRunner: Sendable {
         } else {
             context.output.write(Self.table(run))
             if let comparison { context.output.write(Self.comparisonText(comparison)) }
+        }
+        if let path = request.html {
+            do {
+                try EvalPage.write(run, comparison: comparison, to: path)
+            } catch {
+                return ErrorReport.write(error, to: context.diagnostics)
+            }
         }
         if let comparison { return comparison.exceeded ? .apiError : .success }
         return run.passed ? .success : .apiError
