@@ -55,13 +55,17 @@ struct EvalBaselineCommandTests {
         #expect(unchanged.stdout.contains("against run \(run):\n  default: 100% → 100%\n  no case changed"))
 
         greeter.broken.withLock { $0 = true }
-        let regressed = try await harness.run(["eval", suite.path, "--baseline", run])
+        let page = harness.home.appendingPathComponent("regressed.html")
+        let regressed = try await harness.run(["eval", suite.path, "--baseline", run, "--html", page.path])
         #expect(regressed.status == 1, "\(regressed.stderr)")
         #expect(
             regressed.stdout.contains(
                 "  regressed (passed in the baseline, fails now):\n    greets-grace [default]\n      contains: \"Grace\": not in the answer \"Hello, stranger.\""
             ), "\(regressed.stdout)")
         #expect(regressed.stdout.contains("default: 100% → 50%, 1 of 2 regressed (more than the 0% allowed)"))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<h2>Against run \(run)</h2>\n<p id=\"baseline\">regressed beyond the limit</p>"))
+        #expect(html.contains("<ul id=\"regressions\"><li>greets-grace [default]</li></ul>"), "\(html)")
         // Half may regress: it did not regress by more.
         let allowed = try await harness.run([
             "eval", suite.path, "--baseline", run, "--max-regression", "0.5", "--json",
