@@ -55,3 +55,47 @@ struct EvalRunTests {
         #expect(EvalRun.newID() != EvalRun.newID() || EvalRun.newID() != EvalRun.newID())
     }
 }
+
+/// A run against a stored one: what regressed, what got better, and whether a column is over the limit.
+@Suite("eval baselines")
+struct EvalBaselineTests {
+    let column = EvalColumn(preset: nil, model: "m", provider: nil)
+
+    func run(_ passed: [String: Bool]) -> EvalRun {
+        let results = passed.sorted { $0.key < $1.key }.map { id, ok in
+            EvalResult(
+                caseID: id, column: column, attempt: 1, observation: EvalObservation(answer: "", latencyMs: 1),
+                failures: ok ? [] : [EvalFailure(assertion: "contains: \"x\"", seen: "not in the answer")])
+        }
+        return EvalRun(id: "20261129T074501Z-3f9a1c", suite: "s", columns: [column], results: results)
+    }
+
+    @Test func passToFailRegressesAndFailToPassGetsBetter() throws {
+        let before = run(["a": true, "b": false, "c": true, "d": true]).json
+        let comparison = try EvalComparison(
+            run(["a": false, "b": true, "c": true, "e": false]), against: before, maxRegression: 0)
+        #expect(comparison.regressions.map(\.caseID) == ["a"])
+        #expect(comparison.improvements.map(\.caseID) == ["b"])
+        #expect(comparison.unmatched == 1)
+        #expect(comparison.columns.first?.regressed == 1 && comparison.columns.first?.compared == 3)
+        #expect(comparison.exceeded)
+        // One of three regressed: a third is over a quarter, not over a half.
+        #expect(
+            try EvalComparison(run(["a": false, "b": true, "c": true]), against: before, maxRegression: 0.25).exceeded)
+        #expect(
+            !(try EvalComparison(run(["a": false, "b": true, "c": true]), against: before, maxRegression: 0.5).exceeded)
+        )
+        #expect(
+            !(try EvalComparison(run(["a": true, "b": false, "c": true]), against: before, maxRegression: 0).exceeded))
+        #expect(comparison.json["regressions"]?[0]?["id"] == "a")
+    }
+
+    @Test func onlyARunsIdIsABaselinesName() {
+        #expect(EvalComparison.isRunID("20261129T074501Z-3f9a1c"))
+        #expect(EvalComparison.isRunID(EvalRun.newID()))
+        for bad in ["../20261129T074501Z-3f9a1c", "20261129T074501Z-3f9a1c.json", "x", "", "20261129T074501Z-3F9A1C"] {
+            #expect(!EvalComparison.isRunID(bad), "\(bad)")
+        }
+        #expect(throws: EvalBaselineError.self) { try EvalComparison(run([:]), against: .null, maxRegression: 0) }
+    }
+}

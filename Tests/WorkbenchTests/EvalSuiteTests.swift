@@ -88,7 +88,7 @@ struct EvalSuiteTests {
         #expect(
             problems("version: 1\ncases:\n  - id: a\n    inptu: hi\n")
                 == [
-                    "smoke.yaml:4:5: cases[0]: unknown key 'inptu' (did you mean 'input'?); known: id, description, input, input_file, vars, expect"
+                    "smoke.yaml:4:5: cases[0]: unknown key 'inptu' (did you mean 'input'?); known: id, description, input, input_file, vars, library, expect"
                 ])
         #expect(
             problems("version: 1\nmodel: x\ncases:\n  - {id: a, input: hi}\n").first?.hasPrefix(

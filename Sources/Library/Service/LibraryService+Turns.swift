@@ -22,6 +22,19 @@ public struct LibraryTurn: Sendable {
 
     /// Footnotes for the `[n]` markers a model's answer uses, in the order it first uses them ("" for none).
     public func footnotes(for answer: String) -> String {
+        let used = citedNumbers(in: answer)
+        guard !used.isEmpty else { return "" }
+        let builder = AnswerBuilder()
+        return "\n" + used.map { builder.footnote($0, hits[$0 - 1]) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The passages a model's answer cites with `[n]`, in the order it first cites them (its footnotes').
+    public func cited(by answer: String) -> [SearchHit] {
+        citedNumbers(in: answer).map { hits[$0 - 1] }
+    }
+
+    /// The numbers of the `[n]` markers in `answer` that name a passage, each once, in order of first use.
+    func citedNumbers(in answer: String) -> [Int] {
         var used: [Int] = []
         var rest = Substring(answer)
         while let open = rest.firstIndex(of: "[") {
@@ -35,9 +48,7 @@ public struct LibraryTurn: Sendable {
                 rest = after
             }
         }
-        guard !used.isEmpty else { return "" }
-        let builder = AnswerBuilder()
-        return "\n" + used.map { builder.footnote($0, hits[$0 - 1]) }.joined(separator: "\n") + "\n"
+        return used
     }
 
     /// The answer without a model: the passages' sentences that best match, each with its `[n]` (numbered

@@ -18,11 +18,15 @@ public enum EvalAssertion: Sendable, Hashable {
     case maxCost(Double)
     /// Output tokens, from the response's usage.
     case maxTokens(Int)
+    /// A library answer's citations include each document (and page, when given).
+    case cites([EvalCitation])
+    /// A model grades the answer against a rubric: its score (0...1) is at least the threshold.
+    case judge(EvalJudgeSpec)
 
     /// The names written in a suite, in the order the docs list them.
     public static let names = [
         "contains", "not_contains", "regex", "equals", "json_schema", "similar", "max_latency_ms", "max_cost",
-        "max_tokens",
+        "max_tokens", "cites", "judge",
     ]
 
     /// The assertion as a suite writes it: `contains: "Ada"`.
@@ -37,6 +41,8 @@ public enum EvalAssertion: Sendable, Hashable {
         case .maxLatencyMs(let limit): "max_latency_ms: \(Self.number(limit))"
         case .maxCost(let limit): "max_cost: \(Self.number(limit))"
         case .maxTokens(let limit): "max_tokens: \(limit)"
+        case .cites(let documents): "cites: " + documents.map(\.words).joined(separator: ", ")
+        case .judge(let spec): "judge: \(Self.quoted(spec.rubric)) >= \(spec.threshold)"
         }
     }
 
@@ -59,14 +65,19 @@ public struct EvalObservation: Sendable, Hashable {
     public var outputTokens: Int?
     /// The call failed (HTTP, network, a failed response): every assertion fails with it.
     public var error: String?
+    /// The passages a library answer cites (nil: not a library answer).
+    public var citations: [EvalCitedSource]?
 
-    public init(answer: String, latencyMs: Double, cost: Double? = nil, outputTokens: Int? = nil, error: String? = nil)
-    {
+    public init(
+        answer: String, latencyMs: Double, cost: Double? = nil, outputTokens: Int? = nil, error: String? = nil,
+        citations: [EvalCitedSource]? = nil
+    ) {
         self.answer = answer
         self.latencyMs = latencyMs
         self.cost = cost
         self.outputTokens = outputTokens
         self.error = error
+        self.citations = citations
     }
 }
 

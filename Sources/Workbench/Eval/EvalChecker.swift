@@ -25,18 +25,54 @@ public struct EvalChecker: Sendable {
     }
 
     /// The assertions of `item` that `observation` does not meet, in the suite's order; empty: it passed.
-    /// A failed call fails every assertion that reads the answer, with the call's error as what was seen.
     public func failures(of item: EvalCase, _ observation: EvalObservation) async -> [EvalFailure] {
+        await verdict(of: item, observation).failures
+    }
+
+    /// What failed, and each judge's grade. A failed call fails the case with the call's error as what was
+    /// seen. `judge` asks a judge (nil: a `judge:` assertion fails, saying no judge could be asked).
+    public func verdict(of item: EvalCase, _ observation: EvalObservation, judge: EvalJudge.Ask? = nil) async
+        -> EvalVerdict
+    {
         if let error = observation.error {
-            return [EvalFailure(assertion: "the call", seen: error)]
+            return EvalVerdict(failures: [EvalFailure(assertion: "the call", seen: error)])
         }
-        var failures: [EvalFailure] = []
+        var verdict = EvalVerdict()
         for assertion in item.assertions {
-            if let seen = await check(assertion, observation) {
-                failures.append(EvalFailure(assertion: assertion.words, seen: seen))
+            if case .judge(let spec) = assertion {
+                let judgement = await grade(spec, item: item, answer: observation.answer, judge: judge)
+                verdict.judgements.append(judgement)
+                if let seen = Self.judged(judgement, threshold: spec.threshold) {
+                    verdict.failures.append(EvalFailure(assertion: assertion.words, seen: seen))
+                }
+            } else if let seen = await check(assertion, observation) {
+                verdict.failures.append(EvalFailure(assertion: assertion.words, seen: seen))
             }
         }
-        return failures
+        return verdict
+    }
+
+    /// The judge's grade of `answer` (an error when it cannot be asked or read).
+    func grade(_ spec: EvalJudgeSpec, item: EvalCase, answer: String, judge: EvalJudge.Ask?) async -> EvalJudgement {
+        guard let judge else {
+            return EvalJudgement(rubric: spec.rubric, score: nil, reason: "", error: "no judge to ask")
+        }
+        do {
+            let text = try await judge(
+                EvalJudge.input(rubric: spec.rubric, question: item.input, answer: answer), spec.preset)
+            return EvalJudge.read(text, rubric: spec.rubric)
+        } catch {
+            return EvalJudgement(
+                rubric: spec.rubric, score: nil, reason: "", error: "the judge's call failed: \(error)")
+        }
+    }
+
+    /// Nil when the grade meets `threshold`; else what was seen.
+    static func judged(_ judgement: EvalJudgement, threshold: Double) -> String? {
+        if let error = judgement.error { return error }
+        let score = judgement.score ?? 0
+        guard score < threshold else { return nil }
+        return "score \((score * 1000).rounded() / 1000): \(excerpt(judgement.reason))"
     }
 
     /// Nil when `assertion` holds; else what was seen instead.
@@ -85,6 +121,10 @@ public struct EvalChecker: Sendable {
         case .maxTokens(let limit):
             guard let tokens = observation.outputTokens else { return "no usage in the response" }
             return tokens <= limit ? nil : "\(tokens) output tokens"
+        case .cites(let documents):
+            return EvalLibraryAnswer.check(documents, observation)
+        case .judge:
+            return "a judge is asked by verdict(of:)"
         }
     }
 
@@ -92,5 +132,16 @@ public struct EvalChecker: Sendable {
     static func excerpt(_ text: String) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         return "\"" + (flat.count > 80 ? String(flat.prefix(77)) + "..." : flat) + "\""
+    }
+}
+
+/// A call's outcome: the assertions that failed, and each judge's grade (kept in the run and its report).
+public struct EvalVerdict: Sendable, Hashable {
+    public var failures: [EvalFailure] = []
+    public var judgements: [EvalJudgement] = []
+
+    public init(failures: [EvalFailure] = [], judgements: [EvalJudgement] = []) {
+        self.failures = failures
+        self.judgements = judgements
     }
 }

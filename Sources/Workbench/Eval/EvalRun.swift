@@ -47,14 +47,19 @@ public struct EvalResult: Sendable, Hashable {
     public var attempt: Int
     public var observation: EvalObservation
     public var failures: [EvalFailure]
+    /// Each `judge:`'s grade, in the suite's order.
+    public var judgements: [EvalJudgement]
 
-    public init(caseID: String, column: EvalColumn, attempt: Int, observation: EvalObservation, failures: [EvalFailure])
-    {
+    public init(
+        caseID: String, column: EvalColumn, attempt: Int, observation: EvalObservation, failures: [EvalFailure],
+        judgements: [EvalJudgement] = []
+    ) {
         self.caseID = caseID
         self.column = column
         self.attempt = attempt
         self.observation = observation
         self.failures = failures
+        self.judgements = judgements
     }
 
     public var passed: Bool { failures.isEmpty }
@@ -136,21 +141,37 @@ public struct EvalRun: Sendable {
                     "latency_p95_ms": .number(summary.latencyP95),
                 ]
             })
-        object["cases"] = .array(
-            results.map { result -> JSONValue in
-                [
-                    "id": .string(result.caseID), "column": .string(result.column.name),
-                    "attempt": .integer(result.attempt),
-                    "passed": .bool(result.passed),
-                    "failures": .array(
-                        result.failures.map { ["assertion": .string($0.assertion), "seen": .string($0.seen)] }),
-                    "latency_ms": .number(result.observation.latencyMs),
-                    "cost": result.observation.cost.map(JSONValue.number) ?? .null,
-                    "output_tokens": result.observation.outputTokens.map(JSONValue.integer) ?? .null,
-                    "answer": .string(result.observation.answer),
-                ]
-            })
+        object["cases"] = .array(results.map(Self.json))
         return .object(object)
+    }
+
+    /// One call's row of `cases`; `citations` for a library answer, `judgements` for a case with `judge:`.
+    static func json(_ result: EvalResult) -> JSONValue {
+        var row: JSONObject = [
+            "id": .string(result.caseID), "column": .string(result.column.name),
+            "attempt": .integer(result.attempt),
+            "passed": .bool(result.passed),
+            "failures": .array(
+                result.failures.map { ["assertion": .string($0.assertion), "seen": .string($0.seen)] }),
+            "latency_ms": .number(result.observation.latencyMs),
+            "cost": result.observation.cost.map(JSONValue.number) ?? .null,
+            "output_tokens": result.observation.outputTokens.map(JSONValue.integer) ?? .null,
+            "answer": .string(result.observation.answer),
+        ]
+        if let citations = result.observation.citations {
+            row["citations"] = .array(
+                citations.map { ["path": .string($0.path), "page": $0.page.map(JSONValue.integer) ?? .null] })
+        }
+        if !result.judgements.isEmpty {
+            row["judgements"] = .array(
+                result.judgements.map { judgement -> JSONValue in
+                    [
+                        "rubric": .string(judgement.rubric), "score": judgement.score.map(JSONValue.number) ?? .null,
+                        "reason": .string(judgement.reason), "error": optional(judgement.error),
+                    ]
+                })
+        }
+        return .object(row)
     }
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

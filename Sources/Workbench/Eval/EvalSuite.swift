@@ -19,6 +19,10 @@ public struct EvalSuite: Sendable {
     public var acceptsWordOverlap = false
     /// Where the first `similar:` is written, for the error when the model is missing.
     public var similarLocation: SourceLocation?
+    /// `judge_preset: NAME`: the preset of each `judge:` that names none (nil: the column's).
+    public var judgePreset: String?
+    /// The presets `judge:` assertions use (and `judge_preset:`), each where it is first written.
+    public var judgePresetLocations: [String: SourceLocation] = [:]
 
     public init(path: String, name: String, presets: [String], cases: [EvalCase]) {
         self.path = path
@@ -38,16 +42,19 @@ public struct EvalCase: Sendable, Hashable {
     public var assertions: [EvalAssertion]
     /// Where the case begins (its `- id:` line).
     public var location: SourceLocation
+    /// Answered by the local library as `library ask` answers (`library: true`, the case's or the suite's).
+    public var library: Bool
 
     public init(
         id: String, input: String, variables: [String: String] = [:], assertions: [EvalAssertion],
-        location: SourceLocation
+        location: SourceLocation, library: Bool = false
     ) {
         self.id = id
         self.input = input
         self.variables = variables
         self.assertions = assertions
         self.location = location
+        self.library = library
     }
 }
 
@@ -110,6 +117,18 @@ extension EvalSuite {
                     PresetDiagnostic(
                         location: presetLocations[name] ?? top, keyPath: "presets",
                         message: "unknown preset '\(name)': \(error.description)"))
+            }
+        }
+        var judges = Set(loaded.keys)
+        for (name, location) in judgePresetLocations.sorted(by: { $0.key < $1.key })
+        where judges.insert(name).inserted {
+            do {
+                _ = try load(name)
+            } catch {
+                problems.append(
+                    PresetDiagnostic(
+                        location: location, keyPath: "judge", message: "unknown preset '\(name)': \(error.description)")
+                )
             }
         }
         for (name, preset) in loaded.sorted(by: { $0.key < $1.key }) {

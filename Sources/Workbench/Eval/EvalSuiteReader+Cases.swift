@@ -12,6 +12,7 @@ extension EvalSuiteReader {
         var input: String?
         var variables: [String: String] = [:]
         var hasVariables = false
+        var library = libraryDefault
         var assertions: [EvalAssertion] = []
         for (key, _, value) in fields {
             switch key {
@@ -33,6 +34,7 @@ extension EvalSuiteReader {
                 }
                 if input != nil { report(value, "\(at).input_file", "give input or input_file, not both") }
                 input = text
+            case "library": library = bool(value, "\(at).library") ?? library
             case "vars":
                 hasVariables = true
                 guard case .mapping = value else {
@@ -72,7 +74,8 @@ extension EvalSuiteReader {
             report(node, at, "case '\(id)' needs an input (input: or input_file:) or vars: for its preset")
         }
         return EvalCase(
-            id: id, input: input ?? "", variables: variables, assertions: assertions, location: location(node))
+            id: id, input: input ?? "", variables: variables, assertions: assertions, location: location(node),
+            library: library)
     }
 
     /// `- contains: "Ada"`: one key, one of `EvalAssertion.names`.
@@ -124,6 +127,8 @@ extension EvalSuiteReader {
                 return nil
             }
             return .maxTokens(count)
+        case "cites": return readCitations(value, at).map(EvalAssertion.cites)
+        case "judge": return readJudge(value, at, suite: &suite).map(EvalAssertion.judge)
         default:
             let near = NearestName.closest(to: name, in: EvalAssertion.names).map { " (did you mean '\($0)'?)" } ?? ""
             report(

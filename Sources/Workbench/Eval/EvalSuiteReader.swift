@@ -7,14 +7,18 @@ struct EvalSuiteReader {
     let path: String
     let directory: URL
     private(set) var diagnostics: [PresetDiagnostic] = []
+    /// The suite's `library:`, which a case's own overrides.
+    var libraryDefault = false
 
     init(path: String, directory: URL) {
         self.path = path
         self.directory = directory
     }
 
-    static let topKeys = ["version", "name", "description", "preset", "presets", "similarity", "cases"]
-    static let caseKeys = ["id", "description", "input", "input_file", "vars", "expect"]
+    static let topKeys = [
+        "version", "name", "description", "preset", "presets", "similarity", "library", "judge_preset", "cases",
+    ]
+    static let caseKeys = ["id", "description", "input", "input_file", "vars", "library", "expect"]
 
     var sortedDiagnostics: [PresetDiagnostic] {
         diagnostics.enumerated().sorted {
@@ -65,6 +69,14 @@ struct EvalSuiteReader {
         return scalar.string
     }
 
+    mutating func bool(_ node: Node, _ keyPath: String) -> Bool? {
+        guard case .scalar(let scalar) = node, tag(node) == .bool else {
+            report(node, keyPath, "expected true or false")
+            return nil
+        }
+        return scalar.string.lowercased() == "true"
+    }
+
     mutating func number(_ node: Node, _ keyPath: String) -> Double? {
         guard case .scalar(let scalar) = node, tag(node) == .int || tag(node) == .float,
             let value = Double(scalar.string),
@@ -95,6 +107,10 @@ struct EvalSuiteReader {
         var suite = EvalSuite(path: path, name: "", presets: [], cases: [])
         var sawVersion = false
         var sawCases = false
+        // Read first: each case's library: is over the suite's.
+        if let value = top.first(where: { $0.key == "library" })?.value {
+            libraryDefault = bool(value, "library") ?? false
+        }
         for (key, keyNode, value) in top {
             switch key {
             case "version":
@@ -120,6 +136,11 @@ struct EvalSuiteReader {
                 case "word_overlap": suite.acceptsWordOverlap = true
                 default: report(value, key, "expected minilm (the default) or word_overlap")
                 }
+            case "library": break
+            case "judge_preset":
+                guard let name = string(value, key) else { continue }
+                suite.judgePreset = name
+                if suite.judgePresetLocations[name] == nil { suite.judgePresetLocations[name] = location(value) }
             case "cases":
                 sawCases = true
                 guard case .sequence(let items) = value, !items.isEmpty else {
@@ -137,6 +158,15 @@ struct EvalSuiteReader {
                     suite.cases.append(parsed)
                 }
             default: report(keyNode, key, "unknown key")
+            }
+        }
+        if let preset = suite.judgePreset {
+            for index in suite.cases.indices {
+                suite.cases[index].assertions = suite.cases[index].assertions.map { assertion in
+                    guard case .judge(var spec) = assertion, spec.preset == nil else { return assertion }
+                    spec.preset = preset
+                    return .judge(spec)
+                }
             }
         }
         if !sawVersion { report(root, "", "'version' is missing; start the file with version: 1") }

@@ -1,6 +1,5 @@
 import Foundation
 import Inspector
-import Mustache
 import ResponsesAPI
 import Untrusted
 import Workbench
@@ -76,27 +75,7 @@ extension ReplayRunner {
 /// (it holds the answers).
 enum ReplayPage {
     static func write(_ comparison: ReplayComparison, to path: String) throws(ConsoleError) {
-        guard let templateURL = ShippedFiles.url("inspector/replay.mustache") else {
-            throw ConsoleError(
-                "the page's template inspector/replay.mustache is missing (reinstall with scripts/install.sh)",
-                exitStatus: .apiError)
-        }
-        let html: String
-        do {
-            MustacheContentTypes.register(ScalarHTMLContent(), named: ScalarHTMLContent.name)
-            let template = try MustacheTemplate(
-                string: "{{% CONTENT_TYPE: \(ScalarHTMLContent.name)}}"
-                    + String(contentsOf: templateURL, encoding: .utf8))
-            html = template.render(values(comparison))
-        } catch {
-            throw ConsoleError("\(templateURL.path): \(error)", exitStatus: .apiError)
-        }
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        } catch {
-            throw ConsoleError("cannot write \(path): \(error.localizedDescription)", exitStatus: .apiError)
-        }
+        try TemplatePage.write(template: "inspector/replay.mustache", values: values(comparison), to: path)
     }
 
     static func values(_ comparison: ReplayComparison) -> [String: Any] {

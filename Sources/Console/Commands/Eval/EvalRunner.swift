@@ -15,11 +15,21 @@ public struct EvalRequest: Sendable {
     public var repeats: Int
     public var concurrency: Int
     public var json: Bool
+    /// `--baseline RUN`: a stored run's id to compare with; `--max-regression`: the share of a column's calls
+    /// that may regress (0: none).
+    public var baseline: String?
+    public var maxRegression: Double = 0
+    /// `--html FILE`: the run's page is written there.
+    public var html: String?
 
     public init(
         suitePath: String, presets: [String] = [], models: [String] = [], providers: [String] = [], repeats: Int = 1,
-        concurrency: Int = 4, json: Bool = false
+        concurrency: Int = 4, json: Bool = false, baseline: String? = nil, maxRegression: Double = 0,
+        html: String? = nil
     ) {
+        self.baseline = baseline
+        self.maxRegression = maxRegression
+        self.html = html
         self.suitePath = suitePath
         self.presets = presets
         self.models = models
@@ -50,7 +60,9 @@ public struct EvalRunner: Sendable {
     public func run(_ request: EvalRequest) async -> ExitStatus {
         var suite: EvalSuite
         let checker: EvalChecker
+        let baseline: JSONValue?
         do {
+            baseline = try request.baseline.map(storedRun)
             suite = try EvalSuite.load(path: request.suitePath)
             for name in request.presets where !suite.presets.contains(name) { suite.presets.append(name) }
             let library = PresetLibrary(environment: context.environment)
@@ -66,7 +78,8 @@ public struct EvalRunner: Sendable {
         let columns = EvalColumn.matrix(presets: suite.presets, models: request.models, providers: request.providers)
         let contexts: [EvalColumn: ConsoleContext]
         do {
-            contexts = try await self.contexts(for: columns)
+            let judges = suite.judgePresetLocations.keys.sorted().map(Self.judgeColumn)
+            contexts = try await self.contexts(for: columns + judges)
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
@@ -91,11 +104,40 @@ public struct EvalRunner: Sendable {
         } catch {
             context.diagnostics.write("warning: the run could not be kept: \(error)\n")
         }
+        return report(run, baseline: baseline, request: request)
+    }
+
+    /// The run shown (the table or JSON, the comparison with the baseline), then the page written; the exit
+    /// status: with a baseline, 1 when a column regressed by more than the limit; else 1 when a call failed (a
+    /// page that cannot be written: its error's).
+    func report(_ run: EvalRun, baseline: JSONValue?, request: EvalRequest) -> ExitStatus {
+        let comparison: EvalComparison?
+        do {
+            comparison = try baseline.map { json throws(EvalBaselineError) in
+                try EvalComparison(run, against: json, maxRegression: request.maxRegression)
+            }
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
         if request.json {
-            context.output.write(run.json.prettyPrinted() + "\n")
+            var json = run.json
+            if case .object(var object) = json, let comparison {
+                object["baseline"] = comparison.json
+                json = .object(object)
+            }
+            context.output.write(json.prettyPrinted() + "\n")
         } else {
             context.output.write(Self.table(run))
+            if let comparison { context.output.write(Self.comparisonText(comparison)) }
         }
+        if let path = request.html {
+            do {
+                try EvalPage.write(run, comparison: comparison, to: path)
+            } catch {
+                return ErrorReport.write(error, to: context.diagnostics)
+            }
+        }
+        if let comparison { return comparison.exceeded ? .apiError : .success }
         return run.passed ? .success : .apiError
     }
 
@@ -111,14 +153,15 @@ public struct EvalRunner: Sendable {
                 let index = next
                 let call = calls[index]
                 let made = contexts[call.column] ?? context
+                let judge = Self.judge(for: call.column, on: made, contexts: contexts, runID: runID)
                 group.addTask {
                     let observation = await Self.send(call, on: made, runID: runID)
-                    let failures = await checker.failures(of: call.item, observation)
+                    let verdict = await checker.verdict(of: call.item, observation, judge: judge)
                     return (
                         index,
                         EvalResult(
                             caseID: call.item.id, column: call.column, attempt: call.attempt, observation: observation,
-                            failures: failures)
+                            failures: verdict.failures, judgements: verdict.judgements)
                     )
                 }
                 next += 1
