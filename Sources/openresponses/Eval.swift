@@ -17,7 +17,9 @@ struct Eval: ParsableCommand {
             run is kept in the data directory's evals/RUN.json. See Docs/eval.md.
 
             With --baseline RUN, the run is compared with the stored run RUN: what regressed and what got better. \
-            --html FILE writes the run's page.
+            --html FILE writes the run's page. --batch sends the calls through the Batch API (half the price, one batch \
+            a provider) and waits for them; library cases and judges' calls stay live, and max_latency_ms is not \
+            checked (no call's latency is known).
 
             Exit status: 0 every case passed, 1 a case failed (each listed with the assertion and what was seen) \
             or, with --baseline, a column regressed by more than --max-regression, 2 the suite cannot be run \
@@ -62,17 +64,32 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("Write the run as an HTML page.", valueName: "file"))
     var html: String?
 
+    @Flag(
+        help:
+            "Send the calls through the Batch API (half the price, within 24 h; one batch a provider) and wait for them."
+    )
+    var batch = false
+
+    @Option(name: .customLong("batch-interval"), help: "With --batch: seconds between asks about each batch.")
+    var batchInterval = 10.0
+
     func validate() throws {
         guard repeats >= 1, repeats <= 100 else { throw ValidationError("--repeat takes 1 to 100") }
         guard concurrency >= 1, concurrency <= 32 else { throw ValidationError("--concurrency takes 1 to 32") }
         guard (0...1).contains(maxRegression) else { throw ValidationError("--max-regression takes 0 to 1") }
         if maxRegression > 0, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
+        guard batchInterval >= 0.05, batchInterval <= 3600 else {
+            throw ValidationError("--batch-interval takes 0.05 to 3600 seconds")
+        }
     }
 
     func run() throws {
-        let request = EvalRequest(
+        var request = EvalRequest(
             suitePath: suite, presets: presets, models: models, providers: providers, repeats: repeats,
             concurrency: concurrency, json: json, baseline: baseline, maxRegression: maxRegression, html: html)
-        try withContext(environment: processEnvironment) { context in await EvalRunner(context: context).run(request) }
+        request.batch = batch
+        request.batchInterval = .milliseconds(Int64(batchInterval * 1000))
+        let chosen = request
+        try withContext(environment: processEnvironment) { context in await EvalRunner(context: context).run(chosen) }
     }
 }

@@ -27,6 +27,10 @@ public struct BatchComposer: Sendable {
         /// Each request's id and the input line it came from, in order.
         public var lines: [(id: String, line: Int)] = []
         public var models: [String: ModelLoad] = [:]
+
+        public init(path: String) {
+            self.path = path
+        }
     }
 
     /// What a batch asks of one model: requests, input tokens estimated at four bytes of text a token, and the

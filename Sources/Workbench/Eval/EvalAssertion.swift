@@ -67,6 +67,9 @@ public struct EvalObservation: Sendable, Hashable {
     public var error: String?
     /// The passages a library answer cites (nil: not a library answer).
     public var citations: [EvalCitedSource]?
+    /// The Batch API batch the call went through (`eval --batch`): no call's latency is known, so `latencyMs` is
+    /// the batch's turnaround, never shown as a call's, and `max_latency_ms` is not checked.
+    public var batch: String?
 
     public init(
         answer: String, latencyMs: Double, cost: Double? = nil, outputTokens: Int? = nil, error: String? = nil,

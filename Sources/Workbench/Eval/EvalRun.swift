@@ -73,8 +73,11 @@ public struct EvalColumnSummary: Sendable, Hashable {
     /// The sum of the priced calls' costs; `unpriced` calls had none.
     public var cost: Double
     public var unpriced: Int
+    /// Over the calls whose latency was measured (not those through the Batch API); both 0 when none was.
     public var latencyP50: Double
     public var latencyP95: Double
+    /// How many calls' latency was measured.
+    public var timed: Int
 
     public init(column: EvalColumn, results: [EvalResult]) {
         self.column = column
@@ -83,7 +86,8 @@ public struct EvalColumnSummary: Sendable, Hashable {
         total = mine.count
         cost = mine.compactMap(\.observation.cost).reduce(0, +)
         unpriced = mine.filter { $0.observation.cost == nil }.count
-        let latencies = mine.map(\.observation.latencyMs).sorted()
+        let latencies = mine.filter { $0.observation.batch == nil }.map(\.observation.latencyMs).sorted()
+        timed = latencies.count
         latencyP50 = Self.percentile(latencies, 0.5)
         latencyP95 = Self.percentile(latencies, 0.95)
     }
@@ -137,8 +141,9 @@ public struct EvalRun: Sendable {
                     "model": Self.optional(summary.column.model), "provider": Self.optional(summary.column.provider),
                     "passed": .integer(summary.passed), "total": .integer(summary.total),
                     "pass_rate": .number(summary.passRate), "cost": .number(summary.cost),
-                    "unpriced": .integer(summary.unpriced), "latency_p50_ms": .number(summary.latencyP50),
-                    "latency_p95_ms": .number(summary.latencyP95),
+                    "unpriced": .integer(summary.unpriced),
+                    "latency_p50_ms": summary.timed == 0 ? .null : .number(summary.latencyP50),
+                    "latency_p95_ms": summary.timed == 0 ? .null : .number(summary.latencyP95),
                 ]
             })
         object["cases"] = .array(results.map(Self.json))
@@ -153,11 +158,12 @@ public struct EvalRun: Sendable {
             "passed": .bool(result.passed),
             "failures": .array(
                 result.failures.map { ["assertion": .string($0.assertion), "seen": .string($0.seen)] }),
-            "latency_ms": .number(result.observation.latencyMs),
+            "latency_ms": result.observation.batch == nil ? .number(result.observation.latencyMs) : .null,
             "cost": result.observation.cost.map(JSONValue.number) ?? .null,
             "output_tokens": result.observation.outputTokens.map(JSONValue.integer) ?? .null,
             "answer": .string(result.observation.answer),
         ]
+        if let batch = result.observation.batch { row["batch"] = .string(batch) }
         if let citations = result.observation.citations {
             row["citations"] = .array(
                 citations.map { ["path": .string($0.path), "page": $0.page.map(JSONValue.integer) ?? .null] })

@@ -10,6 +10,8 @@ struct BatchResultRecording {
     let recorder: ExchangeRecorder?
     let batch: BatchObject
     let preset: String?
+    /// Labels besides the batch's (an `eval` run's).
+    let labels: [String: String]
     let provider: String
     let url: String
     /// The key, never stored: a result's request body is redacted as a sent one is.
@@ -20,10 +22,11 @@ struct BatchResultRecording {
 
     static let concurrency = 32
 
-    init(context: ConsoleContext, batch: BatchObject, preset: String?) async {
+    init(context: ConsoleContext, batch: BatchObject, preset: String?, labels: [String: String] = [:]) async {
         recorder = context.recorder
         self.batch = batch
         self.preset = preset
+        self.labels = labels
         provider = context.providerName
         url = context.configuration.baseURL + "/responses"
         secrets = context.configuration.apiKey.map { [$0] } ?? []
@@ -32,7 +35,7 @@ struct BatchResultRecording {
     }
 
     /// The result's cost at the batch price; nil when its model or usage is unknown.
-    func cost(of result: BatchResultLine) -> Double? {
+    static func cost(of result: BatchResultLine) -> Double? {
         let outcome = result.outcome
         return PriceTable.shipped.cost(model: outcome.model, usage: outcome.usage, batch: true)
     }
@@ -40,6 +43,7 @@ struct BatchResultRecording {
     mutating func record(_ result: BatchResultLine, request body: [UInt8]?) async {
         guard let recorder, !recorded.contains(result.customID) else { return }
         var context = ExchangeContext(preset: preset)
+        context.labels.merge(labels) { $1 }
         context.labels["batch"] = batch.id
         context.labels["batch_request"] = result.customID
         context.labels["source"] = "batch"

@@ -68,38 +68,42 @@ extension BatchRunner {
     }
 
     func waitHere(id: String, interval: Duration) async -> ExitStatus {
+        do throws(any Error) {
+            return ended(try await follow(id: id, interval: interval))
+        } catch  where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
+            context.diagnostics.write(
+                "Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id) to wait again).\n")
+            return .interrupted
+        } catch {
+            return ErrorReport.write(error, to: context.diagnostics)
+        }
+    }
+
+    /// Asks the server every `interval` until batch `id` has ended, with the progress line on diagnostics (in
+    /// place on a terminal, a line each time it changes elsewhere); the ended batch, its files in the ledger.
+    func follow(id: String, interval: Duration) async throws -> BatchObject {
         let started = ContinuousClock.now
         var progress = BatchProgress(now: context.environment.now)
         let terminal = (context.diagnostics as? FileDescriptorOutput)?.isTerminal ?? false
         var shown = ""
-        do throws(any Error) {
-            while true {
-                let batch = try await context.client.batch(id: id)
-                let elapsed = ContinuousClock.now - started
-                progress.observe(batch, at: elapsed)
-                let line = progress.line(for: batch, elapsed: elapsed)
-                if terminal {
-                    context.diagnostics.write("\r\u{1B}[K\(line)" as TerminalText)
-                } else if line != shown {
-                    context.diagnostics.write(line + "\n")
-                }
-                shown = line
-                if batch.hasEnded {
-                    if terminal { context.diagnostics.write("\n") }
-                    await noteFiles(of: batch)
-                    return ended(batch)
-                }
-                try await Task.sleep(for: interval)
+        // The progress line is ended on every way out.
+        defer { if terminal, !shown.isEmpty { context.diagnostics.write("\n") } }
+        while true {
+            let batch = try await context.client.batch(id: id)
+            let elapsed = ContinuousClock.now - started
+            progress.observe(batch, at: elapsed)
+            let line = progress.line(for: batch, elapsed: elapsed)
+            if terminal {
+                context.diagnostics.write("\r\u{1B}[K\(line)" as TerminalText)
+            } else if line != shown {
+                context.diagnostics.write(line + "\n")
             }
-        } catch  where (error as? ResponsesAPIError)?.code == .cancelled || error is CancellationError {
-            context.diagnostics.write(
-                (terminal ? "\n" : "")
-                    + "Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id) to wait again).\n"
-            )
-            return .interrupted
-        } catch {
-            if terminal { context.diagnostics.write("\n") }
-            return ErrorReport.write(error, to: context.diagnostics)
+            shown = line
+            if batch.hasEnded {
+                await noteFiles(of: batch)
+                return batch
+            }
+            try await Task.sleep(for: interval)
         }
     }
 

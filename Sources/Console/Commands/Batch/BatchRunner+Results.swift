@@ -25,54 +25,23 @@ extension BatchRunner {
                         + "its results come when it ends (openresponses batch wait \(id))\n")
                 return .apiError
             }
-            guard let stem = Self.fileStem(batch.id) else {
-                throw ResponsesAPIError(
-                    code: .decoding, message: "the server's batch id is not a name to keep files under")
-            }
             await noteFiles(of: batch)
-            let folder = try self.folder()
-            let composed = folder.appendingPathComponent(stem + ".jsonl")
-            if !FileManager.default.fileExists(atPath: composed.path), let input = batch.inputFileID {
-                try await download(input, to: composed)
-            }
-            var files: [URL] = []
-            for (file, suffix) in [(batch.outputFileID, "output"), (batch.errorFileID, "errors")] {
-                guard let file else { continue }
-                let url = folder.appendingPathComponent("\(stem).\(suffix).jsonl")
-                try await download(file, to: url)
-                files.append(url)
-            }
-            let record = record(of: batch.id)
-            var matcher = try BatchResultMatcher(composedPath: composed.path, lines: record?.lines)
             let writer = try outputPath.map { try BatchLineWriter(path: OutputFile($0).url.path) }
-            var recording = await BatchResultRecording(
-                context: context, batch: batch, preset: record?.preset)
             var counts: [String: Int] = [:]
             func emit(_ line: JSONValue) throws {
                 counts[line["status"]?.stringValue ?? "?", default: 0] += 1
                 if let writer { _ = try writer.write(line) } else { context.output.write(line.compactString + "\n") }
             }
-            for file in files {
-                var reader = try LineReader(path: file.path)
-                while let bytes = try reader.next() {
-                    guard let result = BatchResultLine(bytes) else {
-                        context.diagnostics.write(
-                            "warning: \(file.lastPathComponent):\(reader.lineNumber): not a result line\n")
-                        continue
-                    }
-                    let request = try matcher.take(result.customID)
-                    await recording.record(result, request: request?.body)
-                    try emit(Self.resultLine(result, line: request?.line, cost: recording.cost(of: result)))
-                }
+            let (remaining, recorded) = try await eachResult(of: batch) { result, request in
+                try emit(Self.resultLine(result, line: request?.line, cost: BatchResultRecording.cost(of: result)))
             }
-            for missing in matcher.remaining {
+            for missing in remaining {
                 try emit([
                     "id": .string(missing.id), "line": .integer(missing.line), "status": "not_run",
                     "error": .string("no result: the batch \(batch.status)"),
                 ])
             }
             try writer?.close()
-            let recorded = await recording.finish()
             let summary = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             context.diagnostics.write(
                 "batch \(batch.id) (\(batch.status)): \(summary.isEmpty ? "no results" : summary)"
@@ -82,6 +51,50 @@ extension BatchRunner {
         } catch {
             return ErrorReport.write(error, to: context.diagnostics)
         }
+    }
+
+    /// Each result of the ended `batch`: its output and error files downloaded beside its record (the composed
+    /// input too, from the server, when this console did not submit it), each line matched to its request
+    /// (`BatchResultMatcher`), handed to `body` and recorded by the inspector as an exchange of the batch with
+    /// `labels` besides (results already recorded are not again). Returns the requests no result took and how
+    /// many results were recorded now.
+    func eachResult(
+        of batch: BatchObject, labels: [String: String] = [:],
+        _ body: (BatchResultLine, (line: Int, body: [UInt8])?) throws -> Void
+    ) async throws -> (remaining: [(id: String, line: Int)], recorded: Int) {
+        guard let stem = Self.fileStem(batch.id) else {
+            throw ResponsesAPIError(code: .decoding, message: "the server's batch id is not a name to keep files under")
+        }
+        let folder = try self.folder()
+        let composed = folder.appendingPathComponent(stem + ".jsonl")
+        if !FileManager.default.fileExists(atPath: composed.path), let input = batch.inputFileID {
+            try await download(input, to: composed)
+        }
+        var files: [URL] = []
+        for (file, suffix) in [(batch.outputFileID, "output"), (batch.errorFileID, "errors")] {
+            guard let file else { continue }
+            let url = folder.appendingPathComponent("\(stem).\(suffix).jsonl")
+            try await download(file, to: url)
+            files.append(url)
+        }
+        let record = record(of: batch.id)
+        var matcher = try BatchResultMatcher(composedPath: composed.path, lines: record?.lines)
+        var recording = await BatchResultRecording(
+            context: context, batch: batch, preset: record?.preset, labels: labels)
+        for file in files {
+            var reader = try LineReader(path: file.path)
+            while let bytes = try reader.next() {
+                guard let result = BatchResultLine(bytes) else {
+                    context.diagnostics.write(
+                        "warning: \(file.lastPathComponent):\(reader.lineNumber): not a result line\n")
+                    continue
+                }
+                let request = try matcher.take(result.customID)
+                await recording.record(result, request: request?.body)
+                try body(result, request)
+            }
+        }
+        return (matcher.remaining, await recording.finish())
     }
 
     /// Downloads file `id` to `url`, mode 0600.

@@ -38,22 +38,15 @@ extension BatchRunner {
         }
         let batch: BatchObject
         do {
-            context.diagnostics.write("Uploading \(ByteSize.text(plan.bytes))...\n")
-            let file = try await context.client.uploadFile(
-                URL(fileURLWithPath: staging), purpose: "batch", mediaType: "application/jsonl")
-            guard let fileID = file["id"]?.stringValue else {
-                throw ResponsesAPIError(code: .decoding, message: "the uploaded file came back without an id")
-            }
             var metadata = [
                 "openresponses_input": String(URL(fileURLWithPath: request.inputPath).lastPathComponent.prefix(500))
             ]
             if let preset = stack.preset?.name { metadata["openresponses_preset"] = preset }
-            batch = try await context.client.createBatch(inputFileID: fileID, metadata: metadata)
+            batch = try await create(
+                plan, staging: staging, input: request.inputPath, preset: stack.preset?.name, metadata: metadata)
         } catch {
-            try? FileManager.default.removeItem(atPath: staging)
             return ErrorReport.write(error, to: context.diagnostics)
         }
-        keep(batch, staging: staging, plan: plan, input: request.inputPath, preset: stack.preset?.name, in: folder)
         if request.json {
             context.output.write(batch.json.prettyPrinted() + "\n")
         } else {
@@ -62,6 +55,44 @@ extension BatchRunner {
                     + "Follow it with: openresponses batch wait \(batch.id)\n")
         }
         return .success
+    }
+
+    /// Uploads the composed file at `staging` (purpose `batch`), creates the batch and keeps its record; the
+    /// staging file is removed when either fails.
+    func create(
+        _ plan: BatchComposer.Plan, staging: String, input: String, preset: String?, metadata: [String: String]
+    ) async throws -> BatchObject {
+        do {
+            context.diagnostics.write("Uploading \(ByteSize.text(plan.bytes))...\n")
+            let file = try await context.client.uploadFile(
+                URL(fileURLWithPath: staging), purpose: "batch", mediaType: "application/jsonl")
+            guard let fileID = file["id"]?.stringValue else {
+                throw ResponsesAPIError(code: .decoding, message: "the uploaded file came back without an id")
+            }
+            let batch = try await context.client.createBatch(inputFileID: fileID, metadata: metadata)
+            keep(batch, staging: staging, plan: plan, input: input, preset: preset, in: try folder())
+            return batch
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+    }
+
+    /// Requests already composed (an eval run's, `id` and body each) as a batch, kept as `submit` keeps its own.
+    func submit(
+        bodies: [(id: String, body: JSONObject)], input: String, preset: String?, metadata: [String: String]
+    ) async throws -> BatchObject {
+        let staging = try folder().appendingPathComponent("upload-\(UUID().uuidString.lowercased()).jsonl").path
+        var plan = BatchComposer.Plan(path: staging)
+        let writer = try BatchLineWriter(path: staging)
+        for (index, item) in bodies.enumerated() {
+            plan.bytes += try writer.write(
+                ["custom_id": .string(item.id), "method": "POST", "url": "/v1/responses", "body": .object(item.body)])
+            plan.lines.append((item.id, index + 1))
+            plan.requests += 1
+        }
+        try writer.close()
+        return try await create(plan, staging: staging, input: input, preset: preset, metadata: metadata)
     }
 
     /// Keeps the composed input as `BATCH.jsonl` and the record as `BATCH.json`; a server id that cannot name a

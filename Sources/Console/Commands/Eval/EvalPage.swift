@@ -16,14 +16,15 @@ enum EvalPage {
                 "rate": String(format: "%.0f%%", summary.passRate * 100),
                 "width": String(format: "%.0f", summary.passRate * 100),
                 "cost": String(format: "$%.4f", summary.cost) + (summary.unpriced > 0 ? "*" : ""),
-                "p50": String(format: "%.0f", summary.latencyP50), "p95": String(format: "%.0f", summary.latencyP95),
+                "p50": summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP50),
+                "p95": summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP95),
             ]
         }
         let calls = run.results.map { result -> [String: Any] in
             [
                 "id": result.caseID, "column": result.column.name, "attempt": String(result.attempt),
                 "state": result.passed ? "passed" : "failed",
-                "latency": String(format: "%.0f", result.observation.latencyMs),
+                "latency": result.observation.batch == nil ? String(format: "%.0f", result.observation.latencyMs) : "–",
                 "cost": result.observation.cost.map { String(format: "$%.6f", $0) } ?? "-",
             ]
         }

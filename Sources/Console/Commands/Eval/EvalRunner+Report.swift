@@ -22,8 +22,11 @@ extension EvalRunner {
             if summary.unpriced > 0 { cost += "*" }
             lines.append(
                 padded(name, width) + "  " + padded(rate, 12) + padded(cost, 12)
-                    + padded(String(format: "%.0f", summary.latencyP50), 10)
-                    + String(format: "%.0f", summary.latencyP95))
+                    + padded(summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP50), 10)
+                    + (summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP95)))
+        }
+        if run.results.contains(where: { $0.observation.batch != nil }) {
+            lines.append("– through the Batch API: no call's latency is known, and max_latency_ms is not checked")
         }
         if run.columns.contains(where: { $0.unpriced > 0 }) {
             lines.append("* some calls have no price (no usage, or no price for the model)")

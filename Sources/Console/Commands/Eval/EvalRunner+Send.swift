@@ -80,17 +80,7 @@ extension EvalRunner {
     ) async -> EvalObservation {
         let body: [UInt8]
         do {
-            var stack = try options.stack(environment: made.environment)
-            stack.variables = variables
-            let settings = stack.effective
-            let composed = try PayloadBuilder().compose(
-                settings: settings, conversation: nil, input: settings.templated(.string(input)),
-                for: .send(made.environment))
-            var object = composed.request.body
-            object["stream"] = .bool(false)
-            object["background"] = nil
-            object["stream_options"] = nil
-            body = JSONValue.object(object).serialized()
+            body = JSONValue.object(try compose(options, variables: variables, input: input, on: made)).serialized()
         } catch {
             return EvalObservation(answer: "", latencyMs: 0, error: ErrorReport.message(error))
         }
@@ -111,6 +101,24 @@ extension EvalRunner {
             return EvalObservation(
                 answer: "", latencyMs: (ContinuousClock.now - start).milliseconds, error: error.message)
         }
+    }
+
+    /// `input` composed with `options` as `ask` composes it (the case's variables over the preset's, the input
+    /// never read for them), to be answered whole: the request's body.
+    static func compose(_ options: SessionOptions, variables: [String: String], input: String, on made: ConsoleContext)
+        throws -> JSONObject
+    {
+        var stack = try options.stack(environment: made.environment)
+        stack.variables = variables
+        let settings = stack.effective
+        let composed = try PayloadBuilder().compose(
+            settings: settings, conversation: nil, input: settings.templated(.string(input)),
+            for: .send(made.environment))
+        var object = composed.request.body
+        object["stream"] = .bool(false)
+        object["background"] = nil
+        object["stream_options"] = nil
+        return object
     }
 
     /// Writes the run to `evals/<run>.json` in the data directory, mode 0600 (the folder 0700); returns its path.

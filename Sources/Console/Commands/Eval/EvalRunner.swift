@@ -21,6 +21,9 @@ public struct EvalRequest: Sendable {
     public var maxRegression: Double = 0
     /// `--html FILE`: the run's page is written there.
     public var html: String?
+    /// `--batch`: the calls through the Batch API, its batches asked about every `batchInterval`.
+    public var batch = false
+    public var batchInterval = Duration.seconds(10)
 
     public init(
         suitePath: String, presets: [String] = [], models: [String] = [], providers: [String] = [], repeats: Int = 1,
@@ -92,8 +95,10 @@ public struct EvalRunner: Sendable {
                 }
             }
         }
-        let results = await runAll(
-            calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
+        let results =
+            request.batch
+            ? await runBatched(calls, contexts: contexts, runID: runID, checker: checker, request: request)
+            : await runAll(calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
         await shutDown(contexts.values)
         await context.recorder?.waitUntilIdle()
         let run = EvalRun(
@@ -141,9 +146,11 @@ public struct EvalRunner: Sendable {
         return run.passed ? .success : .apiError
     }
 
-    /// Every call, at most `concurrency` at once; the results in the calls' order.
+    /// Every call made and checked, at most `concurrency` at once; the results in the calls' order. A call with
+    /// an observation in `observed` (answered through a batch) is checked without being sent.
     func runAll(
-        _ calls: [Call], contexts: [EvalColumn: ConsoleContext], runID: String, checker: EvalChecker, concurrency: Int
+        _ calls: [Call], contexts: [EvalColumn: ConsoleContext], runID: String, checker: EvalChecker, concurrency: Int,
+        observed: [EvalObservation?] = []
     ) async -> [EvalResult] {
         var results = [EvalResult?](repeating: nil, count: calls.count)
         await withTaskGroup(of: (Int, EvalResult).self) { group in
@@ -154,8 +161,9 @@ public struct EvalRunner: Sendable {
                 let call = calls[index]
                 let made = contexts[call.column] ?? context
                 let judge = Self.judge(for: call.column, on: made, contexts: contexts, runID: runID)
+                let known = observed.indices.contains(index) ? observed[index] : nil
                 group.addTask {
-                    let observation = await Self.send(call, on: made, runID: runID)
+                    let observation = if let known { known } else { await Self.send(call, on: made, runID: runID) }
                     let verdict = await checker.verdict(of: call.item, observation, judge: judge)
                     return (
                         index,
