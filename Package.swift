@@ -211,7 +211,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "openresponses-loopback",
-            dependencies: ["TestSupport"],
+            dependencies: ["TestSupport", "ResponsesAPI"],
             path: "Benchmarks/LoopbackServe"
         ),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import ResponsesAPI
 import TestSupport
 
 // The project's loopback test server as a process, for Benchmarks/compare.sh and cancel.sh:
@@ -9,7 +10,8 @@ import TestSupport
 // fast as the server of the issue's measurement sent it (2.3 s for 50 MB); "large-paced", the small deltas at
 // that speed; when it says "slow", 200 words a
 // tenth of a second apart; "mcp-time", a call of the local MCP server `time` (Benchmarks/mcp.sh). `/v1/files`
-// and `/v1/batches` are the loopback Batch API (`BatchServer`, Benchmarks/batch.sh).
+// and `/v1/batches` are the loopback Batch API (`BatchServer`, Benchmarks/batch.sh); a request with `"stream":
+// false` gets the tiny answer as one JSON response (Benchmarks/eval.sh).
 //   openresponses-loopback PORT_FILE [MB]     (writes the port to PORT_FILE; runs until killed; --help)
 
 let arguments = CommandLine.arguments
@@ -61,8 +63,11 @@ let headers = [("Content-Type", "text/event-stream; charset=utf-8")]
 let slow = Fixtures.textStream(id: "resp_slow", text: (1...200).map { "w\($0)" }.joined(separator: " "))
 let callsTime = MCPServers.callingRoute("time__get_current_time", arguments: #"{"timezone":"UTC"}"#)
 let batches = BatchServer()
+let whole = answeringRoute { _, _ in "Hello! This is a tiny answer." }
 let server = try await LoopbackServer.start { request in
     if request.path.hasPrefix("/v1/files") || request.path.hasPrefix("/v1/batches") { return batches.route(request) }
+    // An answer asked for whole (`stream: false`, as `eval` asks): the tiny answer as one JSON response.
+    if (try? JSONValue.parse(request.body))?["stream"]?.boolValue == false { return whole(request) }
     let body = String(decoding: request.body, as: UTF8.self)
     // "mcp-time": a call of the local MCP server `time`'s tool, then an answer from what it returned.
     if body.contains("mcp-time") || body.contains("function_call_output") { return callsTime(request) }
