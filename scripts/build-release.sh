@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --scratch-path "${OPENRESPONSES_STATIC_SCRATCH:-.build/static}"
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 product=${1:-openresponses}
-swift build "${flags[@]}" --product "$product" >&2
+# The output goes through a pipe, never to a terminal: SwiftPM passes -color-diagnostics to the compiler only when
+# its output is a terminal, and a changed flag rebuilds every module (swiftlang/swift-package-manager#8253), so a
+# build from a terminal and then one from a script (or the other way round) compiled the whole tree twice.
+swift build "${flags[@]}" --product "$product" 2>&1 | cat >&2
 bin=$(swift build "${flags[@]}" --show-bin-path)
 echo "$bin/$product"

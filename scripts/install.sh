@@ -53,8 +53,10 @@ if [ -n "${OPENRESPONSES_INSTALL_BINARY:-}" ]; then
   generate_manual=${OPENRESPONSES_GENERATE_MANUAL:?install: OPENRESPONSES_INSTALL_BINARY needs OPENRESPONSES_GENERATE_MANUAL too}
 else
   built=$(./scripts/build-release.sh)
-  swift build --product generate-manual >&2
-  generate_manual=$(swift build --show-bin-path)/generate-manual
+  # The man page's generator, built beside the binary with the same flags: it reuses the release ArgumentParser
+  # already built (a debug build of its own resolved every dependency again into .build and compiled
+  # ArgumentParser a second time).
+  generate_manual=$(./scripts/build-release.sh generate-manual)
 fi
 
 installed=()
