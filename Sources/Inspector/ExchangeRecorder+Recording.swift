@@ -150,12 +150,15 @@ extension ExchangeRecorder {
                             continuation.yield(.flush)
                         }
                     }
+                    // A batch's result is recorded after the fact: what it created is the batch's, in the ledger
+                    // as the batch and its files, not as objects of their own.
                     if case .finish(let outcome) = operation {
-                        if let change = LedgerChange.of(
-                            method: request.method, url: redactor.redact(url: request.url),
-                            storeRequested: pending.storeRequested,
-                            responseBody: answer,
-                            outcome: outcome, now: request.startedAt)
+                        if request.context.batchID == nil,
+                            let change = LedgerChange.of(
+                                method: request.method, url: redactor.redact(url: request.url),
+                                storeRequested: pending.storeRequested,
+                                responseBody: answer,
+                                outcome: outcome, now: request.startedAt)
                         {
                             guard let id = pending.rowID else {
                                 logger.debug(

@@ -111,12 +111,17 @@ extension InspectorStore {
         }
     }
 
-    /// The `custom_id`s of batch `batchID`'s results already recorded.
+    /// The `custom_id`s of batch `batchID`'s results already recorded to their end (one a run left unfinished is
+    /// recorded again).
     public func recordedBatchRequests(batchID: String) async throws -> Set<String> {
         try await writer.read { db in
             Set(
                 try String.fetchAll(
-                    db, sql: "SELECT batch_request FROM exchange WHERE batch_id = ? AND batch_request IS NOT NULL",
+                    db,
+                    sql: """
+                        SELECT batch_request FROM exchange
+                        WHERE batch_id = ? AND batch_request IS NOT NULL AND state IN ('completed', 'incomplete', 'failed')
+                        """,
                     arguments: [batchID]))
         }
     }

@@ -35,17 +35,27 @@ public struct LedgerEntry: Sendable, Hashable, FetchableRecord, Decodable {
 
     public var kind: Kind? { Kind(rawValue: type) }
 
-    /// The path of the object on its server, from the base URL (`/files/file-abc`).
+    /// The path of the object on its server, from the base URL (`/files/file-abc`). The id, a server's word, is one
+    /// segment whatever it holds: `/`, `?`, `#`, `;` and `.` percent-encoded, so `x/../../vector_stores/vs_1` or
+    /// `file-1?x` cannot name another object.
     public var path: String {
-        switch kind {
-        case .response: "/responses/\(objectId)"
-        case .file: "/files/\(objectId)"
-        case .vectorStore: "/vector_stores/\(objectId)"
-        case .conversation: "/conversations/\(objectId)"
-        case .container: "/containers/\(objectId)"
-        case .batch: "/batches/\(objectId)"
-        case .upload, nil: "/uploads/\(objectId)"
+        let id = Self.segment(objectId)
+        return switch kind {
+        case .response: "/responses/\(id)"
+        case .file: "/files/\(id)"
+        case .vectorStore: "/vector_stores/\(id)"
+        case .conversation: "/conversations/\(id)"
+        case .container: "/containers/\(id)"
+        case .batch: "/batches/\(id)"
+        case .upload, nil: "/uploads/\(id)"
         }
+    }
+
+    static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/.;"))
+
+    /// `text` as one path segment.
+    static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? ""
     }
 
     /// The request that deletes the object: `DELETE` of its path, but for a batch (which the API cannot

@@ -56,8 +56,19 @@ public struct BatchObject: Sendable, Hashable {
 
     /// The statuses a batch does not leave.
     public static let endStates: Set<String> = ["failed", "completed", "expired", "cancelled"]
+    /// The statuses of a batch still at work; any other (one of `endStates`, or one this console does not know)
+    /// is an end, so that a wait never outlasts a status it cannot read.
+    public static let workingStates: Set<String> = ["validating", "in_progress", "finalizing", "cancelling"]
 
-    public var hasEnded: Bool { Self.endStates.contains(status) }
+    public var hasEnded: Bool { !Self.workingStates.contains(status) }
+
+    /// A count from the server, within 0...2⁴⁰ (sums of them cannot overflow).
+    static func count(_ value: JSONValue?) -> Int { min(max(0, value?.intValue ?? 0), 1 << 40) }
+
+    /// A time from the server, within 1970...9999 (a date every formatter can write).
+    static func date(_ value: JSONValue?) -> Date? {
+        value?.doubleValue.map { Date(timeIntervalSince1970: min(max(0, $0), 253_402_300_799)) }
+    }
 
     public init(json: JSONValue) {
         self.json = json
@@ -67,13 +78,14 @@ public struct BatchObject: Sendable, Hashable {
         outputFileID = json["output_file_id"]?.stringValue
         errorFileID = json["error_file_id"]?.stringValue
         let counts = json["request_counts"]
-        total = max(0, counts?["total"]?.intValue ?? 0)
-        completed = max(0, counts?["completed"]?.intValue ?? 0)
-        failed = max(0, counts?["failed"]?.intValue ?? 0)
-        func date(_ key: String) -> Date? { json[key]?.doubleValue.map { Date(timeIntervalSince1970: $0) } }
-        createdAt = date("created_at")
-        inProgressAt = date("in_progress_at")
-        endedAt = ["completed_at", "failed_at", "expired_at", "cancelled_at"].lazy.compactMap(date).first
+        total = Self.count(counts?["total"])
+        completed = Self.count(counts?["completed"])
+        failed = Self.count(counts?["failed"])
+        createdAt = Self.date(json["created_at"])
+        inProgressAt = Self.date(json["in_progress_at"])
+        endedAt =
+            ["completed_at", "failed_at", "expired_at", "cancelled_at"].lazy.compactMap { Self.date(json[$0]) }
+            .first
     }
 
     /// The batch of a server's answer; one without an id is a decoding error.
@@ -85,9 +97,10 @@ public struct BatchObject: Sendable, Hashable {
         return batch
     }
 
-    /// The server's reasons when the batch failed validation (`errors.data[].message`, with their line).
+    /// The server's reasons when the batch failed validation (`errors.data[].message`, with their line): the
+    /// first 20.
     public var errorMessages: [String] {
-        (json["errors"]?["data"]?.arrayValue ?? []).map { error in
+        (json["errors"]?["data"]?.arrayValue ?? []).prefix(20).map { error in
             let message = error["message"]?.stringValue ?? error["code"]?.stringValue ?? "an error"
             return error["line"]?.intValue.map { "line \($0): \(message)" } ?? message
         }

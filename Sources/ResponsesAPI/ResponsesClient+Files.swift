@@ -98,18 +98,22 @@ extension ResponsesClient {
         Deletion(json: try await json("DELETE", Self.path("/files", id), context: context))
     }
 
-    /// Writes the file's content to `destination` as it arrives; returns the number of bytes.
+    /// Writes the file's content to `destination` as it arrives; returns the number of bytes. Past
+    /// `maximumBytes` (when given) the download stops with an error: a server cannot fill the disk.
     public func downloadFile(
-        id: String, to destination: URL, progress: (@Sendable (Int) -> Void)? = nil,
+        id: String, to destination: URL, progress: (@Sendable (Int) -> Void)? = nil, maximumBytes: Int? = nil,
         context: ExchangeContext = ExchangeContext()
     ) async throws(ResponsesAPIError) -> Int {
-        try await download(Self.path("/files", id, "content"), to: destination, progress: progress, context: context)
+        try await download(
+            Self.path("/files", id, "content"), to: destination, progress: progress, maximumBytes: maximumBytes,
+            context: context)
     }
 
     /// GETs `path` and writes the body to `destination` as it arrives (the recording keeps its size, not
     /// its bytes); returns the number of bytes.
     func download(
-        _ path: String, to destination: URL, progress: (@Sendable (Int) -> Void)?, context: ExchangeContext
+        _ path: String, to destination: URL, progress: (@Sendable (Int) -> Void)?, maximumBytes: Int? = nil,
+        context: ExchangeContext
     ) async throws(ResponsesAPIError) -> Int {
         let (exchange, response) = try await open(
             method: "GET", path: path, body: nil as RequestBody?, accept: "*/*", context: context)
@@ -121,6 +125,12 @@ extension ResponsesClient {
             let handle = try FileHandle(forWritingTo: destination)
             defer { try? handle.close() }
             for try await chunk in response.body {
+                if let maximumBytes, written + chunk.readableBytes > maximumBytes {
+                    throw ResponsesAPIError(
+                        code: .protocolViolation,
+                        message:
+                            "\(path): the file is larger than \(ByteSize.text(maximumBytes)); the download was stopped")
+                }
                 try handle.write(contentsOf: Data(chunk.readableBytesView))
                 written += chunk.readableBytes
                 progress?(written)

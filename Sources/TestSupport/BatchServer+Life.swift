@@ -57,7 +57,9 @@ extension BatchServer {
                 errors += error.serialized() + [UInt8(ascii: "\n")]
                 continue
             }
-            output += answer(index: index, line: line).serialized() + [UInt8(ascii: "\n")]
+            let written = answer(index: index, line: line).serialized() + [UInt8(ascii: "\n")]
+            output += written
+            if repeatsFirstResult, index == 0 { output += written }
         }
         // Requests an expired batch never ran: in the error file as the Batch API writes them (a cancelled
         // batch's are in neither file).

@@ -29,11 +29,17 @@ public final class BatchServer: Sendable {
     public let model: String
     /// What the batches' ids begin with (a hostile server's `../../x` for the tests of names never paths).
     public let idPrefix: String
+    /// A hostile server's output file: its first result written twice.
+    public let repeatsFirstResult: Bool
 
-    public init(progressSteps: Int = 2, model: String = "gpt-4.1-mini", idPrefix: String = "batch_") {
+    public init(
+        progressSteps: Int = 2, model: String = "gpt-4.1-mini", idPrefix: String = "batch_",
+        repeatsFirstResult: Bool = false
+    ) {
         self.progressSteps = progressSteps
         self.model = model
         self.idPrefix = idPrefix
+        self.repeatsFirstResult = repeatsFirstResult
     }
 
     /// The bytes of file `id` as uploaded or made.

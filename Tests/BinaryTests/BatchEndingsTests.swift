@@ -124,3 +124,62 @@ struct BatchHostileServerTests {
         await server.stop()
     }
 }
+
+/// What a batch keeps on this machine never holds a secret the preset's `${VARIABLE}` filled in for the server.
+@Suite("batch secrets")
+struct BatchSecretsTests {
+    @Test func anMCPToolsHeaderFromTheEnvironmentIsNotKept() async throws {
+        let batches = BatchServer(progressSteps: 1)
+        let server = try await LoopbackServer.start(route: batches.route)
+        var (harness, input) = try BatchCommandTests().harness(server)
+        defer { harness.remove() }
+        let secret = "ghp_batch_secret_0123456789"
+        harness.extraVariables["GITHUB_TOKEN"] = secret
+        try """
+        version: 1
+        model: gpt-4.1-mini
+        instructions: Greet {{name}}.
+        variables:
+          name: Ada
+        tools:
+          - type: mcp
+            server_label: gh
+            server_url: https://example.com/mcp
+            require_approval: never
+            headers:
+              Authorization: "Bearer ${GITHUB_TOKEN}"
+        """.write(
+            to: harness.home.appendingPathComponent("presets/greeter.yaml"), atomically: true, encoding: .utf8)
+        let submit = try await harness.run(["batch", "submit", "--preset", "greeter", input, "--yes", "--json"])
+        #expect(submit.status == 0, "\(submit)")
+        let id = try #require(try JSONValue.parse(submit.stdout)["id"]?.stringValue)
+        // The server got it (it needs it); the data directory does not keep it, nor after the results.
+        #expect(String(decoding: try #require(batches.file("file-1")), as: UTF8.self).contains(secret))
+        #expect(try !harness.dataDirectoryContains(secret))
+        _ = try await harness.run(["batch", "wait", id, "--interval", "0.05"])
+        let results = try await harness.run([
+            "batch", "results", id, "-o", harness.home.appendingPathComponent("o.jsonl").path,
+        ])
+        #expect(results.status == 0, "\(results)")
+        #expect(try !harness.dataDirectoryContains(secret))
+        await server.stop()
+    }
+}
+
+extension BatchHostileServerTests {
+    @Test func aResultTheServerRepeatsIsWrittenAndRecordedOnce() async throws {
+        let batches = BatchServer(progressSteps: 1, repeatsFirstResult: true)
+        let server = try await LoopbackServer.start(route: batches.route)
+        let (harness, input) = try BatchCommandTests().harness(server)
+        defer { harness.remove() }
+        let id = try await BatchCommandTests().submit(harness, input)
+        _ = try await harness.run(["batch", "wait", id, "--interval", "0.05"])
+        let results = try await harness.run(["batch", "results", id])
+        let ids = try BatchCommandTests().jsonLines(results.stdout).compactMap { $0["id"]?.stringValue }
+        #expect(ids.sorted() == ["bad", "grace", "hi", "raw"], "\(results.stdout)")
+        #expect(results.stderr.contains("\(id).output.jsonl:2: a second result for hi, left out"), "\(results.stderr)")
+        let listed = try await harness.run(["inspect", "list", "--batch", id, "--json"])
+        #expect((try JSONValue.parse(listed.stdout).arrayValue ?? []).count == 4, "\(listed.stdout)")
+        await server.stop()
+    }
+}

@@ -42,7 +42,9 @@ public struct BatchProgress: Sendable {
             if seconds > 0 { rate = Double(done - first.done) / seconds }
         }
         guard let rate, rate > 0 else { return nil }
-        return Int64((Double(batch.total - done) / rate).rounded(.up))
+        let left = (Double(batch.total - done) / rate).rounded(.up)
+        // Past ten years the estimate says nothing (and would not fit the integer).
+        return left.isFinite && left < 315_360_000 ? Int64(left) : nil
     }
 
     static func seconds(_ duration: Duration) -> Double {

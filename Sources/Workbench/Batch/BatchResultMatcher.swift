@@ -27,7 +27,8 @@ public struct BatchResultMatcher: ~Copyable {
         let numbers = Dictionary((lines ?? []).map { ($0.id, $0.line) }, uniquingKeysWith: { first, _ in first })
         var reader = try LineReader(path: composedPath)
         var start = 0
-        while let bytes = try reader.next() {
+        // No more requests than a batch holds: a server's file cannot grow the index without bound.
+        while entries.count < BatchComposer.requestLimit, let bytes = try reader.next() {
             defer { start = reader.offset }
             guard let id = Self.customID(bytes), entries[id] == nil else { continue }
             entries[id] = Entry(

@@ -5,7 +5,7 @@ import ResponsesAPI
 /// A batch's results handed to the inspector as exchanges of the batch (`batch_id`, the request's
 /// `custom_id`, source `batch`, the batch's provider and preset), each with its request's body, the server's
 /// status and answer, its usage and cost at the batch price. Results the store already has are left out; a
-/// few are written at once.
+/// few are written at once, up to `bytesInFlight` of bodies.
 struct BatchResultRecording {
     let recorder: ExchangeRecorder?
     let batch: BatchObject
@@ -16,11 +16,12 @@ struct BatchResultRecording {
     let url: String
     /// The key, never stored: a result's request body is redacted as a sent one is.
     let secrets: [String]
-    let recorded: Set<String>
-    private var inFlight: [Task<Void, Never>] = []
+    private var recorded: Set<String>
+    private var inFlight: [(task: Task<Void, Never>, bytes: Int)] = []
     private var count = 0
 
     static let concurrency = 32
+    static let bytesInFlight = 64 << 20
 
     init(context: ConsoleContext, batch: BatchObject, preset: String?, labels: [String: String] = [:]) async {
         recorder = context.recorder
@@ -51,25 +52,31 @@ struct BatchResultRecording {
         let request = ExchangeRequest(
             startedAt: batch.inProgressAt ?? batch.createdAt ?? Date(), method: "POST", url: url, headers: [],
             body: body ?? [], secrets: secrets, context: context)
-        if inFlight.count >= Self.concurrency { await inFlight.removeFirst().value }
-        inFlight.append(
-            Task {
-                let recording = await recorder.exchangeWillStart(request)
-                if let status = result.statusCode {
-                    recording.didReceiveHead(
-                        ExchangeResponseHead(
-                            status: status, headers: result.requestID.map { [("x-request-id", $0)] } ?? [],
-                            timeToFirstByte: .zero))
-                }
-                if !result.body.isEmpty { recording.didReceiveBody(result.body) }
-                await recording.didFinish(result.outcome)
-            })
+        let bytes = result.body.count + (body?.count ?? 0)
+        while !inFlight.isEmpty,
+            inFlight.count >= Self.concurrency || inFlight.reduce(bytes, { $0 + $1.bytes }) > Self.bytesInFlight
+        {
+            await inFlight.removeFirst().task.value
+        }
+        recorded.insert(result.customID)
+        let task = Task {
+            let recording = await recorder.exchangeWillStart(request)
+            if let status = result.statusCode {
+                recording.didReceiveHead(
+                    ExchangeResponseHead(
+                        status: status, headers: result.requestID.map { [("x-request-id", $0)] } ?? [],
+                        timeToFirstByte: .zero))
+            }
+            if !result.body.isEmpty { recording.didReceiveBody(result.body) }
+            await recording.didFinish(result.outcome)
+        }
+        inFlight.append((task, bytes))
         count += 1
     }
 
     /// Waits for the writes; returns how many results were recorded now.
     mutating func finish() async -> Int {
-        for task in inFlight { await task.value }
+        for (task, _) in inFlight { await task.value }
         inFlight.removeAll()
         await recorder?.waitUntilIdle()
         return count

@@ -10,9 +10,9 @@ extension BatchRunner {
     public func status(id: String, json: Bool, pinned: Bool) async -> ExitStatus {
         await onBatchServer(id, pinned: pinned) { runner in
             do {
-                let batch = try await runner.context.client.batch(id: id)
+                let batch = try Self.answering(id, await runner.context.client.batch(id: id))
                 await runner.noteFiles(of: batch)
-                runner.context.output.write(json ? batch.json.prettyPrinted() + "\n" : Self.describe(batch))
+                runner.context.output.write(json ? batch.json.prettyPrinted() + "\n" : Self.describe(batch.shown))
                 return .success
             } catch {
                 return ErrorReport.write(error, to: runner.context.diagnostics)
@@ -23,7 +23,7 @@ extension BatchRunner {
     public func cancel(id: String, json: Bool, pinned: Bool) async -> ExitStatus {
         await onBatchServer(id, pinned: pinned) { runner in
             do {
-                let batch = try await runner.context.client.cancelBatch(id: id)
+                let batch = try Self.answering(id, await runner.context.client.cancelBatch(id: id)).shown
                 runner.context.output.write(
                     json
                         ? batch.json.prettyPrinted() + "\n"
@@ -44,7 +44,7 @@ extension BatchRunner {
                 return .success
             }
             var text = "ID                                  STATUS        DONE/TOTAL        FAILED  CREATED\n"
-            for item in page.data.map(BatchObject.init(json:)) {
+            for item in page.data.map({ BatchObject(json: $0).shown }) {
                 let created = item.createdAt.map(InspectorStore.timestamp) ?? "?"
                 text +=
                     Self.padded(item.id, 36) + Self.padded(item.status, 14)
@@ -89,10 +89,10 @@ extension BatchRunner {
         // The progress line is ended on every way out.
         defer { if terminal, !shown.isEmpty { context.diagnostics.write("\n") } }
         while true {
-            let batch = try await context.client.batch(id: id)
+            let batch = try Self.answering(id, await context.client.batch(id: id))
             let elapsed = ContinuousClock.now - started
             progress.observe(batch, at: elapsed)
-            let line = progress.line(for: batch, elapsed: elapsed)
+            let line = progress.line(for: batch.shown, elapsed: elapsed)
             if terminal {
                 context.diagnostics.write("\r\u{1B}[K\(line)" as TerminalText)
             } else if line != shown {
@@ -107,8 +107,11 @@ extension BatchRunner {
         }
     }
 
-    private func ended(_ batch: BatchObject) -> ExitStatus {
-        let counts = "\(batch.completed) completed, \(batch.failed) failed of \(batch.total)"
+    private func ended(_ fetched: BatchObject) -> ExitStatus {
+        let batch = fetched.shown
+        let counts =
+            "\(SessionSpending.number(batch.completed)) completed, \(SessionSpending.number(batch.failed)) failed "
+            + "of \(SessionSpending.number(batch.total))"
         switch batch.status {
         case "completed":
             context.output.write(
@@ -118,7 +121,9 @@ extension BatchRunner {
         case "failed":
             let reasons = batch.errorMessages
             context.output.write(
-                "batch \(batch.id) failed" + (reasons.isEmpty ? ".\n" : ":\n" + reasons.map { "  \($0)\n" }.joined()))
+                "batch \(batch.id) failed"
+                    + (reasons.isEmpty
+                        ? ".\n" : ":\n" + reasons.map { "  \(TerminalText.cleanSingleLine($0))\n" }.joined()))
             return .apiError
         default:
             context.output.write(
@@ -126,6 +131,19 @@ extension BatchRunner {
                     + "What ran: openresponses batch results \(batch.id) -o results.jsonl\n")
             return .apiError
         }
+    }
+
+    /// `batch`, when it is the batch `asked` for: a server that answers for another is refused (its results
+    /// would be matched and recorded as the other's).
+    static func answering(_ asked: String, _ batch: BatchObject) throws(ResponsesAPIError) -> BatchObject {
+        guard batch.id == asked else {
+            throw ResponsesAPIError(
+                code: .protocolViolation,
+                message:
+                    "asked for batch \(asked), the server answered with batch \(TerminalText.cleanSingleLine(batch.id))"
+            )
+        }
+        return batch
     }
 
     /// The batch as `status` prints it.
@@ -137,7 +155,7 @@ extension BatchRunner {
         if let input = batch.inputFileID { text += "  input     \(input)\n" }
         if let output = batch.outputFileID { text += "  output    \(output)\n" }
         if let errors = batch.errorFileID { text += "  errors    \(errors)\n" }
-        for reason in batch.errorMessages { text += "  error     \(reason)\n" }
+        for reason in batch.errorMessages { text += "  error     \(TerminalText.cleanSingleLine(reason))\n" }
         return text
     }
 
@@ -146,8 +164,16 @@ extension BatchRunner {
     }
 
     /// The batch's output and error files in the ledger (the server made them; `ledger gc` deletes them).
+    /// Only a batch this console submitted (its record kept, or the ledger has it): looking at someone else's
+    /// batch does not make its files this console's to delete.
     func noteFiles(of batch: BatchObject) async {
         guard let store = await context.recorder?.openedStore() else { return }
+        var ours = record(of: batch.id) != nil
+        if !ours {
+            let entries = (try? await store.ledger(type: LedgerEntry.Kind.batch.rawValue, includingDeleted: true)) ?? []
+            ours = entries.contains { $0.objectId == batch.id && $0.baseUrl == context.configuration.baseURL }
+        }
+        guard ours else { return }
         for case (let id?, let what) in [(batch.outputFileID, "output"), (batch.errorFileID, "errors")] {
             do {
                 try await store.noteObject(
@@ -158,5 +184,19 @@ extension BatchRunner {
                     "warning: the ledger does not have \(batch.id)'s \(what) file \(id): \(error)\n")
             }
         }
+    }
+}
+
+extension BatchObject {
+    /// The batch with the server's words (its id, status, files' ids, reasons) each made one line of printable
+    /// text: for what the console writes of it, never for what it sends or stores.
+    var shown: BatchObject {
+        var copy = self
+        copy.id = TerminalText.cleanSingleLine(id)
+        copy.status = TerminalText.cleanSingleLine(status)
+        copy.inputFileID = inputFileID.map(TerminalText.cleanSingleLine)
+        copy.outputFileID = outputFileID.map(TerminalText.cleanSingleLine)
+        copy.errorFileID = errorFileID.map(TerminalText.cleanSingleLine)
+        return copy
     }
 }

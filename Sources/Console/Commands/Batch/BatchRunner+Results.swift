@@ -1,6 +1,7 @@
 import Foundation
 import Inspector
 import ResponsesAPI
+import Untrusted
 import Workbench
 
 extension BatchRunner {
@@ -18,7 +19,7 @@ extension BatchRunner {
 
     func resultsHere(id: String, outputPath: String?) async -> ExitStatus {
         do {
-            let batch = try await context.client.batch(id: id)
+            let batch = try Self.answering(id, await context.client.batch(id: id))
             guard batch.hasEnded else {
                 context.diagnostics.write(
                     "error: batch \(id) is \(batch.status) (\(batch.completed + batch.failed)/\(batch.total) done); "
@@ -68,25 +69,40 @@ extension BatchRunner {
         let folder = try self.folder()
         let composed = folder.appendingPathComponent(stem + ".jsonl")
         if !FileManager.default.fileExists(atPath: composed.path), let input = batch.inputFileID {
-            try await download(input, to: composed)
+            // Without it the results are still written and recorded, only not matched to lines.
+            do {
+                try await download(input, to: composed, limit: Self.inputLimit)
+            } catch {
+                context.diagnostics.write(
+                    "warning: the batch's input could not be read (\(ErrorReport.message(error))); "
+                        + "its results are not matched to lines\n")
+            }
         }
         var files: [URL] = []
         for (file, suffix) in [(batch.outputFileID, "output"), (batch.errorFileID, "errors")] {
             guard let file else { continue }
             let url = folder.appendingPathComponent("\(stem).\(suffix).jsonl")
-            try await download(file, to: url)
+            try await download(file, to: url, limit: Self.outputLimit)
             files.append(url)
         }
         let record = record(of: batch.id)
         var matcher = try BatchResultMatcher(composedPath: composed.path, lines: record?.lines)
         var recording = await BatchResultRecording(
             context: context, batch: batch, preset: record?.preset, labels: labels)
+        var seen: Set<String> = []
         for file in files {
             var reader = try LineReader(path: file.path)
             while let bytes = try reader.next() {
                 guard let result = BatchResultLine(bytes) else {
                     context.diagnostics.write(
                         "warning: \(file.lastPathComponent):\(reader.lineNumber): not a result line\n")
+                    continue
+                }
+                // One result a request: a repeated id is the server's mistake, said and left out.
+                guard seen.insert(result.customID).inserted else {
+                    context.diagnostics.write(
+                        "warning: \(file.lastPathComponent):\(reader.lineNumber): a second result for "
+                            + "\(TerminalText.cleanSingleLine(result.customID)), left out\n")
                     continue
                 }
                 let request = try matcher.take(result.customID)
@@ -97,11 +113,26 @@ extension BatchRunner {
         return (matcher.remaining, await recording.finish())
     }
 
-    /// Downloads file `id` to `url`, mode 0600.
-    private func download(_ id: String, to url: URL) async throws {
-        try Self.write([], to: url.path)
-        _ = try await context.client.downloadFile(id: id, to: url)
-        chmod(url.path, 0o600)
+    /// The largest input file read back (the Batch API takes 200 MB), and output or error file.
+    static let inputLimit = 256 << 20
+    static let outputLimit = 8 << 30
+
+    /// Downloads file `id` to `url` (mode 0600) through a new file beside it, renamed when whole: a download
+    /// cut short leaves nothing that a later run would take for the file.
+    private func download(_ id: String, to url: URL, limit: Int) async throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).partial")
+        try Self.write([], to: partial.path)
+        do {
+            _ = try await context.client.downloadFile(id: id, to: partial, maximumBytes: limit)
+            chmod(partial.path, 0o600)
+            guard rename(partial.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        } catch {
+            unlink(partial.path)
+            throw error
+        }
     }
 
     /// A result as `batch results` writes it: the request's id and input line, how it ended, the answer's text,

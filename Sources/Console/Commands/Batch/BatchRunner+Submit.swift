@@ -82,6 +82,10 @@ extension BatchRunner {
     func submit(
         bodies: [(id: String, body: JSONObject)], input: String, preset: String?, metadata: [String: String]
     ) async throws -> BatchObject {
+        guard bodies.count <= BatchComposer.requestLimit else {
+            throw ConsoleError(
+                "\(bodies.count) calls; a batch takes at most \(BatchComposer.requestLimit)", exitStatus: .usage)
+        }
         let staging = try folder().appendingPathComponent("upload-\(UUID().uuidString.lowercased()).jsonl").path
         var plan = BatchComposer.Plan(path: staging)
         let writer = try BatchLineWriter(path: staging)
@@ -92,31 +96,59 @@ extension BatchRunner {
             plan.requests += 1
         }
         try writer.close()
+        guard plan.bytes <= BatchComposer.byteLimit else {
+            unlink(staging)
+            throw ConsoleError(
+                "the calls make \(ByteSize.text(plan.bytes)); a batch takes at most 200 MB", exitStatus: .usage)
+        }
         return try await create(plan, staging: staging, input: input, preset: preset, metadata: metadata)
     }
 
-    /// Keeps the composed input as `BATCH.jsonl` and the record as `BATCH.json`; a server id that cannot name a
-    /// file leaves the staging file's name and is said.
+    /// Keeps the composed input as `BATCH.jsonl`, its MCP tools' headers and authorization redacted (they were
+    /// filled from the environment for the server; what is kept is for matching results, which needs none of
+    /// them), and the record as `BATCH.json`. The staging file is removed. A server id that cannot name a file,
+    /// or one this console keeps for another server, keeps nothing and is said.
     private func keep(
         _ batch: BatchObject, staging: String, plan: BatchComposer.Plan, input: String, preset: String?, in folder: URL
     ) {
+        defer { unlink(staging) }
         guard let stem = Self.fileStem(batch.id) else {
             context.diagnostics.write(
                 "warning: the server's batch id is not a file name; its results cannot be matched to lines\n")
             return
         }
-        let composed = folder.appendingPathComponent(stem + ".jsonl").path
+        if let kept = record(of: batch.id), kept.baseURL != context.configuration.baseURL {
+            context.diagnostics.write(
+                "warning: a batch \(batch.id) of \(kept.baseURL) is kept already; this one's results cannot be matched "
+                    + "to lines\n")
+            return
+        }
         let record = Record(
             id: batch.id, input: input, preset: preset, provider: context.providerName,
             baseURL: context.configuration.baseURL, lines: plan.lines.map { ($0.id, $0.line) })
         do {
-            unlink(composed)
-            try FileManager.default.moveItem(atPath: staging, toPath: composed)
+            try Self.copyRedacted(staging, to: folder.appendingPathComponent(stem + ".jsonl").path)
             try Self.write(
                 Array((record.json.compactString + "\n").utf8), to: folder.appendingPathComponent(stem + ".json").path)
         } catch {
             context.diagnostics.write("warning: the batch's record could not be kept: \(error)\n")
         }
+    }
+
+    /// The composed requests at `source` written to `destination` (0600, replaced) with each body's MCP secrets
+    /// replaced, a line at a time.
+    static func copyRedacted(_ source: String, to destination: String) throws {
+        var reader = try LineReader(path: source)
+        let writer = try BatchLineWriter(path: destination)
+        while let bytes = try reader.next() {
+            guard case .object(var line)? = try? JSONValue.parse(Array(bytes)), let body = line["body"] else {
+                continue
+            }
+            let redacted = Redactor.redactingMCPSecrets(body.serialized())
+            line["body"] = (try? JSONValue.parse(redacted)) ?? body
+            _ = try writer.write(.object(line))
+        }
+        try writer.close()
     }
 
     /// `1 request`, `10,000 requests`.

@@ -78,11 +78,12 @@ public struct BatchRunner: Sendable {
         }
     }
 
-    /// `batches/` in the data directory, made 0700 when missing.
+    /// `batches/` in the data directory, made (or kept) 0700.
     func folder() throws -> URL {
         let folder = context.environment.dataDirectory.appendingPathComponent("batches", isDirectory: true)
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(folder.path, 0o700)
         return folder
     }
 

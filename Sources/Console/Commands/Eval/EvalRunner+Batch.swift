@@ -7,11 +7,14 @@ import Workbench
 /// live call is, submitted, followed to its end with `batch wait`'s progress line, and its results matched back
 /// by `custom_id`; each result is recorded as an exchange of its batch and of the run. Library cases, and judges'
 /// calls, are answered live. No call's latency is known through the Batch API: `max_latency_ms` is not checked.
+/// The calls' presets are in the run, not on their exchanges (a batch's results share its record's).
 extension EvalRunner {
+    /// Throws `CancellationError` when Ctrl-C stopped the waiting: the batches go on, and `run` says how to follow
+    /// them.
     func runBatched(
         _ calls: [Call], contexts: [EvalColumn: ConsoleContext], runID: String, checker: EvalChecker,
         request: EvalRequest
-    ) async -> [EvalResult] {
+    ) async throws -> [EvalResult] {
         var observations = [EvalObservation?](repeating: nil, count: calls.count)
         // One batch for each provider's context, in the order the calls first name it.
         var groups: [(made: ConsoleContext, indices: [Int])] = []
@@ -60,6 +63,15 @@ extension EvalRunner {
                 observations[index] = observation
             }
         }
+        if Task.isCancelled {
+            // Ctrl-C: nothing is checked or kept (a run of calls never answered would make a false baseline).
+            for (_, batch, _) in submitted {
+                context.diagnostics.write(
+                    "Stopped waiting for \(batch.id); it goes on on the server (openresponses batch wait \(batch.id), "
+                        + "then batch results \(batch.id)).\n")
+            }
+            throw CancellationError()
+        }
         // Every answer checked (judges' calls live); library cases answered live, as without --batch.
         return await runAll(
             calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency,
@@ -67,36 +79,41 @@ extension EvalRunner {
     }
 
     /// The batch followed to its end, and each call's observation from its result (an error for a call with none).
+    /// Only what a check needs is kept of each result, and only for this batch's calls.
     private func results(
         of batch: BatchObject, ids: [String: Int], on made: ConsoleContext, runID: String, request: EvalRequest
     ) async -> [(Int, EvalObservation)] {
         let runner = BatchRunner(context: made)
-        var found: [String: BatchResultLine] = [:]
+        var found: [Int: EvalObservation] = [:]
         var ended = batch
-        let failure: String?
+        var failure: String?
         // What the calls waited (the batch's turnaround), kept but never shown as a call's latency.
         let started = ContinuousClock.now
         do {
             ended = try await runner.follow(id: batch.id, interval: request.batchInterval)
             _ = try await runner.eachResult(of: ended, labels: ["eval": runID]) { result, _ in
-                found[result.customID] = result
+                guard let index = ids[result.customID] else { return }
+                let response = result.response.map(Response.init(json:))
+                var observation = EvalObservation(
+                    answer: response?.outputText ?? "", latencyMs: 0, cost: BatchResultRecording.cost(of: result),
+                    outputTokens: result.outcome.usage?.outputTokens,
+                    error: result.succeeded ? nil : (result.errorMessage ?? "the request failed"))
+                observation.batch = batch.id
+                found[index] = observation
             }
-            failure = nil
+            if ended.status == "failed" {
+                failure = "the batch failed: " + (ended.errorMessages.first ?? "the server gave no reason")
+            }
         } catch {
             failure = ErrorReport.message(error)
         }
         let waited = (ContinuousClock.now - started).milliseconds
-        return ids.map { id, index in
-            guard let result = found[id] else {
+        return ids.map { _, index in
+            guard var observation = found[index] else {
                 let reason = failure ?? "no result: the batch \(ended.status)"
                 return (index, EvalObservation(answer: "", latencyMs: 0, error: reason))
             }
-            let response = result.response.map(Response.init(json:))
-            var observation = EvalObservation(
-                answer: response?.outputText ?? "", latencyMs: waited, cost: BatchResultRecording.cost(of: result),
-                outputTokens: result.outcome.usage?.outputTokens,
-                error: result.succeeded ? nil : (result.errorMessage ?? "the request failed"))
-            observation.batch = batch.id
+            observation.latencyMs = waited
             return (index, observation)
         }
     }

@@ -95,10 +95,20 @@ public struct EvalRunner: Sendable {
                 }
             }
         }
-        let results =
-            request.batch
-            ? await runBatched(calls, contexts: contexts, runID: runID, checker: checker, request: request)
-            : await runAll(calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
+        let results: [EvalResult]
+        if request.batch {
+            do {
+                results = try await runBatched(
+                    calls, contexts: contexts, runID: runID, checker: checker, request: request)
+            } catch {
+                await shutDown(contexts.values)
+                await context.recorder?.waitUntilIdle()
+                return .interrupted
+            }
+        } else {
+            results = await runAll(
+                calls, contexts: contexts, runID: runID, checker: checker, concurrency: request.concurrency)
+        }
         await shutDown(contexts.values)
         await context.recorder?.waitUntilIdle()
         let run = EvalRun(
