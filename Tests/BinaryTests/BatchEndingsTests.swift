@@ -72,6 +72,29 @@ struct BatchEndingsTests {
         await server.stop()
     }
 
+    @Test func ctrlCStopsWaitingAndSaysHowToGoOn() async throws {
+        let batches = BatchServer(progressSteps: 1000)
+        let server = try await LoopbackServer.start(route: batches.route)
+        let (harness, input) = try helper.harness(server)
+        defer { harness.remove() }
+        let id = try await helper.submit(harness, input)
+        let child = try RunningChild(
+            ChildProcess(
+                Subprocess.openresponsesBinary, ["batch", "wait", id, "--interval", "0.05"],
+                environment: harness.variables))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while server.requests.filter({ $0.method == "GET" }).count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(child.pid, SIGINT)
+        var errors: [UInt8] = []
+        for await chunk in child.errors { errors += chunk }
+        let text = String(decoding: errors, as: UTF8.self)
+        #expect(await child.stop() == .exited(130), "\(text)")
+        #expect(text.contains("Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id)"), "\(text)")
+        await server.stop()
+    }
+
     @Test func nothingIsSentForABadLineADryRunOrNoYesOffATerminal() async throws {
         let batches = BatchServer()
         let server = try await LoopbackServer.start(route: batches.route)
