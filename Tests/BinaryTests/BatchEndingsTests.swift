@@ -91,7 +91,9 @@ struct BatchEndingsTests {
         for await chunk in child.errors { errors += chunk }
         let text = String(decoding: errors, as: UTF8.self)
         #expect(await child.stop() == .exited(130), "\(text)")
-        #expect(text.contains("Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id)"), "\(text)")
+        #expect(
+            text.contains("Stopped waiting for \(id); it goes on on the server (openresponses batch wait \(id)"),
+            "\(text)")
         await server.stop()
     }
 

@@ -31,7 +31,8 @@ struct EvalPeerTests {
             """, mode: 0o600)
         try home.write("presets/plain.yaml", "version: 1\n")
         try home.write(
-            "presets/greeter.yaml", "version: 1\ninput_template: \"Greet {{name}}. {{input}}\"\nvariables:\n  name: Ada\n")
+            "presets/greeter.yaml",
+            "version: 1\ninput_template: \"Greet {{name}}. {{input}}\"\nvariables:\n  name: Ada\n")
         try home.write(
             "suite.yaml",
             """
@@ -51,8 +52,10 @@ struct EvalPeerTests {
 
             """)
         let result = try await home.run(
-            ["eval", home.appendingPathComponent("suite.yaml").path, "--provider", "stack", "--provider", "loop",
-             "--json"],
+            [
+                "eval", home.appendingPathComponent("suite.yaml").path, "--provider", "stack", "--provider", "loop",
+                "--json",
+            ],
             environment: ["LOOP_KEY": "sk-loop-test"])
         await loop.stop()
         #expect(result.status == 1, "names-ada fails in the plain columns: \(result.stderr)")
