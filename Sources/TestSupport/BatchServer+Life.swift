@@ -18,12 +18,12 @@ extension BatchServer {
             return
         }
         let step = batch.asked - 1
-        if step <= progressSteps {
+        if step <= progressSteps || (holds && !released.withLock({ $0 })) {
             batch.object["status"] = "in_progress"
             if batch.object["in_progress_at"] == nil {
                 batch.object["in_progress_at"] = .integer(Int(Date().timeIntervalSince1970))
             }
-            let done = total * step / (progressSteps + 1)
+            let done = total * min(step, progressSteps) / (progressSteps + 1)
             let failed = batch.lines.prefix(done).filter(Self.fails).count
             batch.object["request_counts"] = [
                 "total": .integer(total), "completed": .integer(done - failed), "failed": .integer(failed),

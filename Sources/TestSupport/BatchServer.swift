@@ -31,11 +31,19 @@ public final class BatchServer: Sendable {
     public let idPrefix: String
     /// A hostile server's output file: its first result written twice.
     public let repeatsFirstResult: Bool
+    /// With `holds`, a batch stays `in_progress` past its steps until `release()`: a test acts while it runs,
+    /// however slowly the machine goes.
+    public let holds: Bool
+    let released = Mutex(false)
+
+    /// Lets held batches end.
+    public func release() { released.withLock { $0 = true } }
 
     public init(
         progressSteps: Int = 2, model: String = "gpt-4.1-mini", idPrefix: String = "batch_",
-        repeatsFirstResult: Bool = false
+        repeatsFirstResult: Bool = false, holds: Bool = false
     ) {
+        self.holds = holds
         self.progressSteps = progressSteps
         self.model = model
         self.idPrefix = idPrefix

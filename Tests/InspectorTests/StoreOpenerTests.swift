@@ -47,7 +47,7 @@ struct StoreOpenerTests {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
             }
             #expect(applied.count == Set(applied).count)
-            #expect(applied.last == "v14-eval-run")
+            #expect(applied.last == "v15-batch")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
             let directoryMode =
