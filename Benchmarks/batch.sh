@@ -9,16 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-10000}
 runs=${2:-3}
-ours=$(./scripts/build-release.sh)
-bin=$(dirname "$ours")
-./scripts/build-release.sh openresponses-loopback > /dev/null
-work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
-"$bin/openresponses-loopback" "$work/port" & server=$!
-for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
-export OPENRESPONSES_HOME="$work/home" OPENAI_BASE_URL="http://127.0.0.1:$(cat "$work/port")/v1" OPENAI_API_KEY=sk-bench
-mkdir -p "$work/home/presets"
+. Benchmarks/lib.sh
+start_loopback "$(mktemp -d)"
 printf 'version: 1\nmodel: gpt-4.1-mini\ninstructions: Classify the text for {{team}}; answer with one label.\nvariables:\n  team: support\nmax_output_tokens: 16\n' \
   > "$work/home/presets/classify.yaml"
 python3 - "$work/input.jsonl" "$count" <<'PY'
