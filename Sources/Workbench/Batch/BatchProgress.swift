@@ -38,17 +38,13 @@ public struct BatchProgress: Sendable {
             if running > 1 { rate = Double(done) / running }
         }
         if rate == nil, let first, done > first.done {
-            let seconds = Self.seconds(elapsed - first.at)
+            let seconds = (elapsed - first.at).milliseconds / 1000
             if seconds > 0 { rate = Double(done - first.done) / seconds }
         }
         guard let rate, rate > 0 else { return nil }
         let left = (Double(batch.total - done) / rate).rounded(.up)
         // Past ten years the estimate says nothing (and would not fit the integer).
         return left.isFinite && left < 315_360_000 ? Int64(left) : nil
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func number(_ value: Int) -> String { value.formatted(.number.grouping(.automatic)) }

@@ -46,11 +46,12 @@ extension BatchRunner {
             var text = "ID                                  STATUS        DONE/TOTAL        FAILED  CREATED\n"
             for item in page.data.map({ BatchObject(json: $0).shown }) {
                 let created = item.createdAt.map(InspectorStore.timestamp) ?? "?"
-                text +=
-                    Self.padded(item.id, 36) + Self.padded(item.status, 14)
-                    + Self.padded("\(item.completed + item.failed)/\(item.total)", 18)
-                    + Self.padded("\(item.failed)", 8)
-                    + created + "\n"
+                // Each column padded, and one space after it however long the server's text.
+                let columns = [
+                    (item.id, 36), (item.status, 14), ("\(item.completed + item.failed)/\(item.total)", 18),
+                    ("\(item.failed)", 8),
+                ]
+                text += columns.map { $0.0.padded(to: $0.1 - 1) + " " }.joined() + created + "\n"
             }
             context.output.write(page.data.isEmpty ? "No batches on \(context.configuration.baseURL).\n" : text)
             return .success
@@ -157,10 +158,6 @@ extension BatchRunner {
         if let errors = batch.errorFileID { text += "  errors    \(errors)\n" }
         for reason in batch.errorMessages { text += "  error     \(TerminalText.cleanSingleLine(reason))\n" }
         return text
-    }
-
-    static func padded(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// The batch's output and error files in the ledger (the server made them; `ledger gc` deletes them).

@@ -122,7 +122,7 @@ extension BatchRunner {
     private func download(_ id: String, to url: URL, limit: Int) async throws {
         let partial = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).partial")
-        try Self.write([], to: partial.path)
+        try PrivateFile.write([], to: partial.path, replacing: true)
         do {
             _ = try await context.client.downloadFile(id: id, to: partial, maximumBytes: limit)
             chmod(partial.path, 0o600)

@@ -128,8 +128,9 @@ extension BatchRunner {
             baseURL: context.configuration.baseURL, lines: plan.lines.map { ($0.id, $0.line) })
         do {
             try Self.copyRedacted(staging, to: folder.appendingPathComponent(stem + ".jsonl").path)
-            try Self.write(
-                Array((record.json.compactString + "\n").utf8), to: folder.appendingPathComponent(stem + ".json").path)
+            try PrivateFile.write(
+                Array((record.json.compactString + "\n").utf8), to: folder.appendingPathComponent(stem + ".json").path,
+                replacing: true)
         } catch {
             context.diagnostics.write("warning: the batch's record could not be kept: \(error)\n")
         }

@@ -106,16 +106,6 @@ public struct BatchRunner: Sendable {
         return Record(json: json)
     }
 
-    /// Writes `bytes` to `path`, mode 0600, replacing what was there (never through a symbolic link).
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        unlink(path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-    }
-
     /// Runs `body` against the server batch `id` lives on (the ledger's provider unless `pinned`).
     func onBatchServer(_ id: String, pinned: Bool, _ body: (BatchRunner) async -> ExitStatus) async -> ExitStatus {
         await context.onServer(of: id, kind: .batch, pinned: pinned) { await body(BatchRunner(context: $0)) }

@@ -93,12 +93,8 @@ extension EvalRunner {
             ended = try await runner.follow(id: batch.id, interval: request.batchInterval)
             _ = try await runner.eachResult(of: ended, labels: ["eval": runID]) { result, _ in
                 guard let index = ids[result.customID] else { return }
-                let response = result.response.map(Response.init(json:))
-                var observation = EvalObservation(
-                    answer: response?.outputText ?? "", latencyMs: 0, cost: BatchResultRecording.cost(of: result),
-                    outputTokens: result.outcome.usage?.outputTokens,
-                    error: result.succeeded ? nil : (result.errorMessage ?? "the request failed"))
-                observation.batch = batch.id
+                var observation = Self.observation(of: result.response ?? .null, latencyMs: 0, batch: batch.id)
+                if !result.succeeded { observation.error = result.errorMessage ?? "the request failed" }
                 found[index] = observation
             }
             if ended.status == "failed" {

@@ -10,19 +10,17 @@ extension EvalRunner {
         var lines: [String] = []
         let names = run.columns.map { TerminalText.cleanSingleLine($0.column.name) }
         let width = max(6, names.map(\.count).max() ?? 0)
-        func padded(_ text: String, _ count: Int) -> String {
-            text.count >= count ? text : text + String(repeating: " ", count: count - text.count)
-        }
         lines.append(
-            padded("column", width) + "  " + padded("passed", 12) + padded("cost", 12) + padded("p50 ms", 10) + "p95 ms"
+            "column".padded(to: width) + "  " + "passed".padded(to: 12) + "cost".padded(to: 12)
+                + "p50 ms".padded(to: 10) + "p95 ms"
         )
         for (summary, name) in zip(run.columns, names) {
             let rate = String(format: "%d/%d %3.0f%%", summary.passed, summary.total, summary.passRate * 100)
             var cost = String(format: "$%.4f", summary.cost)
             if summary.unpriced > 0 { cost += "*" }
             lines.append(
-                padded(name, width) + "  " + padded(rate, 12) + padded(cost, 12)
-                    + padded(summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP50), 10)
+                name.padded(to: width) + "  " + rate.padded(to: 12) + cost.padded(to: 12)
+                    + (summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP50)).padded(to: 10)
                     + (summary.timed == 0 ? "–" : String(format: "%.0f", summary.latencyP95)))
         }
         if run.results.contains(where: { $0.observation.batch != nil }) {

@@ -72,6 +72,21 @@ extension EvalRunner {
         return exchange
     }
 
+    /// What a check sees of a response (a live call's, or a batch's result's body with its `batch` id): its text,
+    /// its cost (at the batch price for a batch's), its output tokens, and a failed response's error.
+    static func observation(of json: JSONValue, latencyMs: Double, batch: String? = nil) -> EvalObservation {
+        let response = Response(json: json)
+        let usage = Usage(json: json["usage"])
+        let failure =
+            response.status == .failed ? (json["error"]?["message"]?.stringValue ?? "the response failed") : nil
+        var observation = EvalObservation(
+            answer: response.outputText, latencyMs: latencyMs,
+            cost: PriceTable.shipped.cost(model: response.model, usage: usage, batch: batch != nil),
+            outputTokens: usage?.outputTokens, error: failure)
+        observation.batch = batch
+        return observation
+    }
+
     /// `input` composed with `options` as `ask` composes it, sent whole (`stream: false`); the answer, its
     /// latency, cost and tokens, or the error.
     static func post(
@@ -88,15 +103,7 @@ extension EvalRunner {
         do {
             let (json, _) = try await made.client.send(
                 method: "POST", path: "/responses", body: body, context: exchange)
-            let elapsed = (ContinuousClock.now - start).milliseconds
-            let response = Response(json: json)
-            let usage = Usage(json: json["usage"])
-            let failure =
-                response.status == .failed ? (json["error"]?["message"]?.stringValue ?? "the response failed") : nil
-            return EvalObservation(
-                answer: response.outputText, latencyMs: elapsed,
-                cost: PriceTable.shipped.cost(model: response.model, usage: usage),
-                outputTokens: usage?.outputTokens, error: failure)
+            return observation(of: json, latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
             return EvalObservation(
                 answer: "", latencyMs: (ContinuousClock.now - start).milliseconds, error: error.message)
@@ -128,12 +135,7 @@ extension EvalRunner {
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // The id is made here (a time and random digits), never read from the suite: it is safe as a file name.
         let path = folder.appendingPathComponent("\(run.id).json").path
-        let bytes = Data((run.json.prettyPrinted() + "\n").utf8)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        try PrivateFile.write(Array((run.json.prettyPrinted() + "\n").utf8), to: path)
         return path
     }
 }
