@@ -59,7 +59,9 @@ extension ExchangeRecorder.Recording {
                     error: outcome.error.map { redactor.redact(ExchangeRecorder.Recording.encode($0)) },
                     output: redactor.redact(texts.output), events: redactor.redact(texts.events),
                     cost: PriceTable.shipped.cost(
-                        model: outcome.model, usage: outcome.usage, batch: request.context.batchID != nil)
+                        model: outcome.model, usage: outcome.usage, batch: request.context.batchID != nil),
+                    // A batch's result has no time of its own (the Batch API gives none): null, not 0.
+                    duration: request.context.batchID == nil ? outcome.duration.milliseconds : nil
                 )
             }
             // Kept until the write is over: a failed one leaves them (and the row) for the next.
@@ -111,7 +113,7 @@ extension ExchangeRecorder.Recording {
                             arguments: [
                                 output.isEmpty ? nil : output, events.isEmpty ? nil : events, finish.cost,
                                 packed?.count ?? 0, outcome.state.rawValue, finish.error, outcome.error?.requestID,
-                                outcome.timeToFirstText?.milliseconds, outcome.duration.milliseconds,
+                                outcome.timeToFirstText?.milliseconds, finish.duration,
                                 outcome.responseID, outcome.model, outcome.responseStatus, outcome.usage?.inputTokens,
                                 outcome.usage?.cachedInputTokens, outcome.usage?.outputTokens,
                                 outcome.usage?.reasoningTokens, outcome.usage?.totalTokens, id,

@@ -85,6 +85,7 @@ struct BatchCommandTests {
         let hi = try #require(rows.first { $0["response_id"] == "resp_b0" })
         #expect(abs((hi["cost_usd"]?.doubleValue ?? 0) - 0.0006) < 1e-9, "\(hi)")
         #expect(hi["preset"] == "greeter")
+        #expect(hi["duration_ms"] == .null, "no per-request time is claimed")
         #expect(rows.contains { $0["state"] == "failed" && $0["status"] == 400 })
         let shown = try await harness.run(["inspect", "show", "\(hi["id"]?.intValue ?? 0)", "--json"])
         #expect(shown.stdout.contains("Greet Ada."), "the request body is the composed line's")
