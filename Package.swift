@@ -23,6 +23,12 @@ let package = Package(
         .executable(name: "openresponses", targets: ["openresponses"]),
         .library(name: "ResponsesAPI", targets: ["ResponsesAPI"]),
     ],
+    // The team inspector on PostgreSQL (Docs/team.md) is built only when asked for (`scripts/install.sh --team`,
+    // and the tests): PostgresNIO brings swift-crypto's BoringSSL, ServiceLifecycle and Metrics, minutes of a
+    // first build that a single user's console does not need (issue 51).
+    traits: [
+        .trait(name: "TeamInspector", description: "The inspector's PostgreSQL engine (inspector.url: postgres://…)")
+    ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -35,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // readline through the system library (libreadline-dev on Debian; Homebrew readline on macOS).
@@ -92,6 +99,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/prices.json")]
+        ),
+        // The inspector's second engine, PostgreSQL, for a team (Docs/team.md): what local stores push, read by
+        // every `inspect` command. Empty unless the TeamInspector trait is enabled.
+        .target(
+            name: "TeamStore",
+            dependencies: [
+                "Inspector", "ResponsesAPI", "Untrusted",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["TeamInspector"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The local document library: extraction, chunking, the store, search, answers. No terminal.
         .target(
@@ -151,7 +168,7 @@ let package = Package(
             dependencies: [
                 "ResponsesAPI", "Inspector", "StoreSupport", "Library", "Workbench", "Proxy", "CReadline", "CTerminal",
                 "Spawning", "MCPClient", "MCPServe",
-                "Untrusted", "Markdown",
+                "Untrusted", "Markdown", "TeamStore",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -266,6 +283,11 @@ let package = Package(
         // ProxyTests' Python SDK in front of the peer needs the peer (it skips without it). The three below
         // drive the built `openresponses` (found by `Subprocess.openresponsesBinary` beside the test bundle):
         // on its own, in a real terminal (tmux), against the peer server.
+        // Against a real PostgreSQL 15 cluster that scripts/postgres.sh starts (with the TeamInspector trait).
+        .testTarget(
+            name: "TeamStoreTests",
+            dependencies: ["TeamStore", "Inspector", "ResponsesAPI", "TestSupport"]
+        ),
         .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Workbench", "Inspector", "ResponsesAPI", "TestSupport", "openresponses"]

@@ -34,7 +34,22 @@ fi
 # The spec-validation tests use python3 with jsonschema; they skip without it.
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null 2>&1 || true
 
-started_peer=""
+# The team inspector's suites run against a throwaway PostgreSQL cluster (scripts/postgres.sh), required: CI never
+# skips them. The build has the TeamInspector trait (the PostgreSQL engine) that a default install leaves out.
+postgres_dir=$(mktemp -d)
+started_peer="" log=""
+cleanup() {
+  [ -z "$log" ] || rm -f "$log"
+  [ -z "$started_peer" ] || ./scripts/peer.sh stop
+  ./scripts/postgres.sh stop "$postgres_dir/cluster"
+  rm -rf "$postgres_dir"
+}
+trap cleanup EXIT
+postgres_url=$(./scripts/postgres.sh start "$postgres_dir/cluster")
+export OPENRESPONSES_TEST_POSTGRES_URL="$postgres_url"
+export OPENRESPONSES_REQUIRE_POSTGRES=1 OPENRESPONSES_POSTGRES_SCRIPT="$PWD/scripts/postgres.sh"
+traits=(--traits TeamInspector)
+
 if [ -z "${OPENRESPONSES_PEER_URL:-}" ] && [ "${OPENRESPONSES_SKIP_PEER:-0}" != 1 ]; then
   already=$(curl -sf -m 2 -o /dev/null http://127.0.0.1:8321/v1/models && echo yes || true)
   if url=$(./scripts/peer.sh start); then
@@ -47,22 +62,21 @@ fi
 
 # The formatter's rules (.swift-format) hold everywhere: a line it would change fails the run.
 swift format lint --strict --recursive --parallel Sources Tests Benchmarks Plugins scripts Package.swift
-swift build --build-tests
+swift build "${traits[@]}" --build-tests
 # ArgumentParser's manual generator, for the test of scripts/install.sh.
-swift build --product generate-manual
+swift build "${traits[@]}" --product generate-manual
 # The whole suite runs in parallel on the machine's cores. A few tests of timing-sensitive paths (a server that drops
 # its connection mid-stream, several processes opening one damaged store) have failed only under that full
 # load; a test that failed is run once more, alone, and the run passes only if it then passes. Both results are
 # printed, and which tests needed it ("test: failed under load"), so a flaky test stays visible.
 log=$(mktemp)
-trap 'rm -f "$log"; [ -z "$started_peer" ] || ./scripts/peer.sh stop' EXIT
 set +e
-swift test --skip-build "$@" 2>&1 | tee "$log"
+swift test "${traits[@]}" --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
   failed=$(grep -oE '✘ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/✘ Test ([A-Za-z0-9_]+)\(/\1/' | sort -u)
   if [ -z "$failed" ] || [ "$(echo "$failed" | wc -l)" -gt 8 ]; then exit "$status"; fi
   echo "test: failed under load: $(echo $failed | tr ' ' ',') — running them again, alone" >&2
-  swift test --skip-build --filter "$(echo $failed | tr ' ' '|')"
+  swift test "${traits[@]}" --skip-build --filter "$(echo $failed | tr ' ' '|')"
 fi

@@ -121,6 +121,7 @@ public final class ConsoleContext: Sendable {
     /// Waits for the inspector to write what it holds, then releases the network client.
     public func shutdown() async {
         await recorder?.finish()
+        await pushToTeam()
         await transport.shutdown()
     }
 }

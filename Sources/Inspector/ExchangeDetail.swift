@@ -89,6 +89,14 @@ public struct StoredEvent: Sendable, Hashable {
     public var type: String
     public var data: [UInt8]
 
+    public init(index: Int, sequenceNumber: Int?, offsetMs: Double, type: String, data: [UInt8]) {
+        self.index = index
+        self.sequenceNumber = sequenceNumber
+        self.offsetMs = offsetMs
+        self.type = type
+        self.data = data
+    }
+
     public var json: JSONValue {
         .object([
             "index": .integer(index),

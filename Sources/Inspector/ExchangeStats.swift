@@ -16,7 +16,7 @@ public struct ExchangeStats: Sendable, Hashable {
         public var failed: Int
         public var inputTokens: Int
         /// Of `inputTokens`, those the server reported as read from its prompt cache.
-        public var cachedTokens: Int = 0
+        public var cachedTokens: Int
         public var outputTokens: Int
         /// Nil when no exchange of the group has a known price.
         public var costUSD: Double?
@@ -24,6 +24,23 @@ public struct ExchangeStats: Sendable, Hashable {
         public var p95DurationMs: Double?
         public var p50TTFTMs: Double?
         public var p95TTFTMs: Double?
+
+        public init(
+            key: String, requests: Int, failed: Int, inputTokens: Int, cachedTokens: Int = 0, outputTokens: Int,
+            costUSD: Double?, p50DurationMs: Double?, p95DurationMs: Double?, p50TTFTMs: Double?, p95TTFTMs: Double?
+        ) {
+            self.key = key
+            self.requests = requests
+            self.failed = failed
+            self.inputTokens = inputTokens
+            self.cachedTokens = cachedTokens
+            self.outputTokens = outputTokens
+            self.costUSD = costUSD
+            self.p50DurationMs = p50DurationMs
+            self.p95DurationMs = p95DurationMs
+            self.p50TTFTMs = p50TTFTMs
+            self.p95TTFTMs = p95TTFTMs
+        }
 
         public var errorRate: Double { requests == 0 ? 0 : Double(failed) / Double(requests) }
         /// Cached input tokens over input tokens; nil when no input tokens were reported.
@@ -43,6 +60,8 @@ public struct ExchangeStats: Sendable, Hashable {
     }
 
     public var groups: [Group]
+
+    public init(groups: [Group]) { self.groups = groups }
 
     /// The nearest-rank percentile `p` (0...1) of `values`; nil when empty.
     static func percentile(_ p: Double, of values: [Double]) -> Double? {

@@ -268,6 +268,21 @@ extension InspectorStore {
             try db.execute(
                 sql: "CREATE INDEX exchange_batch ON exchange(batch_id, batch_request) WHERE batch_id IS NOT NULL")
         }
+        migrator.registerMigration("v17-team-push") { db in
+            // What was pushed to which team store (`inspect push`, `inspector.url`): the store's own name in the
+            // team's database (made once, here), and per destination each exchange sent, or why it could not be.
+            try db.execute(sql: "CREATE TABLE store_identity (id TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(16))))")
+            try db.execute(
+                sql: """
+                    CREATE TABLE team_push (
+                        destination TEXT NOT NULL,
+                        exchange_id INTEGER NOT NULL REFERENCES exchange(id) ON DELETE CASCADE,
+                        failure TEXT,
+                        PRIMARY KEY (destination, exchange_id)
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

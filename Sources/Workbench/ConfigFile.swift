@@ -21,6 +21,9 @@ public struct ConfigFile: Sendable, Hashable {
     public var mcp: [String] = []
     /// Model aliases (`aliases:`).
     public var aliases = ModelAliases()
+    /// `inspector.url`: a team's PostgreSQL inspector (Docs/team.md), and where the file says it.
+    public var inspectorURL: String?
+    public var inspectorURLLocation: SourceLocation?
 
     public static func url(environment: AppEnvironment) -> URL {
         if let path = environment["OPENRESPONSES_CONFIG"] { return URL(fileURLWithPath: path) }
@@ -55,6 +58,10 @@ public struct ConfigFile: Sendable, Hashable {
         config.aliases = ModelAliases(
             Dictionary(written.compactMap { key, value in value.stringValue.map { (key, $0) } }) { $1 })
         if config.provider != nil { config.providerLocation = document.validator.location(forKeyPath: "provider") }
+        config.inspectorURL = document.object["inspector"]?["url"]?.stringValue
+        if config.inspectorURL != nil {
+            config.inspectorURLLocation = document.validator.location(forKeyPath: "inspector.url")
+        }
         return config
     }
 }

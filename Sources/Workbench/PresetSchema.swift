@@ -25,12 +25,30 @@ public enum PresetSchema {
             ("aliases", .map(.text)),
             ("providers", .map(.object(provider))),
             ("mcp_servers", .map(.object(mcpServer))), ("mcp", .list(.text)),
+            ("inspector", .object(inspector)),
         ])
+
+    /// `inspector:` in the config file: `url`, a team's PostgreSQL (Docs/team.md). A password is not written
+    /// here (the file is not kept private): it comes from OPENRESPONSES_INSPECTOR_PASSWORD.
+    static let inspector = ObjectSpec(
+        [("url", .text)],
+        check: { inspector in
+            guard let url = inspector["url"]?.stringValue else { return [] }
+            if let components = URLComponents(string: url), components.password != nil {
+                return [
+                    ObjectIssue(
+                        "url",
+                        "a password is not kept in config.yaml: remove it from the URL and set OPENRESPONSES_INSPECTOR_PASSWORD"
+                    )
+                ]
+            }
+            return []
+        })
 
     /// The keys of a preset that are not request fields.
     public static let documentKeys: Set<String> = [
         "version", "name", "description", "console", "library", "extra_body", "preset", "providers", "provider",
-        "mcp_servers", "mcp", "variables", "input_template", "aliases",
+        "mcp_servers", "mcp", "variables", "input_template", "aliases", "inspector",
     ]
 
     /// One named provider under `providers:` (Docs/providers.md). Header values name environment variables,

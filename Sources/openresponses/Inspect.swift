@@ -12,11 +12,13 @@ struct Inspect: ParsableCommand {
         subcommands: [
             List.self, Watch.self, Show.self, Dump.self, Diff.self, Replay.self, Stats.self, Cache.self, Prune.self,
             Export.self,
-            Report.self,
+            Report.self, Push.self,
         ])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List exchanges, newest first.")
+
+        @OptionGroup var store: StoreOptions
 
         @Option(
             name: .long,
@@ -71,7 +73,7 @@ struct Inspect: ParsableCommand {
             query.evalRun = evalRun
             query.batchID = batchID
             let chosen = query
-            try inspect { await $0.list(chosen, json: printing.json) }
+            try inspect(store: store) { await $0.list(chosen, json: printing.json) }
         }
     }
 
@@ -82,9 +84,11 @@ struct Inspect: ParsableCommand {
         @Option(name: .long, help: "How many recent exchanges to print first.")
         var last = 10
 
+        @OptionGroup var store: StoreOptions
+
         func run() throws {
             let backlog = last
-            try inspect { await $0.watch(backlog: backlog) }
+            try inspect(store: store) { await $0.watch(backlog: backlog) }
         }
     }
 
@@ -92,6 +96,8 @@ struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one exchange: summary, headers, bodies, events (all unless parts are named).")
+
+        @OptionGroup var store: StoreOptions
 
         @Argument(help: "The exchange id (from inspect list).")
         var id: Int64
@@ -110,7 +116,7 @@ struct Inspect: ParsableCommand {
 
         func run() throws {
             let parts = InspectorPresenter.Parts(request: request, response: response, events: events, headers: headers)
-            try inspect { await $0.show(id: id, parts: parts, raw: raw, json: json) }
+            try inspect(store: store) { await $0.show(id: id, parts: parts, raw: raw, json: json) }
         }
     }
 
@@ -121,6 +127,8 @@ struct Inspect: ParsableCommand {
                 "Write one exchange as JSON, a curl command ($OPENAI_API_KEY stands for the key), its SSE stream, or HAR."
         )
 
+        @OptionGroup var store: StoreOptions
+
         @Argument(help: "The exchange id.")
         var id: Int64
         @Option(name: .long, help: "The format.")
@@ -130,12 +138,16 @@ struct Inspect: ParsableCommand {
             help: "Keep the streams' random obfuscation padding in the events (left out by default, so dumps compare).")
         var keepObfuscation = false
 
-        func run() throws { try inspect { await $0.dump(id: id, format: format, keepObfuscation: keepObfuscation) } }
+        func run() throws {
+            try inspect(store: store) { await $0.dump(id: id, format: format, keepObfuscation: keepObfuscation) }
+        }
     }
 
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff", abstract: "JSON-aware differences of two exchanges' requests and responses.")
+
+        @OptionGroup var store: StoreOptions
 
         @Argument(help: "The first exchange id.")
         var first: Int64
@@ -143,7 +155,7 @@ struct Inspect: ParsableCommand {
         var second: Int64
         @OptionGroup var printing: OutputOptions
 
-        func run() throws { try inspect { await $0.diff(first, second, json: printing.json) } }
+        func run() throws { try inspect(store: store) { await $0.diff(first, second, json: printing.json) } }
     }
 
     struct Replay: ParsableCommand {
@@ -235,6 +247,8 @@ struct Inspect: ParsableCommand {
                 "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset or provider."
         )
 
+        @OptionGroup var store: StoreOptions
+
         @Option(name: .long, help: "What to group by.")
         var by: ExchangeStats.Grouping = .model
         @Option(name: .long, help: "Only exchanges started at or after this time.")
@@ -243,7 +257,7 @@ struct Inspect: ParsableCommand {
 
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
-            try inspect { await $0.stats(by: by, since: date, json: printing.json) }
+            try inspect(store: store) { await $0.stats(by: by, since: date, json: printing.json) }
         }
     }
 
@@ -279,12 +293,14 @@ struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "prune", abstract: "Delete the exchanges (and their events) started before a time.")
 
+        @OptionGroup var store: StoreOptions
+
         @Option(name: .long, help: "Delete what started before this time (2026-11-01, an ISO 8601 time, or 30d ago).")
         var before: String
 
         func run() throws {
             let date = try time(before, flag: "--before")
-            try inspect { await $0.prune(before: date) }
+            try inspect(store: store) { await $0.prune(before: date) }
         }
     }
 
@@ -293,12 +309,14 @@ struct Inspect: ParsableCommand {
             commandName: "export",
             abstract: "Write exchanges as JSON Lines (one exchange, events included, per line), oldest first.")
 
+        @OptionGroup var store: StoreOptions
+
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?
 
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
-            try inspect { await $0.export(since: date) }
+            try inspect(store: store) { await $0.export(since: date) }
         }
     }
 }
@@ -323,6 +341,26 @@ extension Inspect {
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
             try inspect { await $0.report(since: date, model: model, to: output) }
+        }
+    }
+}
+
+extension Inspect {
+    struct Push: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "push",
+            abstract: "Copy this machine's recorded exchanges into a team's PostgreSQL store (Docs/team.md).",
+            discussion: """
+                Sends every finished exchange the team store does not have yet (a second push sends nothing). \
+                The password comes from OPENRESPONSES_INSPECTOR_PASSWORD when the URL has none.
+                """)
+
+        @Option(help: "The team store (default: inspector.url or OPENRESPONSES_INSPECTOR_URL).")
+        var to: String?
+        @Flag(help: "Try again the exchanges the team store refused before.") var retryRefused = false
+
+        func run() throws {
+            try inspect { [to, retryRefused] in await $0.push(to: to, retryRefused: retryRefused) }
         }
     }
 }

@@ -37,8 +37,10 @@ func time(_ text: String, flag: String) throws -> Date {
 }
 
 /// Runs an `InspectRunner` command; its exit status is the process's.
-func inspect(_ body: @escaping @Sendable (InspectRunner) async -> ExitStatus) throws {
-    let runner = InspectRunner(CommandIO(environment: processEnvironment))
+func inspect(
+    store: StoreOptions? = nil, _ body: @escaping @Sendable (InspectRunner) async -> ExitStatus
+) throws {
+    let runner = InspectRunner(CommandIO(environment: processEnvironment), readsLocal: store?.local ?? false)
     try finish(try blocking { await body(runner) })
 }
 

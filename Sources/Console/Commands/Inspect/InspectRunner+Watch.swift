@@ -7,7 +7,7 @@ import ResponsesAPI
 /// Ctrl-C. It starts with the last few, as tail does.
 extension InspectRunner {
     public func watch(backlog: Int = 10, interval: Duration = .milliseconds(200)) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let recent = try await store.exchanges(matching: ExchangeQuery(limit: max(backlog, 1)))
             var last = recent.first?.id ?? 0
             var open: Set<Int64> = []
@@ -15,7 +15,7 @@ extension InspectRunner {
                 output.write(Self.watchLine(row, started: false))
                 if row.state == "in_progress" { open.insert(row.id) }
             }
-            output.write("Watching \(store.path) (Ctrl-C stops).\n")
+            output.write("Watching \(store.location) (Ctrl-C stops).\n")
             while true {
                 do { try await Task.sleep(for: interval) } catch {
                     output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line

@@ -8,9 +8,12 @@ import Workbench
 /// exit status.
 public struct InspectRunner: Sendable, CommandIORunner {
     let io: CommandIO
+    /// `--local`: this machine's store even when `inspector.url` names a team's.
+    let readsLocal: Bool
 
-    public init(_ io: CommandIO) {
+    public init(_ io: CommandIO, readsLocal: Bool = false) {
         self.io = io
+        self.readsLocal = readsLocal
     }
 
     /// Opens the store and runs `body`; a missing or unreadable store, or a failed query, is one line.
@@ -23,7 +26,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
         }
         do {
             return try await body(store)
-        } catch let error as ConsoleError {
+        } catch let error as any UserFacingError {
             return ErrorReport.write(error, to: diagnostics)
         } catch {
             diagnostics.write("error: cannot read \(store.path): \(error)\n")
@@ -31,15 +34,15 @@ public struct InspectRunner: Sendable, CommandIORunner {
         }
     }
 
-    func exchange(_ id: Int64, in store: InspectorStore) async throws -> ExchangeDetail {
+    func exchange(_ id: Int64, in store: any InspectorReading) async throws -> ExchangeDetail {
         guard let detail = try await store.exchange(id: id) else {
-            throw ConsoleError("no exchange \(id) in \(store.path)", exitStatus: .apiError)
+            throw ConsoleError("no exchange \(id) in \(store.location)", exitStatus: .apiError)
         }
         return detail
     }
 
     public func list(_ query: ExchangeQuery, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let rows = try await store.exchanges(matching: query)
             let presenter = InspectorPresenter()
             output.write(json ? presenter.listJSON(rows) : presenter.listText(rows))
@@ -48,7 +51,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func show(id: Int64, parts: InspectorPresenter.Parts, raw: Bool, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let detail = try await exchange(id, in: store)
             let response = detail.summary.responseId ?? ""
             let calls = try await store.toolCalls(forResponses: response.isEmpty ? [] : [response])[response] ?? []
@@ -68,7 +71,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func dump(id: Int64, format: ExchangeExporter.Format, keepObfuscation: Bool = false) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             output.write(
                 ExchangeExporter(keepsObfuscation: keepObfuscation).export(
                     try await exchange(id, in: store), as: format))
@@ -77,7 +80,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func diff(_ first: Int64, _ second: Int64, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let a = try await exchange(first, in: store)
             let b = try await exchange(second, in: store)
             output.write(InspectorPresenter().diff(a, b, json: json))
@@ -86,7 +89,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func stats(by grouping: ExchangeStats.Grouping, since: Date?, json: Bool) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let stats = try await store.stats(by: grouping, since: since)
             output.write(
                 json
@@ -97,9 +100,9 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func prune(before date: Date) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             let count = try await store.prune(before: date)
-            await store.tidyWAL()
+            if let local = store as? InspectorStore { await local.tidyWAL() }
             output.write(
                 "deleted \(count) exchange\(count == 1 ? "" : "s") started before \(InspectorStore.timestamp(date))\n")
             return .success
@@ -107,7 +110,7 @@ public struct InspectRunner: Sendable, CommandIORunner {
     }
 
     public func export(since: Date?) async -> ExitStatus {
-        await withStore { store in
+        await withReader { store in
             try await store.forEachExchange(since: since) { detail in
                 output.write(detail.json.compactString + "\n")
             }

@@ -1,0 +1,84 @@
+import Foundation
+import Inspector
+import ResponsesAPI
+import TeamStore
+
+/// The `inspect` commands over a team's store (Docs/team.md): with `inspector.url` set (and no `--local`),
+/// what this machine has not sent yet is pushed first, then the team store answers the command.
+extension InspectRunner {
+    func withReader(_ body: (any InspectorReading) async throws -> ExitStatus) async -> ExitStatus {
+        let address: TeamStoreAddress?
+        do {
+            address = readsLocal ? nil : try ConsoleContext.teamAddress(environment: environment)
+        } catch {
+            return ErrorReport.write(error, to: diagnostics)
+        }
+        guard let address else { return await withStore(body) }
+        #if TeamInspector
+            if FileManager.default.fileExists(atPath: environment.inspectorPath),
+                let local = try? InspectorStore.open(at: environment.inspectorPath)
+            {
+                _ = try? await TeamShipper(local: local, address: address, patience: .seconds(5)).push(
+                    until: .now + .seconds(10))
+            }
+            let team: TeamStore
+            do {
+                team = try await TeamStore.open(address)
+            } catch {
+                return ErrorReport.write(
+                    ConsoleError(error.message, exitStatus: .apiError, hint: "--local reads this machine's store"),
+                    to: diagnostics)
+            }
+            defer { Task { await team.close() } }
+            do {
+                return try await body(team)
+            } catch {
+                return ErrorReport.write(error, to: diagnostics)
+            }
+        #else
+            return ErrorReport.write(ConsoleContext.noTeamEngine(address), to: diagnostics)
+        #endif
+    }
+
+    /// `inspect push [--to URL]`: every finished exchange of this machine's store not yet in the team store,
+    /// sent (idempotent: a second push sends nothing); what the database refused is named, and the rest goes on.
+    public func push(to url: String?, retryRefused: Bool) async -> ExitStatus {
+        let address: TeamStoreAddress
+        do {
+            if let url {
+                var parsed = try TeamStoreAddress(parsing: url, origin: "--to")
+                if parsed.password == nil { parsed.password = environment["OPENRESPONSES_INSPECTOR_PASSWORD"] }
+                address = parsed
+            } else if let configured = try ConsoleContext.teamAddress(environment: environment) {
+                address = configured
+            } else {
+                throw ConsoleError(
+                    "no team store to push to: give --to postgres://USER@HOST:PORT/DATABASE or set inspector.url")
+            }
+        } catch {
+            return ErrorReport.write(error, to: diagnostics)
+        }
+        #if TeamInspector
+            return await withStore { local in
+                if retryRefused { _ = try await local.forgetPushRefusals(destination: address.destination) }
+                let before = try await local.pushBacklog(destination: address.destination)
+                output.write("Pushing \(before.waiting) exchange\(before.waiting == 1 ? "" : "s") to \(address)…\n")
+                let report = try await TeamShipper(local: local, address: address).push()
+                for (id, reason) in report.refused {
+                    diagnostics.write("warning: exchange \(id) refused: \(reason)\n")
+                }
+                output.write(
+                    "Pushed \(report.added) new, \(report.alreadyThere) already there, \(report.refused.count) refused.\n"
+                )
+                let after = try await local.pushBacklog(destination: address.destination)
+                if after.refused > 0 {
+                    output.write(
+                        "\(after.refused) refused in all; `inspect push --retry-refused` tries them again.\n")
+                }
+                return report.refused.isEmpty ? .success : .apiError
+            }
+        #else
+            return ErrorReport.write(ConsoleContext.noTeamEngine(address), to: diagnostics)
+        #endif
+    }
+}

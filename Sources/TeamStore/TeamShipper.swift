@@ -1,0 +1,119 @@
+#if TeamInspector
+    import Foundation
+    import Inspector
+    import Logging
+
+    /// Sends a local store's finished exchanges to a team store: once for `inspect push` and at the end of a
+    /// command, continuously for the proxy. The local store is the spool: an exchange is written there first
+    /// (the answer never waits for the network), and leaves it only when the team store has it. A database
+    /// that is down costs nothing but the wait for it: the exchanges stay and go with a later push.
+    public struct TeamShipper: Sendable {
+        public let local: InspectorStore
+        public let address: TeamStoreAddress
+        public let patience: Duration
+
+        public init(local: InspectorStore, address: TeamStoreAddress, patience: Duration = .seconds(10)) {
+            self.local = local
+            self.address = address
+            self.patience = patience
+        }
+
+        /// What a push did.
+        public struct Report: Sendable {
+            public var added = 0
+            public var alreadyThere = 0
+            /// Exchanges the database refused (a value it cannot hold): their local id and its reason.
+            public var refused: [(id: Int64, reason: String)] = []
+            /// Finished exchanges still waiting (none after a push that ran to its end).
+            public var waiting = 0
+        }
+
+        /// Pushes every finished exchange not yet in the team store, a batch at a time, until none is left or
+        /// `deadline` has passed. `progress` hears the count sent so far after each batch.
+        public func push(
+            until deadline: ContinuousClock.Instant? = nil, progress: (@Sendable (Int) -> Void)? = nil
+        ) async throws -> Report {
+            let team = try await TeamStore.open(address, patience: patience)
+            do {
+                let report = try await push(to: team, until: deadline, progress: progress)
+                await team.close()
+                return report
+            } catch {
+                await team.close()
+                throw error
+            }
+        }
+
+        func push(
+            to team: TeamStore, until deadline: ContinuousClock.Instant?, progress: (@Sendable (Int) -> Void)?
+        ) async throws -> Report {
+            let origin = try await local.identity()
+            var report = Report()
+            while deadline.map({ ContinuousClock.now < $0 }) ?? true {
+                let batch = try await local.exchangesToPush(destination: address.destination)
+                if batch.isEmpty { break }
+                let outcome = try await team.push(batch, origin: origin)
+                try await local.notePushed(outcome.added + outcome.alreadyThere, destination: address.destination)
+                for (id, reason) in outcome.refused {
+                    try await local.notePushRefused(id, destination: address.destination, reason: reason)
+                }
+                report.added += outcome.added.count
+                report.alreadyThere += outcome.alreadyThere.count
+                report.refused += outcome.refused
+                progress?(report.added + report.alreadyThere)
+            }
+            report.waiting = try await local.pushBacklog(destination: address.destination).waiting
+            return report
+        }
+
+        /// What `follow` tells its owner: the team store went out of reach (with the error and how many exchanges
+        /// wait), or came back (with how many were sent then).
+        public enum Notice: Sendable {
+            case unreachable(TeamStoreError, waiting: Int)
+            case reachable(sent: Int)
+            case refused([(id: Int64, reason: String)])
+        }
+
+        /// Pushes every `interval` until the task is cancelled, keeping one connection and opening another after
+        /// a failure (waiting up to `maximumBackoff` between tries). Each change of reachability is one notice.
+        public func follow(
+            interval: Duration = .seconds(1), maximumBackoff: Duration = .seconds(10),
+            notice: @escaping @Sendable (Notice) -> Void
+        ) async {
+            var team: TeamStore?
+            var down = false
+            var backoff = interval
+            while !Task.isCancelled {
+                do {
+                    let store: TeamStore
+                    if let team {
+                        store = team
+                    } else {
+                        store = try await TeamStore.open(address, patience: patience)
+                        team = store
+                    }
+                    let report = try await push(to: store, until: nil, progress: nil)
+                    if down {
+                        down = false
+                        notice(.reachable(sent: report.added + report.alreadyThere))
+                    }
+                    if !report.refused.isEmpty { notice(.refused(report.refused)) }
+                    backoff = interval
+                } catch {
+                    if Task.isCancelled { break }
+                    await team?.close()
+                    team = nil
+                    if !down {
+                        down = true
+                        let waiting = (try? await local.pushBacklog(destination: address.destination).waiting) ?? 0
+                        notice(
+                            .unreachable(TeamStore.failure(error, doing: "push", address: address), waiting: waiting))
+                    }
+                    backoff = min(backoff * 2, maximumBackoff)
+                }
+                try? await Task.sleep(for: down ? backoff : interval)
+            }
+            await team?.close()
+        }
+    }
+#endif

@@ -1,0 +1,47 @@
+#if TeamInspector
+    import Foundation
+    import Inspector
+    import PostgresNIO
+
+    extension TeamStore {
+        /// `inspect stats` over the team store, grouped and summed in the database (its rows never cross the
+        /// network); the percentiles are nearest-rank (`percentile_disc`), as the SQLite store computes them.
+        public func stats(by grouping: ExchangeStats.Grouping, since: Date?) async throws -> ExchangeStats {
+            let key =
+                switch grouping {
+                case .model: "COALESCE(model, '(none)')"
+                case .day: "to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+                case .preset: "COALESCE(preset, '(none)')"
+                case .provider: "COALESCE(provider, '(none)')"
+                }
+            let since = since ?? Date(timeIntervalSince1970: 0)
+            let groups = try await run("compute statistics") { connection in
+                var groups: [ExchangeStats.Group] = []
+                let rows = try await connection.query(
+                    """
+                    SELECT \(unescaped: key) AS key, count(*)::bigint,
+                           count(*) FILTER (WHERE state IN ('failed', 'interrupted'))::bigint,
+                           COALESCE(sum(input_tokens), 0)::bigint, COALESCE(sum(cached_tokens), 0)::bigint,
+                           COALESCE(sum(output_tokens), 0)::bigint, sum(cost_usd),
+                           percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms),
+                           percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms),
+                           percentile_disc(0.5) WITHIN GROUP (ORDER BY ttft_ms),
+                           percentile_disc(0.95) WITHIN GROUP (ORDER BY ttft_ms)
+                    FROM exchange WHERE started_at >= \(since) AND state != 'in_progress'
+                    GROUP BY 1
+                    """, logger: logger)
+                for try await row in rows {
+                    let (key, requests, failed, input, cached, output, cost, p50, p95, t50, t95) = try row.decode(
+                        (String, Int, Int, Int, Int, Int, Double?, Double?, Double?, Double?, Double?).self)
+                    groups.append(
+                        ExchangeStats.Group(
+                            key: key, requests: requests, failed: failed, inputTokens: input, cachedTokens: cached,
+                            outputTokens: output, costUSD: cost, p50DurationMs: p50, p95DurationMs: p95,
+                            p50TTFTMs: t50, p95TTFTMs: t95))
+                }
+                return groups
+            }
+            return ExchangeStats(groups: groups.sorted { ($0.requests, $1.key) > ($1.requests, $0.key) })
+        }
+    }
+#endif
