@@ -91,15 +91,17 @@ public struct ProxyRunner: Sendable {
         let server = ProxyServer(
             configuration: configuration, observer: context.recorder, now: context.environment.now, logger: logger)
         do {
-            try await server.run { port in
-                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                output.write(
-                    """
-                    Proxy on http://\(host):\(port)/v1 -> \(configuration.upstream), \(inspector).
-                    Point a client at it: OPENAI_BASE_URL=http://\(host):\(port)/v1\(configuration.token == nil ? "" : " with the token as its key"). \
-                    openresponses inspect watch follows the exchanges; Ctrl-C stops.
+            try await shippingToTeam {
+                try await server.run { port in
+                    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                    output.write(
+                        """
+                        Proxy on http://\(host):\(port)/v1 -> \(configuration.upstream), \(inspector).
+                        Point a client at it: OPENAI_BASE_URL=http://\(host):\(port)/v1\(configuration.token == nil ? "" : " with the token as its key"). \
+                        openresponses inspect watch follows the exchanges; Ctrl-C stops.
 
-                    """)
+                        """)
+                }
             }
         } catch {
             if Task.isCancelled || error is CancellationError {
