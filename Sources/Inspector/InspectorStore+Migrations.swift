@@ -268,6 +268,14 @@ extension InspectorStore {
             try db.execute(
                 sql: "CREATE INDEX exchange_batch ON exchange(batch_id, batch_request) WHERE batch_id IS NOT NULL")
         }
+        migrator.registerMigration("v16-user") { db in
+            // The user of a proxy shared by a team (`openresponses proxy --tokens-file`) whose token sent the
+            // request; NULL for the console's own. The index serves `inspect list --user` and the proxy's
+            // question before each request of a user with a budget: what it has spent since midnight.
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN user TEXT")
+            try db.execute(
+                sql: "CREATE INDEX exchange_user ON exchange(user, started_at) WHERE user IS NOT NULL")
+        }
         return migrator
     }
 }
