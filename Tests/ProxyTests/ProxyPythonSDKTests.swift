@@ -128,8 +128,9 @@ struct ProxyPythonSDKTests {
     }
 
     /// A team's proxy: alice's first call goes through, her second is over her budget, and the SDK raises the
-    /// 429 as a `RateLimitError` with the proxy's code and message at once, without retrying it (the proxy says
-    /// `x-should-retry: false`; the SDK retries a 429 twice by default). bob, with no budget, goes on.
+    /// 429 as a `RateLimitError` with the proxy's code and message at once, without retrying it (the proxy sends
+    /// `Retry-After` until midnight UTC and `x-should-retry: false`; without them the SDK retried it twice). bob,
+    /// with no budget, goes on.
     @Test func overBudgetTheSDKRaisesAtOnce() async throws {
         let whole =
             #"{"id":"resp_team_sdk","object":"response","created_at":1,"status":"completed","model":"gpt-5.1","output":[],"usage":{"input_tokens":1000000,"output_tokens":0,"total_tokens":1000000}}"#
