@@ -68,6 +68,13 @@ struct ProxyUsersCommandTests {
         #expect(await proxy.stop(grace: .seconds(10)) == .exited(0), "\(said.text)")
         await reading.value
 
+        // The console's own exchange in the same store has no user.
+        let ask = try await harness.run(["ask", "--no-stream", "--model", "gpt-5.1", "hello"])
+        #expect(ask.status == 0, "\(ask.stderr)")
+        let console = try await harness.run(["inspect", "list", "--source", "console", "--json"])
+        let own = try JSONValue.parse(Array(console.stdout.utf8)).arrayValue ?? []
+        #expect(own.count == 1 && own.first?["user"] == .null, "\(console.stdout)")
+
         let alice = try await harness.run(["inspect", "list", "--user", "alice", "--json"])
         let rows = try JSONValue.parse(Array(alice.stdout.utf8)).arrayValue ?? []
         #expect(rows.count == 1 && rows.first?["user"] == "alice", "\(alice.stdout)\(alice.stderr)")
@@ -77,11 +84,12 @@ struct ProxyUsersCommandTests {
             groups.map {
                 "\($0["key"]?.stringValue ?? "?") \($0["requests"]?.intValue ?? 0) \($0["cost_usd"]?.doubleValue ?? 0)"
             }
-                == ["bob 2 2.5", "alice 1 1.25"], "\(stats.stdout)")
+                == ["bob 2 2.5", "(none) 1 1.25", "alice 1 1.25"], "\(stats.stdout)")
         let table = try await harness.run(["inspect", "list"])
         let header = try #require(table.stdout.split(separator: "\n").first)
         #expect(header.contains("USER") && header.contains("CLIENT"), "\(table.stdout)")
-        #expect(table.stdout.split(separator: "\n").dropFirst().map { $0.contains(" bob ") } == [true, true, false])
+        #expect(
+            table.stdout.split(separator: "\n").dropFirst().map { $0.contains(" bob ") } == [false, true, true, false])
         for token in ["s3cr3t-alice-0030", "s3cr3t-bob-0031"] {
             #expect(try !harness.dataDirectoryContains(token), "\(token)")
         }
