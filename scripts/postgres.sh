@@ -8,6 +8,8 @@
 #   scripts/postgres.sh pause DIR    → stops the server only, keeping the cluster (an outage)
 #   scripts/postgres.sh resume DIR   → starts it again on the same port
 set -euo pipefail
+# runuser and the cluster tools live in sbin folders a minimal PATH leaves out.
+export PATH="$PATH:/usr/sbin:/sbin"
 command=${1:?usage: scripts/postgres.sh start|stop|pause|resume DIR}
 dir=${2:?usage: scripts/postgres.sh $command DIR}
 
@@ -56,8 +58,9 @@ unix_socket_directories = '$dir'
 max_connections = 200
 fsync = on
 EOF
-    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
-      || { cat "$dir/server.log" >&2; exit 1; }
+    # pg_ctl's output to a file: the server it leaves running must not hold the caller's pipes open.
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >"$dir/pg_ctl.log" 2>&1 \
+      || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
     echo "postgres://openresponses:$password@127.0.0.1:$port/postgres"
     ;;
   stop)
@@ -65,11 +68,12 @@ EOF
     as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     ;;
   pause)
-    as_owner "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >"$dir/pg_ctl.log" 2>&1 \
+      || { cat "$dir/pg_ctl.log" >&2; exit 1; }
     ;;
   resume)
-    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
-      || { tail -20 "$dir/server.log" >&2; exit 1; }
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >"$dir/pg_ctl.log" 2>&1 \
+      || { cat "$dir/pg_ctl.log" >&2; tail -20 "$dir/server.log" >&2; exit 1; }
     ;;
   *)
     echo "usage: scripts/postgres.sh start|stop|pause|resume DIR" >&2

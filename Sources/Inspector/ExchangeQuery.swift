@@ -25,6 +25,8 @@ public struct ExchangeQuery: Sendable, Hashable {
     public var evalRun: String?
     /// The Batch API batch whose results the exchanges are.
     public var batchID: String?
+    /// The user of a proxy shared by a team (`proxy --tokens-file`) whose token sent the exchanges.
+    public var user: String?
     public var limit: Int
 
     public init(
@@ -93,6 +95,10 @@ public struct ExchangeQuery: Sendable, Hashable {
         if let batchID {
             clauses.append("batch_id = ?")
             _ = arguments.append(contentsOf: [batchID])
+        }
+        if let user {
+            clauses.append("user = ?")
+            _ = arguments.append(contentsOf: [user])
         }
         if let responseID {
             clauses.append("response_id = ?")

@@ -95,6 +95,12 @@ public final class ExchangeRecorder: ExchangeObserver {
         try? await opening.value().get()
     }
 
+    /// What `user` has spent since `since`, in the store this recorder writes to (`InspectorStore.spent`);
+    /// throws what kept the store from opening.
+    public func spent(user: String, since: Date) async throws -> Double {
+        try await opening.value().get().spent(user: user, since: since)
+    }
+
     public func exchangeWillStart(_ request: ExchangeRequest) async -> any ExchangeRecording {
         openExchanges.withLock { $0.count += 1 }
         return Recording(request: request, recorder: self)
@@ -123,6 +129,7 @@ public final class ExchangeRecorder: ExchangeObserver {
             request.context.labels["provider"] ?? provider,
             request.context.labels["source"] ?? "console", request.context.labels["client"],
             request.context.evalRun, request.context.batchID, request.context.labels["batch_request"],
+            request.context.user,
         ]
         return RowValues(
             arguments: arguments, storeRequested: json?["store"]?.boolValue != false,
@@ -184,8 +191,8 @@ public final class ExchangeRecorder: ExchangeObserver {
             sql: """
                 INSERT INTO exchange (started_at, method, url, request_headers, request_body, state, model,
                                       preset, session, replay_of, pid, attempt, input_text, provider, source, client,
-                                      eval_run, batch_id, batch_request)
-                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      eval_run, batch_id, batch_request, user)
+                VALUES (?, ?, ?, ?, ?, 'in_progress', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: row)
         return db.lastInsertedRowID

@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 import ResponsesAPI
 
-/// `inspect stats`: per group (model, day or preset), the number of requests, tokens, estimated cost,
+/// `inspect stats`: per group (model, day, preset, provider or the proxy's user), the number of requests, tokens, estimated cost,
 /// median and 95th-percentile latency and time to first text, the share that failed, and the share of input
 /// tokens the server reported as cached (prompt caching's hit rate).
 public struct ExchangeStats: Sendable, Hashable {
     public enum Grouping: String, Sendable, CaseIterable {
-        case model, day, preset, provider
+        case model, day, preset, provider, user
     }
 
     public struct Group: Sendable, Hashable {
@@ -80,6 +80,7 @@ extension InspectorStore {
             case .day: "substr(started_at, 1, 10)"
             case .preset: "COALESCE(preset, '(none)')"
             case .provider: "COALESCE(provider, '(none)')"
+            case .user: "COALESCE(user, '(none)')"
             }
         // Grouped inside the read: `Row` is not `Sendable`, so returning rows would pick GRDB's blocking
         // `read` and hold a thread of the concurrency pool for the query.
@@ -112,5 +113,17 @@ extension InspectorStore {
             }
         }
         return ExchangeStats(groups: groups.sorted { ($0.requests, $1.key) > ($1.requests, $0.key) })
+    }
+
+    /// What `user` (the proxy's, `proxy --tokens-file`) has spent since `since`: the estimated cost recorded
+    /// with each of its exchanges (`cost_usd`, from the usage and the price table, as `inspect stats` sums
+    /// it). Exchanges still in flight and those of models without a price count for nothing.
+    public func spent(user: String, since: Date) async throws -> Double {
+        try await writer.read { db in
+            try Double.fetchOne(
+                db,
+                sql: "SELECT COALESCE(SUM(cost_usd), 0) FROM exchange WHERE user = ? AND started_at >= ?",
+                arguments: [user, StorageDate.string(since)]) ?? 0
+        }
     }
 }

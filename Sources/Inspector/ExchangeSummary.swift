@@ -29,6 +29,8 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     public var evalRun: String?
     /// The Batch API batch the exchange is a result of.
     public var batchId: String?
+    /// The proxy's user whose token sent it (`proxy --tokens-file`).
+    public var user: String?
     public var error: String?
     public var costUsd: Double?
     public var attempt: Int
@@ -38,7 +40,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
     static let columns = """
         id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
         duration_ms, input_tokens, output_tokens, event_count, preset, provider, source, client, session, error, cost_usd,
-        attempt, eval_run, batch_id
+        attempt, eval_run, batch_id, user
         """
 
     /// The error message stored with the exchange, if any.
@@ -71,6 +73,7 @@ public struct ExchangeSummary: Sendable, Hashable, FetchableRecord, Decodable {
         object["session"] = session.map(JSONValue.string) ?? .null
         object["eval_run"] = evalRun.map(JSONValue.string) ?? .null
         object["batch_id"] = batchId.map(JSONValue.string) ?? .null
+        object["user"] = user.map(JSONValue.string) ?? .null
         object["error"] = error.flatMap { try? JSONValue.parse(Array($0.utf8)) } ?? .null
         object["cost_usd"] = costUsd.map(JSONValue.number) ?? .null
         object["attempt"] = .integer(attempt)

@@ -268,6 +268,16 @@ extension InspectorStore {
             try db.execute(
                 sql: "CREATE INDEX exchange_batch ON exchange(batch_id, batch_request) WHERE batch_id IS NOT NULL")
         }
+        migrator.registerMigration("v16-user") { db in
+            // The user of a proxy shared by a team (`openresponses proxy --tokens-file`) whose token sent the
+            // request; NULL for the console's own. The index serves `inspect list --user` and the proxy's
+            // question before each request of a user with a budget, what it has spent since midnight, without
+            // reading a row: `cost_usd` lies behind the bodies, and a sum read from the rows walked their
+            // overflow pages (73 ms against 0.34 ms for 5,000 exchanges of 50 KB: Benchmarks/spend.sh).
+            try db.execute(sql: "ALTER TABLE exchange ADD COLUMN user TEXT")
+            try db.execute(
+                sql: "CREATE INDEX exchange_user ON exchange(user, started_at, cost_usd) WHERE user IS NOT NULL")
+        }
         migrator.registerMigration("v17-team-push") { db in
             // What was pushed to which team store (`inspect push`, `inspector.url`): the store's own name in the
             // team's database (made once, here), and per destination each exchange sent, or why it could not be.

@@ -12,6 +12,15 @@ public struct ProxyConfiguration: Sendable {
     /// When set, clients must send it as their key (`Authorization: Bearer TOKEN`) and the upstream gets
     /// `upstreamKey` instead. Required to listen beyond loopback, and whenever `upstreamKey` is set.
     public var token: String?
+    /// Instead of `token`: a team's users, each with a token of its own (`--tokens-file`). The user a request's
+    /// token names is recorded with its exchange, and a user with a budget is held to it.
+    public var users: ProxyUsers?
+    /// The daily budget in US dollars of a user whose line in the tokens file gives none (`--budget-per-user`).
+    public var defaultBudget: Double?
+    /// How long a user's spending, once read from the store, is used before it is read again.
+    public var spendFreshness: Duration
+    /// Answers `GET /health` itself, without a token (`--health`), for a load balancer.
+    public var health: Bool
     /// The key the proxy itself sends upstream (`--key-from-env`); nil forwards the client's own.
     public var upstreamKey: String?
     /// The provider the upstream is (`default` or a name from config.yaml), for the inspector's column.
@@ -41,8 +50,14 @@ public struct ProxyConfiguration: Sendable {
         upstreamKey: String? = nil,
         provider: String? = nil, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(600),
         keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20, recordingBacklog: Int = 2 << 20,
-        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, idleTimeout: Duration = .seconds(60)
+        spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, idleTimeout: Duration = .seconds(60),
+        users: ProxyUsers? = nil, defaultBudget: Double? = nil, spendFreshness: Duration = .seconds(2),
+        health: Bool = false
     ) {
+        self.users = users
+        self.defaultBudget = defaultBudget
+        self.spendFreshness = spendFreshness
+        self.health = health
         self.idleTimeout = idleTimeout
         self.recordingBacklog = recordingBacklog
         self.spoolDirectory = spoolDirectory
@@ -71,25 +86,45 @@ public struct ProxyConfiguration: Sendable {
     /// on the network could spend the key), the proxy's own key without a token (any program or web page on
     /// this machine could spend it), a token without a key to send upstream, an upstream that is not an
     /// http(s) URL.
+    /// Whether some user is held to a budget: then the proxy needs a store to read spending from.
+    public var hasBudgets: Bool {
+        guard let users else { return false }
+        return defaultBudget != nil || users.users.contains { $0.budget != nil }
+    }
+
     public func validate() throws(ProxyError) {
         guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme),
             url.host != nil
         else {
             throw ProxyError("--upstream \(upstream): not an http(s) URL (example: https://api.openai.com/v1)")
         }
-        if !listensOnLoopback, token == nil {
+        if token != nil, users != nil {
+            throw ProxyError.tokensAndToken
+        }
+        let guarded = token != nil || users != nil
+        if !listensOnLoopback, !guarded {
             throw ProxyError(
-                "--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key)"
+                "--listen \(host):\(port) is reachable from other machines: give --token SECRET (clients send it as their key) or --tokens-file FILE"
             )
         }
-        if upstreamKey != nil, token == nil {
+        if upstreamKey != nil, !guarded {
             throw ProxyError(
-                "--key-from-env needs --token SECRET or --token-file PATH (clients send it as their key): without one, any program or web page on this machine could spend the key"
+                "--key-from-env needs --token SECRET or --token-file PATH (clients send it as their key), or --tokens-file FILE: without one, any program or web page on this machine could spend the key"
             )
         }
         if token != nil, upstreamKey == nil {
             throw ProxyError(
                 "--token needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
+        }
+        if users != nil, upstreamKey == nil {
+            throw ProxyError(
+                "--tokens-file needs the key the proxy sends upstream: set OPENAI_API_KEY and give --key-from-env")
+        }
+        if let defaultBudget {
+            guard users != nil else { throw ProxyError("--budget-per-user needs --tokens-file (a budget is a user's)") }
+            guard defaultBudget.isFinite, defaultBudget >= 0 else {
+                throw ProxyError("--budget-per-user \(defaultBudget): not an amount of US dollars (example: 5.00)")
+            }
         }
         guard (0...65535).contains(port) else { throw ProxyError("--listen: port \(port) is out of range") }
         guard idleTimeout > .zero else {
@@ -103,4 +138,10 @@ public struct ProxyError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+extension ProxyError {
+    /// Both a token for everyone and a file of users' tokens.
+    public static let tokensAndToken = ProxyError(
+        "give --tokens-file or --token/--token-file, not both: --tokens-file gives each user a token of its own")
 }

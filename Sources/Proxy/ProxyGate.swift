@@ -13,6 +13,11 @@ final class ProxyGate: Sendable {
         var status: Int
         var code: String
         var reason: String
+        /// The error's `type`: `proxy_error`, or `budget_exceeded` for a user over budget.
+        var type = "proxy_error"
+        /// Seconds until asking again may succeed (a budget renews at midnight UTC): sent as `Retry-After`,
+        /// with `x-should-retry: false` so that the official SDKs do not retry in vain meanwhile.
+        var retryAfter: Int? = nil
     }
 
     /// The listening address as given (`127.0.0.1`, `localhost`, `::1`).

@@ -10,18 +10,33 @@ import ResponsesAPI
 public struct ProxyServer: Sendable {
     public let configuration: ProxyConfiguration
     let observer: (any ExchangeObserver)?
+    /// Where users' spending is read from, for their budgets (`ProxyConfiguration.hasBudgets`): the store the
+    /// observer records into.
+    let spending: (any SpendReading)?
     let now: @Sendable () -> Date
     let logger: Logger
 
     public init(
-        configuration: ProxyConfiguration, observer: (any ExchangeObserver)?,
+        configuration: ProxyConfiguration, observer: (any ExchangeObserver)?, spending: (any SpendReading)? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "openresponses.proxy")
     ) {
+        self.spending = spending
         self.configuration = configuration
         self.observer = observer
         self.now = now
         self.logger = logger
+    }
+
+    /// What is wrong with the configuration (`ProxyConfiguration.validate`), or with it and what the server
+    /// was given: budgets with no store to read spending from.
+    public func validate() throws(ProxyError) {
+        try configuration.validate()
+        if configuration.hasBudgets, spending == nil {
+            throw ProxyError(
+                "budgets are read from the inspector's recorded costs, and the inspector is off: unset OPENRESPONSES_INSPECTOR or give no budget"
+            )
+        }
     }
 
     /// Serves until the task is cancelled or, with `handlingSignals`, until SIGINT or SIGTERM arrives
@@ -29,7 +44,7 @@ public struct ProxyServer: Sendable {
     public func run(
         handlingSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        try configuration.validate()
+        try validate()
         var config = HTTPClient.Configuration()
         config.timeout = .init(
             connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
@@ -44,7 +59,9 @@ public struct ProxyServer: Sendable {
         let gate = ProxyGate(host: configuration.host, port: configuration.port)
         let responder = RecordingProxy(
             configuration: configuration, client: client, observer: observer, now: now, logger: logger,
-            recordings: recordings, gate: gate)
+            recordings: recordings, gate: gate,
+            spending: configuration.hasBudgets
+                ? spending.map { SpendCache(reader: $0, freshness: configuration.spendFreshness) } : nil)
         let port = configuration.port
         // Hummingbird's own log says "Server started" at info and, on a cancelled shutdown, "Waiting on child
         // channel: CancellationError()" at error: noise unless debugging, when it shows everything.

@@ -11,13 +11,17 @@ extension RecordingProxy {
 
     /// Answers a refused request with its OpenAI-shaped error and records it: refused requests are the ones
     /// most worth seeing later (a web page that tried to use the proxy), so none is lost. The exchange is
-    /// `failed` with the proxy's status (403, 400, 401), an error of type `proxy_error`, and a message that
+    /// `failed` with the proxy's status (403, 400, 401, 429, 503), an error of type `proxy_error` (or
+    /// `budget_exceeded`), and a message that
     /// begins "refused by the proxy: ". Nothing reaches the upstream; the URL recorded is the one the client
     /// asked of the proxy.
-    func refuse(_ request: Request, _ refusal: ProxyGate.Refusal, start: ContinuousClock.Instant) async -> Response {
+    func refuse(
+        _ request: Request, _ refusal: ProxyGate.Refusal, start: ContinuousClock.Instant, user: String? = nil
+    ) async -> Response {
         let message = "refused by the proxy: \(refusal.reason)"
-        let body = ProxyFailure.body(message, code: refusal.code)
-        let response = ProxyFailure.response(refusal.status, message, code: refusal.code)
+        let body = ProxyFailure.body(message, code: refusal.code, type: refusal.type)
+        let response = ProxyFailure.response(
+            refusal.status, message, code: refusal.code, type: refusal.type, retryAfter: refusal.retryAfter)
         guard let observer else { return response }
         var headers = request.headers.map { ($0.name.rawName, $0.value) }
         if let authority = request.head.authority { headers.insert(("Host", authority), at: 0) }
@@ -28,6 +32,7 @@ extension RecordingProxy {
             secrets.append(key)
         }
         secrets += [configuration.token, configuration.upstreamKey].compactMap { $0 }
+        secrets += configuration.users?.users.map(\.token) ?? []
         var labels = ["source": "proxy"]
         labels["client"] = ClientIdentity.describe(headers)
         labels["provider"] = configuration.provider
@@ -35,7 +40,8 @@ extension RecordingProxy {
             ExchangeRequest(
                 startedAt: now(), method: request.method.rawValue, url: "http://\(gate.authority)\(request.uri.string)",
                 headers: headers,
-                body: await Self.refusedBody(of: request), secrets: secrets, context: ExchangeContext(labels: labels)))
+                body: await Self.refusedBody(of: request), secrets: secrets,
+                context: ExchangeContext(labels: labels, user: user)))
         recording.didReceiveHead(
             ExchangeResponseHead(
                 status: refusal.status, headers: [("Content-Type", "application/json")],
@@ -45,7 +51,7 @@ extension RecordingProxy {
             ExchangeOutcome(
                 state: .failed,
                 error: ResponsesAPIError(
-                    code: .http, message: message, status: refusal.status, apiType: "proxy_error", apiCode: refusal.code
+                    code: .http, message: message, status: refusal.status, apiType: refusal.type, apiCode: refusal.code
                 ),
                 duration: ContinuousClock.now - start))
         return response

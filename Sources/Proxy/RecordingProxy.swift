@@ -23,6 +23,8 @@ public struct RecordingProxy: HTTPResponder {
     let recordings: RecordingTasks
     /// Which requests may come in at all (`Host`, `Origin`).
     let gate: ProxyGate
+    /// What each user with a budget has spent today; nil when no user has a budget.
+    let spending: SpendCache?
 
     /// Headers that belong to one connection, never forwarded. `accept-encoding` is dropped too: the
     /// upstream answers uncompressed so the proxy can read the events it records.
@@ -34,8 +36,9 @@ public struct RecordingProxy: HTTPResponder {
     init(
         configuration: ProxyConfiguration, client: HTTPClient, observer: (any ExchangeObserver)?,
         now: @escaping @Sendable () -> Date,
-        logger: Logger, recordings: RecordingTasks, gate: ProxyGate
+        logger: Logger, recordings: RecordingTasks, gate: ProxyGate, spending: SpendCache? = nil
     ) {
+        self.spending = spending
         self.gate = gate
         self.recordings = recordings
         self.configuration = configuration
@@ -50,6 +53,7 @@ public struct RecordingProxy: HTTPResponder {
         if let refusal = gate.check(authority: request.head.authority, headers: request.headers) {
             return await refuse(request, refusal, start: start)
         }
+        if configuration.health, request.uri.path == Self.healthPath { return Self.health(request) }
         let path = request.uri.path
         let rest: String
         switch ProxyPath(path) {
@@ -67,15 +71,12 @@ public struct RecordingProxy: HTTPResponder {
         var secrets: [String] = []
         let clientKey = incoming.first { $0.0.lowercased() == "authorization" }.map { Self.bearer($0.1) }
         if let clientKey, !clientKey.isEmpty { secrets.append(clientKey) }
-        if let token = configuration.token {
-            guard clientKey == token else {
-                let refusal = ProxyGate.Refusal(
-                    status: 401, code: "invalid_proxy_token",
-                    reason: "this proxy wants its token as the key (Authorization: Bearer TOKEN)")
-                return await refuse(request, refusal, start: start)
-            }
-            secrets.append(token)
+        let user: String?
+        switch await admission(presenting: clientKey) {
+        case .admitted(let name): user = name
+        case .refused(let refusal, let name): return await refuse(request, refusal, start: start, user: name)
         }
+        if let token = configuration.token { secrets.append(token) }
         var headers = incoming.filter { !Self.hopByHop.contains($0.0.lowercased()) }
         if let key = configuration.upstreamKey {
             headers.removeAll { $0.0.lowercased() == "authorization" }
@@ -119,7 +120,7 @@ public struct RecordingProxy: HTTPResponder {
         let recording = await observer?.exchangeWillStart(
             ExchangeRequest(
                 startedAt: now(), method: request.method.rawValue, url: url, headers: headers, body: recordedBody,
-                secrets: secrets, context: ExchangeContext(labels: labels)))
+                secrets: secrets, context: ExchangeContext(labels: labels, user: user)))
         recordedBody = []
 
         let upstream: HTTPClientResponse

@@ -65,9 +65,13 @@ public struct ExchangeRequest: Sendable {
 public struct ExchangeContext: Sendable, Hashable {
     /// Names and values for the observer (the inspector stores `preset`, `session` and `replay_of`).
     public var labels: [String: String]
+    /// Whom the request was made for, when the caller knows: the user the recording proxy's `--tokens-file`
+    /// matched to the client's token. Nil for the console's own requests.
+    public var user: String?
 
-    public init(labels: [String: String] = [:]) {
+    public init(labels: [String: String] = [:], user: String? = nil) {
         self.labels = labels
+        self.user = user
     }
 }
 

@@ -33,14 +33,8 @@
         public func push(
             until deadline: ContinuousClock.Instant? = nil, progress: (@Sendable (Int) -> Void)? = nil
         ) async throws -> Report {
-            let team = try await TeamStore.open(address, patience: patience)
-            do {
-                let report = try await push(to: team, until: deadline, progress: progress)
-                await team.close()
-                return report
-            } catch {
-                await team.close()
-                throw error
+            try await TeamStore.with(address, patience: patience) { team in
+                try await push(to: team, until: deadline, progress: progress)
             }
         }
 

@@ -63,7 +63,7 @@
                     origin, origin_id, started_at, method, url, state, status, streamed, model, response_id,
                     request_id, ttfb_ms, ttft_ms, duration_ms, input_tokens, cached_tokens, output_tokens,
                     reasoning_tokens, total_tokens, event_count, preset, provider, source, client, session, eval_run,
-                    batch_id, error, cost_usd, attempt, response_status, replay_of, request_headers,
+                    batch_id, user_name, error, cost_usd, attempt, response_status, replay_of, request_headers,
                     request_body, response_headers, response_body, search)
                 VALUES (
                     \(origin), \(summary.id), \(summary.startedAt), \(clean(summary.method)), \(clean(summary.url)),
@@ -72,7 +72,7 @@
                     \(summary.durationMs), \(summary.inputTokens), \(detail.cachedTokens), \(summary.outputTokens),
                     \(detail.reasoningTokens), \(detail.totalTokens), \(summary.eventCount), \(clean(summary.preset)),
                     \(clean(summary.provider)), \(clean(summary.source)), \(clean(summary.client)),
-                    \(clean(summary.session)), \(clean(summary.evalRun)), \(clean(summary.batchId)),
+                    \(clean(summary.session)), \(clean(summary.evalRun)), \(clean(summary.batchId)), \(clean(summary.user)),
                     \(clean(summary.error)), \(summary.costUsd), \(summary.attempt), \(clean(detail.responseStatus)),
                     (SELECT id FROM exchange WHERE origin = \(origin) AND origin_id = \(detail.replayOf)),
                     \(clean(ExchangeDetail.encode(headers: detail.requestHeaders))),

@@ -13,7 +13,7 @@
         static let summaryColumns = """
             id, started_at, method, url, state, status, streamed, model, response_id, request_id, ttft_ms,
             duration_ms, input_tokens, output_tokens, event_count, preset, provider, source, client, session, error,
-            cost_usd, attempt, eval_run, batch_id
+            cost_usd, attempt, eval_run, batch_id, user_name
             """
 
         public func exchanges(matching query: ExchangeQuery) async throws -> [ExchangeSummary] {
@@ -105,6 +105,7 @@
             summary.costUsd = try row["cost_usd"].decode(Double?.self)
             summary.evalRun = try row["eval_run"].decode(String?.self)
             summary.batchId = try row["batch_id"].decode(String?.self)
+            summary.user = try row["user_name"].decode(String?.self)
             return summary
         }
 
@@ -173,6 +174,7 @@
             }
             if let run = query.evalRun { clauses.append("eval_run = \(bind(run))") }
             if let batch = query.batchID { clauses.append("batch_id = \(bind(batch))") }
+            if let user = query.user { clauses.append("user_name = \(bind(user))") }
             if let response = query.responseID { clauses.append("response_id = \(bind(response))") }
             if let search = query.search, search.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
                 // plainto_tsquery: the user's words, all required, none of them query syntax.

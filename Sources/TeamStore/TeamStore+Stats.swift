@@ -13,6 +13,7 @@
                 case .day: "to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
                 case .preset: "COALESCE(preset, '(none)')"
                 case .provider: "COALESCE(provider, '(none)')"
+                case .user: "COALESCE(user_name, '(none)')"
                 }
             let since = since ?? Date(timeIntervalSince1970: 0)
             let groups = try await run("compute statistics") { connection in

@@ -43,6 +43,22 @@
             return store
         }
 
+        /// Runs `body` with the store at `address` open, and closes it whatever `body` does.
+        public static func with<T: Sendable>(
+            _ address: TeamStoreAddress, patience: Duration = .seconds(10),
+            _ body: (TeamStore) async throws -> T
+        ) async throws -> T {
+            let store = try await open(address, patience: patience)
+            do {
+                let value = try await body(store)
+                await store.close()
+                return value
+            } catch {
+                await store.close()
+                throw error
+            }
+        }
+
         /// Ends the connection.
         public func close() async {
             try? await connection.close()
@@ -61,34 +77,53 @@
             }
         }
 
-        /// Runs `body` on the connection within `patience`.
+        /// Runs `body` on the connection within `patience`. A connection the server has closed fails at once; one
+        /// that does not answer in time is closed, so that nothing waits on it again.
         func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
             async throws(TeamStoreError) -> T
         {
             let connection = connection
+            guard !connection.isClosed else {
+                throw TeamStoreError("could not \(what) at \(address): the connection was closed", unreachable: true)
+            }
             do {
-                return try await Self.deadline(patience, address: address) { try await body(connection) }
+                return try await Self.deadline(
+                    patience, address: address, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }
+                ) {
+                    try await body(connection)
+                }
             } catch {
                 throw Self.failure(error, doing: what, address: address)
             }
         }
 
-        /// `body`'s result, or a timeout once `limit` has passed (the operation is cancelled).
+        /// `body`'s result, or a timeout once `limit` has passed. It returns then, whatever `body` does: a query
+        /// on a connection whose server went away can wait on a promise nobody fulfils, and a task group would
+        /// wait for it (it is cancelled and `onTimeout` runs, which closes the connection).
         static func deadline<T: Sendable>(
-            _ limit: Duration, address: TeamStoreAddress, _ body: @escaping @Sendable () async throws -> T
+            _ limit: Duration, address: TeamStoreAddress, onTimeout: @escaping @Sendable () -> Void = {},
+            _ body: @escaping @Sendable () async throws -> T
         ) async throws -> T {
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    return nil
+            let outcome = Once<T>()
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    outcome.install(continuation)
+                    let work = Task {
+                        do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
+                    }
+                    outcome.onCancel { work.cancel() }
+                    Task {
+                        try? await Task.sleep(for: limit)
+                        let timeout = TeamStoreError(
+                            "\(address) did not answer within \(Int(limit.milliseconds / 1000)) s", unreachable: true)
+                        if outcome.resume(.failure(timeout)) {
+                            outcome.cancelWork()
+                            onTimeout()
+                        }
+                    }
                 }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else {
-                    throw TeamStoreError(
-                        "\(address) did not answer within \(limit.milliseconds / 1000) s", unreachable: true)
-                }
-                return value
+            } onCancel: {
+                if outcome.resume(.failure(CancellationError())) { outcome.cancelWork() }
             }
         }
 

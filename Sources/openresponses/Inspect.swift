@@ -49,6 +49,8 @@ struct Inspect: ParsableCommand {
         var source: Source?
         @Option(name: .long, help: "Only exchanges from a client whose User-Agent or SDK headers contain this (proxy).")
         var client: String?
+        @Option(name: .long, help: "Only exchanges sent with this user's token (proxy --tokens-file).")
+        var user: String?
         @Option(name: .long, help: "Only exchanges whose input, output or event texts contain all these words.")
         var search: String?
         @Option(
@@ -72,6 +74,7 @@ struct Inspect: ParsableCommand {
                 responseID: response)
             query.evalRun = evalRun
             query.batchID = batchID
+            query.user = user
             let chosen = query
             try inspect(store: store) { await $0.list(chosen, json: printing.json) }
         }
@@ -244,7 +247,7 @@ struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract:
-                "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset or provider."
+                "Requests, tokens, cost, p50/p95 latency and time to first text, error rate, by model, day, preset, provider or user."
         )
 
         @OptionGroup var store: StoreOptions

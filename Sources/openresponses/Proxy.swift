@@ -18,6 +18,11 @@ struct ProxyCommand: ParsableCommand {
             Host is not the listening address (a DNS-rebinding page) is refused with 403, a path that leaves /v1 \
             (/v1/../x, %2e%2e included) with 400, and each refusal is recorded. A connection idle for 60 s is \
             closed.
+
+            A team's gateway: --tokens-file gives each user a token of its own (NAME: TOKEN, budget=USD for a \
+            daily budget; --budget-per-user for the rest). Each exchange records its user (inspect list --user, \
+            inspect stats --by user); a user who has spent its budget since midnight UTC gets 429 before anything \
+            is forwarded. --health answers GET /health for a load balancer.
             """)
 
     @Option(name: .long, help: "Where to listen: HOST:PORT, :PORT or PORT. Beyond loopback, --token is required.")
@@ -34,15 +39,32 @@ struct ProxyCommand: ParsableCommand {
             "Read the token from this file instead (mode 0600 or stricter; unlike --token, not in the process list).",
             valueName: "path"))
     var tokenFile: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A team's users instead of one token: lines NAME: TOKEN [budget=USD] (mode 0600 or stricter; each exchange records its user; needs --key-from-env).",
+            valueName: "file"))
+    var tokensFile: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The daily budget (US dollars, per UTC day) of each --tokens-file user whose line gives none; over it, 429.",
+            valueName: "usd"))
+    var budgetPerUser: Double?
+    @Flag(name: .long, help: "Answer GET /health with 200 {\"status\":\"ok\"}, without a token (for a load balancer).")
+    var health = false
     @Flag(
-        name: .long, help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token or --token-file).")
+        name: .long,
+        help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token, --token-file or --tokens-file)."
+    )
     var keyFromEnv = false
     @OptionGroup var server: ProviderOptions<UpstreamServer>
 
     func run() throws {
         Self.keepMemoryFlat()
         let options = ProxyRunner.Options(
-            listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv)
+            listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv,
+            tokensFile: tokensFile, budgetPerUser: budgetPerUser, health: health)
         try withContext(environment: server.environment) { context in
             await ProxyRunner(context: context).run(options)
         }

@@ -175,7 +175,7 @@ struct InspectCommandTests {
         #expect(
             wrong.status != 0
                 && wrong.stderr.contains(
-                    "The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day', 'preset' or 'provider'."
+                    "The value 'week' is invalid for '--by <by>'. Please provide one of 'model', 'day', 'preset', 'provider' or 'user'."
                 ))
         await server.stop()
     }

@@ -47,7 +47,7 @@ struct StoreOpenerTests {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
             }
             #expect(applied.count == Set(applied).count)
-            #expect(applied.last == "v15-batch")
+            #expect(applied.last == "v16-user")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
             let directoryMode =

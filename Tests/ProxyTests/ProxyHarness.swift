@@ -13,14 +13,18 @@ final class ProxyHarness: Sendable {
     let port: Int
     /// What the proxy logged, debug level included.
     let log: CollectedLog.Lines
+    /// The store's answers to the proxy's questions about spending, counted.
+    let spending: StoreSpending
     private let task: Task<Void, any Error>
 
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
     var storePath: String { directory.appendingPathComponent("inspector.sqlite").path }
 
     private init(
-        directory: URL, recorder: ExchangeRecorder, port: Int, log: CollectedLog.Lines, task: Task<Void, any Error>
+        directory: URL, recorder: ExchangeRecorder, port: Int, log: CollectedLog.Lines, spending: StoreSpending,
+        task: Task<Void, any Error>
     ) {
+        self.spending = spending
         self.log = log
         self.directory = directory
         self.recorder = recorder
@@ -31,9 +35,13 @@ final class ProxyHarness: Sendable {
     /// `backlog`: how much of a stream may wait in memory for the recording before the rest waits in the
     /// spool (in the store's directory, as `openresponses proxy` has it).
     /// `idleTimeout`: how long a connection with nothing in flight stays open.
+    /// `users`, `budget`, `health`: as `--tokens-file`, `--budget-per-user` and `--health`; users' spending is
+    /// read from the store (`StoreSpending`) unless `spending` says otherwise, each figure kept for
+    /// `spendFreshness`.
     static func start(
         upstream: String, token: String? = nil, upstreamKey: String? = nil, backlog: Int = 2 << 20,
-        idleTimeout: Duration = .seconds(60)
+        idleTimeout: Duration = .seconds(60), users: ProxyUsers? = nil, budget: Double? = nil, health: Bool = false,
+        spending: (any SpendReading)? = nil, spendFreshness: Duration = .zero
     ) async throws -> ProxyHarness {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("or-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -41,11 +49,14 @@ final class ProxyHarness: Sendable {
         let recorder = ExchangeRecorder(
             openingStoreAt: directory.appendingPathComponent("inspector.sqlite").path, provider: "default",
             onFailure: { print("inspector failed: \($0)") })
+        let storeSpending = StoreSpending(recorder: recorder)
         let server = ProxyServer(
             configuration: ProxyConfiguration(
                 port: 0, upstream: upstream, token: token, upstreamKey: upstreamKey, provider: "default",
-                recordingBacklog: backlog, spoolDirectory: directory.path, idleTimeout: idleTimeout),
-            observer: recorder, logger: CollectedLog.logger(into: log))
+                recordingBacklog: backlog, spoolDirectory: directory.path, idleTimeout: idleTimeout, users: users,
+                defaultBudget: budget, spendFreshness: spendFreshness, health: health),
+            observer: recorder, spending: spending ?? storeSpending,
+            logger: CollectedLog.logger(into: log))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             defer { continuation.finish() }
@@ -56,7 +67,8 @@ final class ProxyHarness: Sendable {
             _ = try await task.value
             throw SubprocessError("the proxy stopped before it listened")
         }
-        return ProxyHarness(directory: directory, recorder: recorder, port: port, log: log, task: task)
+        return ProxyHarness(
+            directory: directory, recorder: recorder, port: port, log: log, spending: storeSpending, task: task)
     }
 
     /// Stops the proxy, waits for every exchange to be written, and returns the store.
@@ -107,5 +119,24 @@ final class ProxyHarness: Sendable {
         try await Subprocess.run(
             "/usr/bin/curl", ["-sS", "-N", "-o", output.path, "-w", "%{http_code}"] + arguments + [baseURL + path],
             environment: ["PATH": "/usr/bin:/bin"])
+    }
+}
+
+/// The proxy's question about a user's spending, answered by the store the harness records into (as
+/// `openresponses proxy` has its recorder answer it), counting how often it was asked.
+final class StoreSpending: SpendReading {
+    let recorder: ExchangeRecorder
+    private let count = Mutex(0)
+
+    init(recorder: ExchangeRecorder) {
+        self.recorder = recorder
+    }
+
+    /// How many times it was asked.
+    var asked: Int { count.withLock { $0 } }
+
+    func spent(user: String, since: Date) async throws -> Double {
+        count.withLock { $0 += 1 }
+        return try await recorder.spent(user: user, since: since)
     }
 }

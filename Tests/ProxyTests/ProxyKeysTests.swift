@@ -52,7 +52,7 @@ struct ProxyKeysTests {
         do { try open.validate() } catch {
             #expect(
                 error.message
-                    == "--listen 0.0.0.0:8787 is reachable from other machines: give --token SECRET (clients send it as their key)"
+                    == "--listen 0.0.0.0:8787 is reachable from other machines: give --token SECRET (clients send it as their key) or --tokens-file FILE"
             )
         }
         let tokenOnly = ProxyConfiguration(host: "0.0.0.0", upstream: "https://api.openai.com/v1", token: "t")

@@ -1,5 +1,6 @@
 import Foundation
 import Inspector
+import Proxy
 import ResponsesAPI
 import TestSupport
 import Testing
@@ -124,5 +125,47 @@ struct ProxyPythonSDKTests {
             _ = try? await Subprocess.run(
                 "/usr/bin/curl", ["-s", "-X", "DELETE", "\(peer)/files/\(file)"], environment: [:])
         }
+    }
+
+    /// A team's proxy: alice's first call goes through, her second is over her budget, and the SDK raises the
+    /// 429 as a `RateLimitError` with the proxy's code and message at once, without retrying it (the proxy sends
+    /// `Retry-After` until midnight UTC and `x-should-retry: false`; without them the SDK retried it twice). bob,
+    /// with no budget, goes on.
+    @Test func overBudgetTheSDKRaisesAtOnce() async throws {
+        let whole =
+            #"{"id":"resp_team_sdk","object":"response","created_at":1,"status":"completed","model":"gpt-5.1","output":[],"usage":{"input_tokens":1000000,"output_tokens":0,"total_tokens":1000000}}"#
+        let upstream = try await LoopbackServer.start { _ in .json(whole) }
+        let users = ProxyUsers([
+            .init(name: "alice", token: "s3cr3t-sdk-alice", budget: 1), .init(name: "bob", token: "s3cr3t-sdk-bob"),
+        ])
+        let proxy = try await ProxyHarness.start(upstream: upstream.baseURL, upstreamKey: "sk-team-0040", users: users)
+        defer { proxy.remove(stopping: upstream) }
+        let script = #"""
+            import json, openai
+            client = openai.OpenAI()
+            out = {"first": client.responses.create(model="gpt-5.1", input="hi").id}
+            try:
+                client.responses.create(model="gpt-5.1", input="again")
+            except openai.RateLimitError as e:
+                out["status"], out["code"], out["type"], out["message"] = e.status_code, e.code, e.type, e.message
+            print(json.dumps(out))
+            """#
+        let alice = try await PythonSDK.run(script, baseURL: proxy.baseURL, key: "s3cr3t-sdk-alice")
+        #expect(alice.status == 0, "\(alice.stderr)")
+        let out = try JSONValue.parse(Array(alice.stdout.utf8))
+        #expect(out["first"] == "resp_team_sdk")
+        #expect(out["status"] == 429 && out["code"] == "budget_exceeded" && out["type"] == "budget_exceeded")
+        #expect(
+            out["message"]?.stringValue?.contains("user alice has spent $1.25 of its daily budget of $1.00") == true)
+        let bob = try await PythonSDK.run(script, baseURL: proxy.baseURL, key: "s3cr3t-sdk-bob")
+        #expect(try JSONValue.parse(Array(bob.stdout.utf8))["code"] == nil, "\(bob.stdout)\(bob.stderr)")
+        #expect(upstream.requests.count == 3, "alice's refused call reached nothing upstream")
+
+        let store = try await proxy.stop()
+        let rows = try await proxy.exchanges(in: store)
+        #expect(
+            rows.map { "\($0.summary.user ?? "-") \($0.summary.status ?? 0)" } == [
+                "alice 200", "alice 429", "bob 200", "bob 200",
+            ], "one refusal: the SDK did not retry it")
     }
 }

@@ -26,16 +26,9 @@
 
         /// Runs `sql` with psql (the cluster's own client) against `url`.
         static func psql(_ url: String, _ sql: String) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-            process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            try #require(process.terminationStatus == 0, "psql \(sql): \(message)")
+            let result = try Subprocess.runBlocking(
+                "/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql], environment: ["PATH": "/usr/bin:/bin"])
+            try #require(result.status == 0, "psql \(sql): \(result.stderr)")
         }
 
         /// The URL of `address` with the cluster's password, for psql.

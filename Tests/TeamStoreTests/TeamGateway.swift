@@ -30,16 +30,10 @@
         }
 
         static func run(_ script: String, _ arguments: String...) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: script)
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "postgres.sh \(arguments.joined(separator: " ")) failed")
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let result = try Subprocess.runBlocking(script, arguments, environment: ["PATH": "/usr/bin:/bin"])
+            try #require(
+                result.status == 0, "postgres.sh \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 

@@ -21,17 +21,18 @@ extension InspectRunner {
                 _ = try? await TeamShipper(local: local, address: address, patience: .seconds(5)).push(
                     until: .now + .seconds(10))
             }
-            let team: TeamStore
             do {
-                team = try await TeamStore.open(address)
-            } catch {
+                return try await TeamStore.with(address) { team in
+                    do {
+                        return try await body(team)
+                    } catch {
+                        return ErrorReport.write(error, to: diagnostics)
+                    }
+                }
+            } catch let error as TeamStoreError {
                 return ErrorReport.write(
                     ConsoleError(error.message, exitStatus: .apiError, hint: "--local reads this machine's store"),
                     to: diagnostics)
-            }
-            defer { Task { await team.close() } }
-            do {
-                return try await body(team)
             } catch {
                 return ErrorReport.write(error, to: diagnostics)
             }

@@ -14,10 +14,12 @@ public struct InspectorPresenter: Sendable {
         guard !rows.isEmpty else { return "No exchanges recorded yet.\n" }
         // Exchanges the proxy recorded say which client sent them, in a column shown only when there are some.
         let proxied = rows.contains { $0.source == "proxy" }
+        // So do the users of a proxy with a tokens file, before the client.
+        let users = rows.contains { $0.user != nil }
         let header = [
             "ID", "STARTED", "STATE", "HTTP", "MODEL", "TTFT", "TOTAL", "IN/OUT", "COST", "EVENTS", "REQUEST",
         ]
-        var table = [header + (proxied ? ["CLIENT"] : [])]
+        var table = [header + (users ? ["USER"] : []) + (proxied ? ["CLIENT"] : [])]
         for row in rows {
             var line: [String] = [
                 String(row.id), Self.localTime(row.startedAt), row.state, row.status.map(String.init) ?? "-",
@@ -27,6 +29,7 @@ public struct InspectorPresenter: Sendable {
                 row.costUsd.map { String(format: "$%.4f", $0) } ?? "-", String(row.eventCount),
                 "\(row.method) \(Self.path(of: row.url))",
             ]
+            if users { line.append(row.user ?? "-") }
             if proxied {
                 line.append(row.source == "proxy" ? "proxy: " + String((row.client ?? "?").prefix(32)) : "console")
             }
