@@ -87,9 +87,8 @@
                 throw TeamStoreError("could not \(what) at \(address): the connection was closed", unreachable: true)
             }
             do {
-                return try await Self.deadline(
-                    patience, address: address, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }
-                ) {
+                let closing: @Sendable () -> Void = { let _: EventLoopFuture<Void> = connection.close() }
+                return try await Self.deadline(patience, address: address, onTimeout: closing) {
                     try await body(connection)
                 }
             } catch {
