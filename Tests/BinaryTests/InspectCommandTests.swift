@@ -4,7 +4,9 @@ import ResponsesAPI
 import TestSupport
 import Testing
 
-/// `openresponses inspect ...` as a user runs it, against exchanges recorded from a loopback server.
+/// `openresponses inspect ...` as a user runs it, against exchanges recorded from a loopback server: each test
+/// once with the local SQLite store and once with a team's PostgreSQL (`InspectorEngine`), where every command
+/// records locally, pushes at its end, and `inspect` reads the team store.
 @Suite("inspect commands")
 struct InspectCommandTests {
     let binary = Subprocess.openresponsesBinary
@@ -13,9 +15,10 @@ struct InspectCommandTests {
         try await Subprocess.run(binary, arguments, environment: harness.variables, stdin: stdin)
     }
 
-    @Test func searchAndFiltersFindExchanges() async throws {
+    @Test(arguments: InspectorEngine.all) func searchAndFiltersFindExchanges(engine: InspectorEngine) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "--model", "openai/echo", "tell me about pelicans"])
         _ = try await run(harness, ["ask", "--model", "other-model", "and now flamingos"])
@@ -50,9 +53,12 @@ struct InspectCommandTests {
         await server.stop()
     }
 
-    @Test func dumpAsCurlReproducesTheSameRequestBody() async throws {
+    @Test(arguments: InspectorEngine.all) func dumpAsCurlReproducesTheSameRequestBody(engine: InspectorEngine)
+        async throws
+    {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         let ask = try await run(
             harness, ["ask", "--model", "openai/echo", "--instructions", "it's \"quoted\"", "curl me"])
@@ -104,9 +110,12 @@ struct InspectCommandTests {
         await server.stop()
     }
 
-    @Test func diffShowsTheOneSettingThatDiffersAndReplayIsLinked() async throws {
+    @Test(arguments: InspectorEngine.all) func diffShowsTheOneSettingThatDiffersAndReplayIsLinked(
+        engine: InspectorEngine
+    ) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "--model", "openai/echo", "same words"])
         let replay = try await run(
@@ -134,9 +143,10 @@ struct InspectCommandTests {
         await server.stop()
     }
 
-    @Test func pruneAndExport() async throws {
+    @Test(arguments: InspectorEngine.all) func pruneAndExport(engine: InspectorEngine) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "one"])
         _ = try await run(harness, ["ask", "two"])
@@ -152,9 +162,10 @@ struct InspectCommandTests {
         await server.stop()
     }
 
-    @Test func statsByModelAndDay() async throws {
+    @Test(arguments: InspectorEngine.all) func statsByModelAndDay(engine: InspectorEngine) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         for prompt in ["a", "b", "c"] { _ = try await run(harness, ["ask", prompt]) }
         let stats = try await run(harness, ["inspect", "stats", "--json"])
@@ -182,7 +193,9 @@ struct InspectCommandTests {
 
     /// A priced model's answers, each with a pause of 300 ms before its first word: the cost is the usage
     /// priced per million tokens, and the time to first text is at least the pause.
-    @Test func statsGiveThePricedCostAndTheTimeToFirstText() async throws {
+    @Test(arguments: InspectorEngine.all) func statsGiveThePricedCostAndTheTimeToFirstText(engine: InspectorEngine)
+        async throws
+    {
         let counter = Counter()
         let server = try await LoopbackServer.start { _ in
             let frames = Fixtures.textStream(
@@ -194,7 +207,8 @@ struct InspectCommandTests {
                 + frames.dropFirst(4).map { .bytes(Array($0.utf8)) }
             return Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: parts)
         }
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         for prompt in ["a", "b"] {
             let ask = try await run(harness, ["ask", "--model", "gpt-4.1-mini", prompt])
@@ -226,9 +240,12 @@ struct InspectCommandTests {
         await server.stop()
     }
 
-    @Test func fourProcessesWritingTwentyFiveExchangesEachLeaveOneHundredRows() async throws {
+    @Test(arguments: InspectorEngine.all) func fourProcessesWritingTwentyFiveExchangesEachLeaveOneHundredRows(
+        engine: InspectorEngine
+    ) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "create the store first"])
         let script =
@@ -241,12 +258,19 @@ struct InspectCommandTests {
         let rows = try await store.exchanges(matching: ExchangeQuery(limit: 1000))
         #expect(rows.count == 101)
         #expect(rows.allSatisfy { $0.state == "completed" })
+        // Four processes pushing one store at once: each exchange in the team store once.
+        let listed = try await run(harness, ["inspect", "list", "--json", "--limit", "1000"])
+        let ids = try JSONValue.parse(listed.stdout).arrayValue?.compactMap { $0["response_id"]?.stringValue } ?? []
+        #expect(ids.count == 101 && Set(ids).count == 101, "\(listed.stderr)")
         await server.stop()
     }
 
-    @Test func theKeyIsNowhereInTheDataDirectoryAfterEveryCommand() async throws {
+    @Test(arguments: InspectorEngine.all) func theKeyIsNowhereInTheDataDirectoryAfterEveryCommand(
+        engine: InspectorEngine
+    ) async throws {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var harness = ConsoleHarness(server: server)
+        harness.extraVariables = try engine.variables()
         defer { harness.remove() }
         _ = try await run(harness, ["ask", "mention \(consoleTestKey) in the prompt"])
         _ = try await run(harness, ["ask", "--no-stream", "whole"])
@@ -260,6 +284,18 @@ struct InspectCommandTests {
             #expect(!result.stdout.contains(consoleTestKey), "\(arguments) printed the key")
         }
         #expect(try !harness.dataDirectoryContains(consoleTestKey))
+        if let url = harness.extraVariables["OPENRESPONSES_INSPECTOR_URL"] {
+            // Nor in the team store, as text or as the bytes of a body.
+            let hex = Array(consoleTestKey.utf8).map { String(format: "%02x", $0) }.joined()
+            let found = try InspectorEngine.psql(
+                url,
+                """
+                SELECT count(*) FROM (SELECT e::text AS t FROM exchange e UNION ALL SELECT v::text FROM event v) rows
+                WHERE t LIKE '%\(consoleTestKey)%' OR t LIKE '%\(hex)%'
+                """)
+            #expect(found.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+            #expect(try !InspectorEngine.psql(url, "SELECT count(*) FROM exchange").hasPrefix("0"))
+        }
         await server.stop()
     }
 }

@@ -47,7 +47,7 @@ struct StoreOpenerTests {
                 try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
             }
             #expect(applied.count == Set(applied).count)
-            #expect(applied.last == "v16-user")
+            #expect(applied.last == "v17-team-push")
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
             let directoryMode =

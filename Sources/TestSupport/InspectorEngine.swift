@@ -1,0 +1,46 @@
+import Foundation
+
+/// The inspector's two engines, for suites that run once against each (one suite, parameterised by engine):
+/// the local SQLite store, and a team's PostgreSQL (the cluster scripts/test.sh starts, a fresh database per
+/// test, reached through OPENRESPONSES_INSPECTOR_URL as a user sets it). PostgreSQL is among the engines when
+/// the cluster is there or required (OPENRESPONSES_REQUIRE_POSTGRES=1, where its absence fails the tests).
+public enum InspectorEngine: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sqlite, postgres
+
+    public static var all: [InspectorEngine] {
+        let environment = ProcessInfo.processInfo.environment
+        let postgres =
+            environment["OPENRESPONSES_TEST_POSTGRES_URL"] != nil
+            || environment["OPENRESPONSES_REQUIRE_POSTGRES"] == "1"
+        return postgres ? [.sqlite, .postgres] : [.sqlite]
+    }
+
+    public var description: String { rawValue }
+
+    /// The environment a console needs to use this engine: none for SQLite; for PostgreSQL, the URL of a new
+    /// database of its own.
+    public func variables() throws -> [String: String] {
+        guard self == .postgres else { return [:] }
+        return ["OPENRESPONSES_INSPECTOR_URL": try Self.freshDatabase()]
+    }
+
+    /// A new, empty database on the test cluster; its URL.
+    public static func freshDatabase() throws -> String {
+        guard let cluster = ProcessInfo.processInfo.environment["OPENRESPONSES_TEST_POSTGRES_URL"] else {
+            throw SubprocessError("OPENRESPONSES_TEST_POSTGRES_URL is not set: run scripts/test.sh")
+        }
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try psql(cluster, "CREATE DATABASE \(name)")
+        guard let slash = cluster.lastIndex(of: "/") else { throw SubprocessError("not a database URL: \(cluster)") }
+        return cluster[..<slash] + "/" + name
+    }
+
+    /// Runs `sql` with psql against `url`; its output.
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let result = try Subprocess.runBlocking(
+            "/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql], environment: ["PATH": "/usr/bin:/bin"])
+        guard result.status == 0 else { throw SubprocessError("psql \(sql): \(result.stderr)") }
+        return result.stdout
+    }
+}
