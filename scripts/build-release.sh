@@ -7,10 +7,19 @@
 # directory ($OPENRESPONSES_STATIC_SCRATCH, default .build/static), beside the debug build the tests use.
 # With a product's name, that product instead (a benchmark's helper built with the same flags reuses the modules
 # already built for the binary, instead of a second release tree).
-#   scripts/build-release.sh [PRODUCT]     → prints e.g. /path/to/checkout/.build/static/x86_64-unknown-linux-gnu/release/openresponses
+# With --team, the TeamInspector trait too (the inspector's PostgreSQL engine, Docs/team.md), in a scratch directory of
+# its own (.build/static-team), so that neither build undoes the other.
+#   scripts/build-release.sh [--team] [PRODUCT]     → prints e.g. /path/to/checkout/.build/static/x86_64-unknown-linux-gnu/release/openresponses
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --static-swift-stdlib --scratch-path "${OPENRESPONSES_STATIC_SCRATCH:-.build/static}"
+scratch=${OPENRESPONSES_STATIC_SCRATCH:-.build/static}
+traits=()
+if [ "${1:-}" = --team ]; then
+  shift
+  scratch=${OPENRESPONSES_STATIC_SCRATCH:-.build/static-team}
+  traits=(--traits TeamInspector)
+fi
+flags=(-c release --static-swift-stdlib --scratch-path "$scratch" "${traits[@]}"
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 product=${1:-openresponses}
 # The output goes through a pipe, never to a terminal: SwiftPM passes -color-diagnostics to the compiler only when

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs openresponses as a command-line tool:
-#   scripts/install.sh [--prefix DIR]              (default ~/.local)
+#   scripts/install.sh [--prefix DIR] [--team]     (default ~/.local)
 #   scripts/install.sh --uninstall [--prefix DIR]  removes exactly what the install wrote
+# --team builds in the team inspector's PostgreSQL engine (Docs/team.md): a longer first build (PostgresNIO and
+# swift-crypto), for the machines that read or feed a team's store.
 # It builds the optimized binary (scripts/build-release.sh: release, Swift runtime linked statically, generic
 # metadata reached by accessor, in .build/static) and installs, under the prefix:
 #   bin/openresponses
@@ -21,13 +23,15 @@ cd "$(dirname "$0")/.."
 
 prefix="$HOME/.local"
 uninstall=""
+team=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || { echo "install: --prefix needs a directory" >&2; exit 2; }; prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --uninstall) uninstall=yes; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "install: unknown argument '$1' (scripts/install.sh [--prefix DIR] [--uninstall])" >&2; exit 2 ;;
+    --team) team=(--team); shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install: unknown argument '$1' (scripts/install.sh [--prefix DIR] [--team] [--uninstall])" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$prefix"
@@ -52,11 +56,11 @@ if [ -n "${OPENRESPONSES_INSTALL_BINARY:-}" ]; then
   built=$OPENRESPONSES_INSTALL_BINARY
   generate_manual=${OPENRESPONSES_GENERATE_MANUAL:?install: OPENRESPONSES_INSTALL_BINARY needs OPENRESPONSES_GENERATE_MANUAL too}
 else
-  built=$(./scripts/build-release.sh)
+  built=$(./scripts/build-release.sh "${team[@]}")
   # The man page's generator, built beside the binary with the same flags: it reuses the release ArgumentParser
   # already built (a debug build of its own resolved every dependency again into .build and compiled
   # ArgumentParser a second time).
-  generate_manual=$(./scripts/build-release.sh generate-manual)
+  generate_manual=$(./scripts/build-release.sh "${team[@]}" generate-manual)
 fi
 
 installed=()

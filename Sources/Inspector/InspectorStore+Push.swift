@@ -111,3 +111,19 @@ extension InspectorStore {
         }
     }
 }
+
+extension InspectorStore {
+    /// What `user` has spent since `since` in the exchanges not yet in team store `destination`: added to the
+    /// team store's own figure, the whole of it without counting an exchange twice.
+    public func spent(user: String, since: Date, notPushedTo destination: String) async throws -> Double {
+        try await writer.read { db in
+            try Double.fetchOne(
+                db,
+                sql: """
+                    SELECT COALESCE(SUM(cost_usd), 0) FROM exchange
+                    WHERE user = ? AND started_at >= ?
+                      AND NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id)
+                    """, arguments: [user, StorageDate.string(since), destination]) ?? 0
+        }
+    }
+}

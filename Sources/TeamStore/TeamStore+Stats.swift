@@ -46,3 +46,24 @@
         }
     }
 #endif
+
+#if TeamInspector
+    import Foundation
+    import PostgresNIO
+
+    extension TeamStore {
+        /// What `user` has spent since `since` in every exchange the team store holds, from any proxy.
+        public func spent(user: String, since: Date) async throws(TeamStoreError) -> Double {
+            try await run("sum a user's spending") { connection in
+                var total = 0.0
+                for try await sum in try await connection.query(
+                    """
+                    SELECT COALESCE(sum(cost_usd), 0)::float8 FROM exchange
+                    WHERE user_name = \(user) AND started_at >= \(since)
+                    """, logger: logger
+                ).decode(Double.self) { total = sum }
+                return total
+            }
+        }
+    }
+#endif

@@ -44,7 +44,7 @@
         let errors: URL
         private(set) var port = 0
 
-        init(home: URL, environment: [String: String]) throws {
+        init(home: URL, environment: [String: String], arguments: [String] = []) throws {
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
             let name = UUID().uuidString
             output = home.appendingPathComponent("proxy-\(name).out")
@@ -52,7 +52,7 @@
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: Subprocess.openresponsesBinary)
-            process.arguments = ["proxy", "--listen", "127.0.0.1:0"]
+            process.arguments = ["proxy", "--listen", "127.0.0.1:0"] + arguments
             process.environment =
                 ["HOME": home.path, "OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin"].merging(environment) {
                     $1

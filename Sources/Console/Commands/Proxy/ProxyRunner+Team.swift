@@ -1,10 +1,24 @@
 import Foundation
 import Inspector
+import Proxy
 import TeamStore
+import Workbench
 
 /// The proxy as a team's gateway (Docs/team.md): while it serves, what it records goes on to the team store
 /// every second; an outage is said when it starts and when it ends, the exchanges waiting in the local store.
 extension ProxyRunner {
+    /// Where a budget's figures come from: the team store and this machine's unpushed exchanges when a team
+    /// store is set, else this machine's store; none without an inspector.
+    static func spending(recorder: ExchangeRecorder?, environment: AppEnvironment) throws -> (any SpendReading)? {
+        guard let recorder else { return nil }
+        #if TeamInspector
+            if let address = try ConsoleContext.teamAddress(environment: environment) {
+                return TeamSpending(recorder: recorder, address: address)
+            }
+        #endif
+        return RecorderSpending(recorder: recorder)
+    }
+
     func shippingToTeam<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard context.recorder != nil, let address = try ConsoleContext.teamAddress(environment: context.environment)
         else { return try await body() }
@@ -37,3 +51,45 @@ extension ProxyRunner {
         #endif
     }
 }
+
+#if TeamInspector
+    /// A budget's figure with a team store: what the user spent through every proxy (the team store's sum) and
+    /// what this machine has not pushed yet. While the team store is out of reach, this machine's own records
+    /// answer (a user could then spend up to the budget at each proxy; said in Docs/team.md).
+    actor TeamSpending: SpendReading {
+        let recorder: ExchangeRecorder
+        let address: TeamStoreAddress
+        private var team: TeamStore?
+
+        init(recorder: ExchangeRecorder, address: TeamStoreAddress) {
+            self.recorder = recorder
+            self.address = address
+        }
+
+        func spent(user: String, since: Date) async throws -> Double {
+            guard let local = await recorder.openedStore() else {
+                return try await recorder.spent(user: user, since: since)
+            }
+            do {
+                let store: TeamStore
+                if let team {
+                    store = team
+                } else {
+                    store = try await TeamStore.open(address, patience: .seconds(2))
+                    team = store
+                }
+                let shared = try await store.spent(user: user, since: since)
+                return shared + (try await local.spent(user: user, since: since, notPushedTo: address.destination))
+            } catch {
+                if let team { await team.close() }
+                team = nil
+                return try await local.spent(user: user, since: since)
+            }
+        }
+
+        func close() async {
+            await team?.close()
+            team = nil
+        }
+    }
+#endif

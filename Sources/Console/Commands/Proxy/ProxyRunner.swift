@@ -98,7 +98,8 @@ public struct ProxyRunner: Sendable {
                 users: users, defaultBudget: options.budgetPerUser, health: options.health)
             server = ProxyServer(
                 configuration: configuration, observer: context.recorder,
-                spending: context.recorder.map(RecorderSpending.init), now: context.environment.now,
+                spending: try Self.spending(recorder: context.recorder, environment: context.environment),
+                now: context.environment.now,
                 logger: logger)
             try server.validate()
         } catch {
