@@ -19,8 +19,16 @@ public protocol InspectorReading: Sendable {
     func prune(before date: Date) async throws -> Int
     /// The tool calls the console ran for each of `responseIDs` (none where the engine does not keep them).
     func toolCalls(forResponses responseIDs: [String]) async throws -> [String: [ToolCallEntry]]
+    /// A signal each time new exchanges may be there (nil: poll).
+    func changes() -> AsyncStream<Void>?
 }
 
 extension InspectorStore: InspectorReading {
     public var location: String { path }
+}
+
+extension InspectorReading {
+    /// A signal each time new exchanges may be there, for `inspect watch`; nil where the engine has none (the
+    /// SQLite store: watch polls it).
+    public func changes() -> AsyncStream<Void>? { nil }
 }

@@ -16,10 +16,20 @@ extension InspectRunner {
                 if row.state == "in_progress" { open.insert(row.id) }
             }
             output.write("Watching \(store.location) (Ctrl-C stops).\n")
+            // A team store says when a push adds exchanges (LISTEN/NOTIFY); the local store is polled.
+            var changes = store.changes()?.makeAsyncIterator()
             while true {
-                do { try await Task.sleep(for: interval) } catch {
-                    output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line
-                    break
+                if changes != nil {
+                    guard await changes?.next() != nil, !Task.isCancelled else {
+                        output.write("\n")
+                        if Task.isCancelled { break }
+                        throw ConsoleError("the connection to \(store.location) ended", exitStatus: .apiError)
+                    }
+                } else {
+                    do { try await Task.sleep(for: interval) } catch {
+                        output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line
+                        break
+                    }
                 }
                 for row in try await store.exchanges(after: last, among: open.sorted()) {
                     let inProgress = row.state == "in_progress"
