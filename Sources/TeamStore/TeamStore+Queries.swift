@@ -184,3 +184,29 @@
         }
     }
 #endif
+
+#if TeamInspector
+    import PostgresNIO
+
+    extension TeamStore {
+        /// Which local store exchange `id` came from, and its id there (nil when there is no such exchange).
+        public func origin(ofExchange id: Int64) async throws(TeamStoreError) -> (store: String, id: Int64)? {
+            try await run("read exchange \(id)") { connection in
+                for try await (origin, local) in try await connection.query(
+                    "SELECT origin, origin_id FROM exchange WHERE id = \(id)", logger: logger
+                ).decode((String, Int64).self) { return (origin, local) }
+                return nil
+            }
+        }
+
+        /// The team store's id of exchange `localID` of local store `origin`, once pushed.
+        public func exchangeID(origin: String, localID: Int64) async throws(TeamStoreError) -> Int64? {
+            try await run("find a pushed exchange") { connection in
+                for try await id in try await connection.query(
+                    "SELECT id FROM exchange WHERE origin = \(origin) AND origin_id = \(localID)", logger: logger
+                ).decode(Int64.self) { return id }
+                return nil
+            }
+        }
+    }
+#endif

@@ -198,6 +198,7 @@ struct Inspect: ParsableCommand {
         var yes = false
         @Option(name: .long, help: "With --against: also write the report as an HTML page to this file.")
         var html: String?
+        @OptionGroup var store: StoreOptions
         @OptionGroup var printing: OutputOptions
 
         func validate() throws {
@@ -237,8 +238,10 @@ struct Inspect: ParsableCommand {
             }
             let provider = self.provider
             let id = ids[0]
+            let local = store.local
             try withContext(environment: processEnvironment.choosing(provider: provider)) { [changes] context in
-                await ReplayRunner(context: context).run(id: id, changes: changes, toProvider: provider)
+                await ReplayRunner(context: context).run(
+                    id: id, changes: changes, toProvider: provider, readsLocal: local)
             }
         }
     }
@@ -332,6 +335,7 @@ extension Inspect {
                 "Write one self-contained HTML report: a timeline, tokens and cost by day and model, each exchange's request and events."
         )
 
+        @OptionGroup var store: StoreOptions
         @Option(name: .long, help: "Only exchanges started at or after this time.")
         var since: String?
 
@@ -343,7 +347,7 @@ extension Inspect {
 
         func run() throws {
             let date = try since.map { try time($0, flag: "--since") }
-            try inspect { await $0.report(since: date, model: model, to: output) }
+            try inspect(store: store) { await $0.report(since: date, model: model, to: output) }
         }
     }
 }

@@ -13,18 +13,34 @@ public struct ReplayRunner: Sendable {
         self.context = context
     }
 
-    public func run(id: Int64, changes: [String], toProvider provider: String? = nil) async -> ExitStatus {
+    public func run(id: Int64, changes: [String], toProvider provider: String? = nil, readsLocal: Bool = false) async
+        -> ExitStatus
+    {
         guard let store = await context.recorder?.openedStore() else {
             context.diagnostics.write("error: the inspector store is not available, so there is nothing to replay\n")
             return .usage
         }
         let detail: ExchangeDetail
+        // The exchange the link points to in this machine's store: `id`, or for a team store's exchange the
+        // local id it was recorded under here (none when another machine recorded it).
+        var linked: Int64? = id
+        let fromTeam: Bool
+        let before = (try? await store.lastExchangeID()) ?? 0
         do {
-            guard let found = try await store.exchange(id: id) else {
-                context.diagnostics.write("error: no exchange \(id) in \(store.path)\n")
-                return .usage
+            if !readsLocal, let found = try await teamExchange(id, local: store) {
+                detail = found.detail
+                linked = found.localID
+                fromTeam = true
+            } else {
+                guard let found = try await store.exchange(id: id) else {
+                    context.diagnostics.write("error: no exchange \(id) in \(store.path)\n")
+                    return .usage
+                }
+                detail = found
+                fromTeam = false
             }
-            detail = found
+        } catch let error as any UserFacingError {
+            return ErrorReport.write(error, to: context.diagnostics)
         } catch {
             context.diagnostics.write("error: cannot read exchange \(id): \(error)\n")
             return .apiError
@@ -61,7 +77,7 @@ public struct ReplayRunner: Sendable {
         let target = made ?? context
         let client = provider == nil ? target.client(baseURL: baseURL) : context.client
         var exchangeContext = ExchangeContext(
-            preset: detail.summary.preset, session: detail.summary.session, replayOf: id)
+            preset: detail.summary.preset, session: detail.summary.session, replayOf: linked)
         if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }
         let streamed = (try? JSONValue.parse(body))?["stream"]?.boolValue == true || detail.summary.streamed
         var renderer = TurnRenderer(output: context.output)
@@ -95,7 +111,9 @@ public struct ReplayRunner: Sendable {
         // The made context's shutdown waits for its recording.
         if let made { await made.shutdown() }
         await context.recorder?.waitUntilIdle()
-        if let replay = try? await store.latestReplay(of: id) {
+        if fromTeam {
+            await reportTeamReplay(of: id, local: store, after: before)
+        } else if let replay = try? await store.latestReplay(of: id) {
             context.diagnostics.write("recorded as exchange \(replay) (replay of \(id))\n")
         }
         return status

@@ -28,11 +28,11 @@ extension InspectRunner {
             diagnostics.write("error: \(templateURL.path): \(error)\n")
             return .apiError
         }
-        return await withStore { store in
+        return await withReader { store in
             let range = [since.map { "since \(InspectorStore.timestamp($0))" }, model.map { "model \($0)" }]
                 .compactMap { $0 }.joined(separator: ", ")
             var builder = InspectReport.Builder(
-                store: store.path, range: range.isEmpty ? "all exchanges" : range, now: environment.now())
+                store: store.location, range: range.isEmpty ? "all exchanges" : range, now: environment.now())
             try await store.forEachExchange(since: since) { detail in
                 if let model, detail.summary.model != model { return }
                 builder.add(detail)
