@@ -28,7 +28,12 @@ trap cleanup EXIT
 for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
 direct="http://127.0.0.1:$(cat "$work/port")/v1"
 cluster=$(./scripts/postgres.sh start "$work/cluster")
-database() { psql "$cluster" -qc "CREATE DATABASE $1" >/dev/null; echo "${cluster%/postgres}/$1"; }
+# psql reads the password from PGPASSWORD, not from its command line.
+export PGPASSWORD
+PGPASSWORD=$(cat "$work/cluster/.password")
+admin="postgres://openresponses@127.0.0.1:$(cat "$work/cluster/port")"
+psql() { command psql "$admin/${1##*/}" "${@:2}"; }
+database() { psql postgres -qc "CREATE DATABASE $1" >/dev/null; echo "${cluster%/postgres}/$1"; }
 export OPENAI_API_KEY=sk-bench-0123456789 OPENAI_BASE_URL="$direct"
 
 # start_proxy NAME [TEAM_URL]: a proxy with a fresh store in $work/NAME; sets proxy_pid and via.
@@ -84,7 +89,7 @@ events=$(OPENRESPONSES_HOME="$work/push" "$ours" inspect list --local --limit 20
   | grep -o '"event_count": [0-9]*' | awk '{ s += $2 } END { print s }')
 target=$(database push)
 start=$(date +%s.%N)
-OPENRESPONSES_HOME="$work/push" "$ours" inspect push --to "$target" > /dev/null
+OPENRESPONSES_HOME="$work/push" OPENRESPONSES_INSPECTOR_URL="$target" "$ours" inspect push > /dev/null
 seconds=$(echo "$(date +%s.%N) - $start" | bc -l)
 printf 'pushed 2000 exchanges, %d events in %.2f s: %.0f exchanges/s, %.0f events/s\n' "$events" "$seconds" \
   "$(echo "2000 / $seconds" | bc -l)" "$(echo "$events / $seconds" | bc -l)"
@@ -131,14 +136,17 @@ printf 'a common word (%s, in %s exchanges): median %.1f ms, p95 %.1f ms\n' "$co
 
 echo "== 4. the proxy holding 200 open streams (the 'slow' answer, 20 s each), pushing to PostgreSQL"
 start_proxy hold "$(database hold)"
+clients=()
 for _ in $(seq 200); do
   curl -sN -o /dev/null "$via/responses" -H "Authorization: Bearer $OPENAI_API_KEY" -H 'Content-Type: application/json' \
     -d '{"model":"bench-model","input":"slow","stream":true}' &
+  clients+=($!)
 done
 sleep 10
 open=$(ss -tn state established "( sport = :$(echo "$via" | sed 's|.*:\([0-9]*\)/v1|\1|') )" | tail -n +2 | wc -l)
 wait_peak=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$proxy_pid/status")
-wait
+wait "${clients[@]}"
+sleep 2  # the last pushes
 stop_proxy
 printf 'open streams at 10 s: %d; peak RSS while holding them: %s MB; at the end: %s MB (target ≤ 128 MB)\n' \
   "$open" "$wait_peak" "$peak"

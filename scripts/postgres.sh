@@ -34,7 +34,8 @@ case "$command" in
     [ -z "$(ls -A "$dir")" ] || { echo "postgres: $dir is not empty" >&2; exit 1; }
     if [ "$(id -u)" = 0 ]; then
       chown postgres: "$dir"
-      # The server's user must reach the folder: a mktemp -d parent is 0700 (search permission only is added).
+      # The server's user must reach the folder: a mktemp -d parent is 0700. Search permission only (no listing)
+      # is added to the folders above it that lack it, and left: a test cluster's parent is a temporary folder.
       parent=$(dirname "$dir")
       while [ "$parent" != / ]; do
         [ -n "$(find "$parent" -maxdepth 0 -perm -o+x)" ] || chmod o+x "$parent"
@@ -42,9 +43,8 @@ case "$command" in
       done
     fi
     password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-    printf '%s\n' "$password" > "$dir/.password"
+    (umask 077; printf '%s\n' "$password" > "$dir/.password")
     [ "$(id -u)" != 0 ] || chown postgres: "$dir/.password"
-    chmod 600 "$dir/.password"
     as_owner "$bindir/initdb" -D "$dir/data" -U openresponses --auth=scram-sha-256 --pwfile="$dir/.password" \
       -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }

@@ -37,7 +37,10 @@ extension ConsoleContext {
     /// few seconds. A store out of reach is said once per outage (a marker in the data directory), not at every
     /// command; the exchanges wait in the local store for the next command that reaches it.
     func pushToTeam() async {
-        guard recorder != nil, let address = try? Self.teamAddress(environment: environment) else { return }
+        // A command stopped by Ctrl-C pushes with the next one: a cancelled push would only read as an outage.
+        guard !Task.isCancelled, recorder != nil, let address = try? Self.teamAddress(environment: environment) else {
+            return
+        }
         #if TeamInspector
             guard let local = try? InspectorStore.open(at: environment.inspectorPath) else { return }
             let marker = environment.dataDirectory.appendingPathComponent("team-unreachable").path

@@ -31,17 +31,27 @@ extension InspectorStore {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT id FROM store_identity") ?? "" }
     }
 
+    /// The most one exchange may hold to be pushed (bodies, texts and events as read back): a team store takes
+    /// a row in one message, and an exchange that cannot go must not hold back the ones after it.
+    public static let pushLimit = 256 << 20
+
     /// The finished exchanges not yet pushed to `destination` (nor refused by it), oldest first: at most
     /// `maximumCount`, and no more than `maximumBytes` once the first is taken (an exchange with a 50 MB answer
-    /// comes alone). An exchange still being recorded waits for its end.
+    /// comes alone). An exchange still being recorded waits for its end. One larger than `pushLimit` is noted as
+    /// refused here (its stored size is looked at before it is read, its whole size after) and is not returned.
     public func exchangesToPush(destination: String, maximumCount: Int = 200, maximumBytes: Int = 16 << 20)
         async throws -> [PushedExchange]
     {
-        try await writer.read { db in
-            let ids = try Int64.fetchAll(
+        let (exchanges, tooLarge) = try await writer.read { db -> ([PushedExchange], [(Int64, Int)]) in
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM exchange
+                    SELECT id,
+                           COALESCE(length(request_body), 0) + COALESCE(length(response_body), 0)
+                           + COALESCE((SELECT length(body) FROM exchange_request WHERE exchange_id = exchange.id), 0)
+                           + COALESCE((SELECT sum(length(data)) FROM event_batch WHERE exchange_id = exchange.id), 0)
+                           AS stored
+                    FROM exchange
                     WHERE state != 'in_progress'
                       AND NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id)
                     ORDER BY id LIMIT ?
@@ -49,19 +59,37 @@ extension InspectorStore {
             let texts = try db.cachedStatement(
                 sql: "SELECT input_text, output_text, event_text FROM exchange WHERE id = ?")
             var exchanges: [PushedExchange] = []
+            var tooLarge: [(Int64, Int)] = []
             var bytes = 0
-            for id in ids {
-                guard let detail = try Self.detail(id: id, db: db), let row = try Row.fetchOne(texts, arguments: [id])
+            for row in rows {
+                let id: Int64 = row["id"]
+                let stored: Int = row["stored"]
+                if stored > Self.pushLimit {
+                    tooLarge.append((id, stored))
+                    continue
+                }
+                if !exchanges.isEmpty, bytes + stored > maximumBytes { break }
+                guard let detail = try Self.detail(id: id, db: db), let text = try Row.fetchOne(texts, arguments: [id])
                 else { continue }
                 let exchange = PushedExchange(
-                    detail: detail, inputText: row["input_text"] ?? "", outputText: row["output_text"] ?? "",
-                    eventText: row["event_text"] ?? "")
+                    detail: detail, inputText: text["input_text"] ?? "", outputText: text["output_text"] ?? "",
+                    eventText: text["event_text"] ?? "")
+                if exchange.size > Self.pushLimit {
+                    tooLarge.append((id, exchange.size))
+                    continue
+                }
                 if !exchanges.isEmpty, bytes + exchange.size > maximumBytes { break }
                 bytes += exchange.size
                 exchanges.append(exchange)
             }
-            return exchanges
+            return (exchanges, tooLarge)
         }
+        for (id, size) in tooLarge {
+            try await notePushRefused(
+                id, destination: destination,
+                reason: "\(size >> 20) MB, more than the \(Self.pushLimit >> 20) MB an exchange may hold to be pushed")
+        }
+        return exchanges
     }
 
     /// Notes exchanges as in `destination` now.
@@ -113,8 +141,8 @@ extension InspectorStore {
 }
 
 extension InspectorStore {
-    /// What `user` has spent since `since` in the exchanges not yet in team store `destination`: added to the
-    /// team store's own figure, the whole of it without counting an exchange twice.
+    /// What `user` has spent since `since` in the exchanges not in team store `destination` (not pushed yet, or
+    /// refused by it): added to the team store's own figure, the whole of it without counting an exchange twice.
     public func spent(user: String, since: Date, notPushedTo destination: String) async throws -> Double {
         try await writer.read { db in
             try Double.fetchOne(
@@ -122,7 +150,9 @@ extension InspectorStore {
                 sql: """
                     SELECT COALESCE(SUM(cost_usd), 0) FROM exchange
                     WHERE user = ? AND started_at >= ?
-                      AND NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id)
+                      AND NOT EXISTS (
+                          SELECT 1 FROM team_push
+                          WHERE destination = ? AND exchange_id = exchange.id AND failure IS NULL)
                     """, arguments: [user, StorageDate.string(since), destination]) ?? 0
         }
     }

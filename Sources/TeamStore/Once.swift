@@ -25,6 +25,9 @@
             if let early { continuation.resume(with: early) }
         }
 
+        /// Whether a result was delivered.
+        var isDone: Bool { state.withLock { $0.done } }
+
         /// How to cancel the work, for a result that comes from elsewhere (a timeout, the caller's cancellation).
         func onCancel(_ cancel: @escaping @Sendable () -> Void) {
             state.withLock { $0.cancel = cancel }

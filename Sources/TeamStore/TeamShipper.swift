@@ -46,7 +46,7 @@
             while deadline.map({ ContinuousClock.now < $0 }) ?? true {
                 let batch = try await local.exchangesToPush(destination: address.destination)
                 if batch.isEmpty { break }
-                let outcome = try await team.push(batch, origin: origin)
+                let outcome = try await Self.pushOrSplit(batch, origin: origin, to: team)
                 try await local.notePushed(outcome.added + outcome.alreadyThere, destination: address.destination)
                 for (id, reason) in outcome.refused {
                     try await local.notePushRefused(id, destination: address.destination, reason: reason)
@@ -58,6 +58,33 @@
             }
             report.waiting = try await local.pushBacklog(destination: address.destination).waiting
             return report
+        }
+
+        /// `batch` in one transaction; when the database refuses it for a reason of an exchange's (not its
+        /// reachability: a message too large, a statement timeout), each exchange alone, the one it refuses noted
+        /// as refused, so that none holds back the rest.
+        static func pushOrSplit(_ batch: [PushedExchange], origin: String, to team: TeamStore)
+            async throws(TeamStoreError) -> TeamStore.PushOutcome
+        {
+            do {
+                return try await team.push(batch, origin: origin)
+            } catch {
+                if error.unreachable { throw error }
+            }
+            var outcome = TeamStore.PushOutcome()
+            for exchange in batch {
+                do {
+                    let one: TeamStore.PushOutcome = try await team.push([exchange], origin: origin)
+                    outcome.added.append(contentsOf: one.added)
+                    outcome.alreadyThere.append(contentsOf: one.alreadyThere)
+                    outcome.refused.append(contentsOf: one.refused)
+                } catch {
+                    if error.unreachable { throw error }
+                    let id: Int64 = exchange.detail.summary.id
+                    outcome.refused.append((id: id, reason: error.message))
+                }
+            }
+            return outcome
         }
 
         /// What `follow` tells its owner: the team store went out of reach (with the error and how many exchanges

@@ -17,7 +17,11 @@
         /// `(origin, local id)`.
         public func push(_ exchanges: [PushedExchange], origin: String) async throws(TeamStoreError) -> PushOutcome {
             let logger = logger
-            return try await run("push exchanges") { connection in
+            // More time for more bytes: the deadline is for a database that stopped answering, not a long answer
+            // on a slow link (5 MB a second at least).
+            let bytes: Int = exchanges.reduce(0) { $0 + $1.size }
+            let limit: Duration = patience + Duration.milliseconds(Int64(bytes / 5_000))
+            return try await run("push exchanges", within: limit) { connection in
                 try await connection.withTransaction(logger: logger) { connection in
                     var outcome = PushOutcome()
                     for exchange in exchanges {

@@ -178,7 +178,8 @@
             if let response = query.responseID { clauses.append("response_id = \(bind(response))") }
             if let search = query.search, search.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
                 // plainto_tsquery: the user's words, all required, none of them query syntax.
-                clauses.append("search @@ plainto_tsquery('simple', \(bind(clean(search))))")
+                clauses.append(
+                    "search @@ plainto_tsquery('simple', openresponses_search_words(\(bind(clean(search)))))")
             }
             return clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         }

@@ -18,19 +18,22 @@
             let since = since ?? Date(timeIntervalSince1970: 0)
             let groups = try await run("compute statistics") { connection in
                 var groups: [ExchangeStats.Group] = []
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: key) AS key, count(*)::bigint,
+                // Built as text (constants only: the grouping's column and the clamped sums) with `since` bound.
+                let sql = """
+                    SELECT \(key) AS key, count(*)::bigint,
                            count(*) FILTER (WHERE state IN ('failed', 'interrupted'))::bigint,
-                           COALESCE(sum(input_tokens), 0)::bigint, COALESCE(sum(cached_tokens), 0)::bigint,
-                           COALESCE(sum(output_tokens), 0)::bigint, sum(cost_usd),
+                           \(Self.clamped("input_tokens")), \(Self.clamped("cached_tokens")),
+                           \(Self.clamped("output_tokens")), sum(cost_usd),
                            percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms),
                            percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms),
                            percentile_disc(0.5) WITHIN GROUP (ORDER BY ttft_ms),
                            percentile_disc(0.95) WITHIN GROUP (ORDER BY ttft_ms)
-                    FROM exchange WHERE started_at >= \(since) AND state != 'in_progress'
+                    FROM exchange WHERE started_at >= $1 AND state != 'in_progress'
                     GROUP BY 1
-                    """, logger: logger)
+                    """
+                var bindings = PostgresBindings()
+                bindings.append(since)
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
                 for try await row in rows {
                     let (key, requests, failed, input, cached, output, cost, p50, p95, t50, t95) = try row.decode(
                         (String, Int, Int, Int, Int, Int, Double?, Double?, Double?, Double?, Double?).self)
@@ -52,6 +55,12 @@
     import PostgresNIO
 
     extension TeamStore {
+        /// A token count's sum as the SQLite store makes it: each row's count clamped to 0…2⁴⁰ (`TokenCount`), so
+        /// that a server's absurd figure neither overflows the sum nor differs between the engines.
+        static func clamped(_ column: String) -> String {
+            "COALESCE(sum(LEAST(GREATEST(\(column), 0), 1099511627776)), 0)::bigint"
+        }
+
         /// What `user` has spent since `since` in every exchange the team store holds, from any proxy.
         public func spent(user: String, since: Date) async throws(TeamStoreError) -> Double {
             try await run("sum a user's spending") { connection in

@@ -79,16 +79,17 @@
 
         /// Runs `body` on the connection within `patience`. A connection the server has closed fails at once; one
         /// that does not answer in time is closed, so that nothing waits on it again.
-        func run<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
-            async throws(TeamStoreError) -> T
-        {
+        func run<T: Sendable>(
+            _ what: String, within limit: Duration? = nil,
+            _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        ) async throws(TeamStoreError) -> T {
             let connection = connection
             guard !connection.isClosed else {
                 throw TeamStoreError("could not \(what) at \(address): the connection was closed", unreachable: true)
             }
             do {
                 let closing: @Sendable () -> Void = { let _: EventLoopFuture<Void> = connection.close() }
-                return try await Self.deadline(patience, address: address, onTimeout: closing) {
+                return try await Self.deadline(limit ?? patience, address: address, onTimeout: closing) {
                     try await body(connection)
                 }
             } catch {
@@ -107,6 +108,8 @@
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     outcome.install(continuation)
+                    // Cancelled before it began: no work is started (a connection made now would be left open).
+                    guard !outcome.isDone else { return }
                     let work = Task {
                         do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
                     }

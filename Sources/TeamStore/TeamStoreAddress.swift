@@ -13,6 +13,9 @@ public struct TeamStoreAddress: Sendable, Hashable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// Whether the URL itself carried a password (refused where it would be seen: `--to`, config.yaml).
+    public var passwordInURL: Bool { password != nil && passwordFromURL }
+    var passwordFromURL = false
 
     /// How the local stores name this destination in what they note as pushed: the address without the
     /// password (a changed password is the same destination).
@@ -26,7 +29,7 @@ public struct TeamStoreAddress: Sendable, Hashable, CustomStringConvertible {
             TeamStoreError(
                 "\(origin): \(why) (expected postgres://USER:PASSWORD@HOST:PORT/DATABASE)", exitStatus: .usage)
         }
-        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)) else {
+        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw refuse("not a URL")
         }
         guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
@@ -50,12 +53,16 @@ public struct TeamStoreAddress: Sendable, Hashable, CustomStringConvertible {
             default: throw refuse("unknown parameter \(item.name)")
             }
         }
-        // Loopback never needs TLS; `prefer` there would only slow the start.
-        if components.queryItems == nil, ["127.0.0.1", "localhost", "::1"].contains(host) { tls = .disable }
+        // Off loopback, TLS is required unless the URL says otherwise: with `prefer`, someone on the path could
+        // refuse TLS and ask for the password in clear. Loopback never needs it.
+        if !(components.queryItems ?? []).contains(where: { $0.name == "sslmode" }) {
+            tls = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) ? .disable : .require
+        }
         self.host = host
         self.port = components.port ?? 5432
         self.user = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.passwordFromURL = components.password != nil
         self.database = database.removingPercentEncoding ?? database
         self.tls = tls
     }

@@ -34,7 +34,9 @@ public enum PresetSchema {
         [("url", .text)],
         check: { inspector in
             guard let url = inspector["url"]?.stringValue else { return [] }
-            if let components = URLComponents(string: url), components.password != nil {
+            // Trimmed as the address is read, so that a leading space does not hide a password from the check.
+            let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let components = URLComponents(string: trimmed), components.password != nil {
                 return [
                     ObjectIssue(
                         "url",

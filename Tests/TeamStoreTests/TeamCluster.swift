@@ -66,7 +66,8 @@
                 }
                 let text =
                     input == "hostile"
-                    ? "nul\u{0}byte & | ! ( ) :* 'quoted' \\ ünïcödé" : "answer to \(input) with words"
+                    ? "gpt-4.1 at https://api.example.com/v1 alice@example.com src/main.swift & | ! ( ) :* 'quoted' \\ ünïcödé nul\u{0}byte"
+                    : "answer to \(input) with words"
                 let frames = Fixtures.textStream(
                     id: "resp_\(UUID().uuidString.prefix(8))", model: "gpt-4.1-mini", text: text)
                 guard body["stream"]?.boolValue == false else { return .sse(frames) }

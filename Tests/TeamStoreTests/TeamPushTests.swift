@@ -53,6 +53,10 @@
                     ("search two words", ExchangeQuery(search: "answer whole")),
                     ("search syntax", ExchangeQuery(search: "& | ! ( ) :* 'quoted' \\")),
                     ("search accents", ExchangeQuery(search: "ünïcödé")),
+                    ("search a part of a word with punctuation", ExchangeQuery(search: "4.1")),
+                    ("search a part of a host", ExchangeQuery(search: "example")),
+                    ("search a part of an address", ExchangeQuery(search: "alice")),
+                    ("search a part of a path", ExchangeQuery(search: "main.swift")),
                     ("status 429", ExchangeQuery(status: "429")),
                     ("state failed", ExchangeQuery(status: "failed")),
                     ("model prefix", ExchangeQuery(model: "gpt-4.1")),
@@ -65,6 +69,9 @@
                     #expect(counts[0] == counts[1], "\(name): SQLite \(counts[0]), PostgreSQL \(counts[1])")
                 }
                 #expect(try await team.exchanges(matching: ExchangeQuery(search: "turn1")).count == 1)
+                for word in ["4.1", "example", "alice", "main.swift"] {
+                    #expect(try await team.exchanges(matching: ExchangeQuery(search: word)).count == 1, "\(word)")
+                }
                 let local = try await history.store.stats(by: .model, since: nil)
                 let remote = try await team.stats(by: .model, since: nil)
                 #expect(local == remote)

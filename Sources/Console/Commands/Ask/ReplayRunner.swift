@@ -75,7 +75,14 @@ public struct ReplayRunner: Sendable {
                 "note: exchange \(id) went to provider \(recorded); replaying it there, with its key\n")
         }
         let target = made ?? context
-        let client = provider == nil ? target.client(baseURL: baseURL) : context.client
+        // Another machine's row names the URL it went to: never where this machine's key is sent. A team store's
+        // exchange goes to the provider's own base URL here, its path alone taken from the row.
+        let client = provider == nil && !fromTeam ? target.client(baseURL: baseURL) : target.client
+        if fromTeam, baseURL != target.configuration.baseURL {
+            context.diagnostics.write(
+                "note: exchange \(id) went to \(baseURL); replaying it at \(target.configuration.baseURL), this machine's\n"
+            )
+        }
         var exchangeContext = ExchangeContext(
             preset: detail.summary.preset, session: detail.summary.session, replayOf: linked)
         if provider == nil { exchangeContext.labels["provider"] = detail.summary.provider }

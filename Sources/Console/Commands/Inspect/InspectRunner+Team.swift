@@ -48,6 +48,12 @@ extension InspectRunner {
         do {
             if let url {
                 var parsed = try TeamStoreAddress(parsing: url, origin: "--to")
+                // On a command line the password would be in every user's process list and the shell's history.
+                guard !parsed.passwordInURL else {
+                    throw ConsoleError(
+                        "--to: a password in the URL is refused (the process list and the shell's history would keep it)",
+                        hint: "set OPENRESPONSES_INSPECTOR_PASSWORD, or OPENRESPONSES_INSPECTOR_URL with the password")
+                }
                 if parsed.password == nil { parsed.password = environment["OPENRESPONSES_INSPECTOR_PASSWORD"] }
                 address = parsed
             } else if let configured = try ConsoleContext.teamAddress(environment: environment) {

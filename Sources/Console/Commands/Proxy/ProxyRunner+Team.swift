@@ -59,7 +59,11 @@ extension ProxyRunner {
     actor TeamSpending: SpendReading {
         let recorder: ExchangeRecorder
         let address: TeamStoreAddress
-        private var team: TeamStore?
+        /// The one connection, opened once for every caller (an actor's method suspends in the open, and each
+        /// caller opening its own would leave all but one unclosed).
+        private var opening: Task<TeamStore, any Error>?
+        /// After a failure, the team store is not asked again before this (this machine's figures answer).
+        private var retryAfter = ContinuousClock.now
 
         init(recorder: ExchangeRecorder, address: TeamStoreAddress) {
             self.recorder = recorder
@@ -70,26 +74,27 @@ extension ProxyRunner {
             guard let local = await recorder.openedStore() else {
                 return try await recorder.spent(user: user, since: since)
             }
+            guard ContinuousClock.now >= retryAfter else { return try await local.spent(user: user, since: since) }
+            let address = address
+            let opening = self.opening ?? Task { try await TeamStore.open(address, patience: .seconds(2)) }
+            self.opening = opening
             do {
-                let store: TeamStore
-                if let team {
-                    store = team
-                } else {
-                    store = try await TeamStore.open(address, patience: .seconds(2))
-                    team = store
-                }
-                let shared = try await store.spent(user: user, since: since)
-                return shared + (try await local.spent(user: user, since: since, notPushedTo: address.destination))
+                let team = try await opening.value
+                let unpushed = try await local.spent(user: user, since: since, notPushedTo: address.destination)
+                return try await team.spent(user: user, since: since) + unpushed
             } catch {
-                if let team { await team.close() }
-                team = nil
+                if self.opening == opening {
+                    self.opening = nil
+                    retryAfter = .now + .seconds(5)
+                    if let team = try? await opening.value { await team.close() }
+                }
                 return try await local.spent(user: user, since: since)
             }
         }
 
         func close() async {
-            await team?.close()
-            team = nil
+            if let team = try? await opening?.value { await team.close() }
+            opening = nil
         }
     }
 #endif
