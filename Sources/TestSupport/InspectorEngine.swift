@@ -38,8 +38,13 @@ public enum InspectorEngine: String, Sendable, CaseIterable, CustomStringConvert
     /// Runs `sql` with psql against `url`; its output.
     @discardableResult
     public static func psql(_ url: String, _ sql: String) throws -> String {
+        // The password through PGPASSWORD, not on psql's command line (every user's process list shows that).
+        var components = URLComponents(string: url)
+        let password = components?.password ?? ""
+        components?.password = nil
         let result = try Subprocess.runBlocking(
-            "/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql], environment: ["PATH": "/usr/bin:/bin"])
+            "/usr/bin/psql", [components?.string ?? url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql],
+            environment: ["PATH": "/usr/bin:/bin", "PGPASSWORD": password])
         guard result.status == 0 else { throw SubprocessError("psql \(sql): \(result.stderr)") }
         return result.stdout
     }

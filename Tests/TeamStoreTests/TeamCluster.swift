@@ -26,9 +26,7 @@
 
         /// Runs `sql` with psql (the cluster's own client) against `url`.
         static func psql(_ url: String, _ sql: String) throws {
-            let result = try Subprocess.runBlocking(
-                "/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql], environment: ["PATH": "/usr/bin:/bin"])
-            try #require(result.status == 0, "psql \(sql): \(result.stderr)")
+            try InspectorEngine.psql(url, sql)
         }
 
         /// The URL of `address` with the cluster's password, for psql.
