@@ -81,7 +81,8 @@
         /// What PostgreSQL's `text` cannot hold (U+0000) and a text whose search vector would pass its 1 MB limit
         /// (200,000 distinct words): pushed, not refused; the bytes exact, the NUL shown as U+FFFD in text.
         @Test func valuesPostgreSQLCannotHoldAsTheyArriveArePushed() async throws {
-            try await TeamStore.with(try TeamCluster.freshDatabase()) { team in
+            // A generous deadline: this is about values, and a loaded machine makes the vector slowly.
+            try await TeamStore.with(try TeamCluster.freshDatabase(), patience: .seconds(60)) { team in
                 var summary = ExchangeSummary(
                     id: 7, startedAt: Date(), method: "POST", url: "http://127.0.0.1/v1/responses\u{0}",
                     state: "completed",
