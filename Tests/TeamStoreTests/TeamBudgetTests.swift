@@ -36,6 +36,7 @@
                 home: root.appendingPathComponent("one"), environment: environment, arguments: arguments)
             let second = try ProxyProcess(
                 home: root.appendingPathComponent("two"), environment: environment, arguments: arguments)
+            defer { for proxy in [first, second] where proxy.process.isRunning { proxy.process.terminate() } }
             try await first.waitUntilListening()
             try await second.waitUntilListening()
 

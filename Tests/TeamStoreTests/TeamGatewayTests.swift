@@ -40,6 +40,8 @@
                 proxies.append(
                     try ProxyProcess(home: root.appendingPathComponent("home\(index % 2)"), environment: environment))
             }
+            // Whatever ends the test, no proxy is left running.
+            defer { for proxy in proxies where proxy.process.isRunning { proxy.process.terminate() } }
             for proxy in proxies { try await proxy.waitUntilListening() }
             let ports = proxies.map(\.port)
 
