@@ -36,7 +36,11 @@
                 home: root.appendingPathComponent("one"), environment: environment, arguments: arguments)
             let second = try ProxyProcess(
                 home: root.appendingPathComponent("two"), environment: environment, arguments: arguments)
-            defer { for proxy in [first, second] where proxy.process.isRunning { proxy.process.terminate() } }
+            defer {
+                for proxy in [first, second] where proxy.process.isRunning {
+                    kill(proxy.process.processIdentifier, SIGKILL)
+                }
+            }
             try await first.waitUntilListening()
             try await second.waitUntilListening()
 

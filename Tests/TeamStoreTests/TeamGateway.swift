@@ -88,7 +88,8 @@
             let clock = ContinuousClock()
             let deadline = clock.now + Deadline.generous
             while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-            if process.isRunning { process.terminate() }
+            // SIGKILL: proxies of earlier runs (whose pushes had hung) were found still running after them.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
     }
 #endif

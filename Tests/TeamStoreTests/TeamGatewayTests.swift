@@ -41,7 +41,9 @@
                     try ProxyProcess(home: root.appendingPathComponent("home\(index % 2)"), environment: environment))
             }
             // Whatever ends the test, no proxy is left running.
-            defer { for proxy in proxies where proxy.process.isRunning { proxy.process.terminate() } }
+            defer {
+                for proxy in proxies where proxy.process.isRunning { kill(proxy.process.processIdentifier, SIGKILL) }
+            }
             for proxy in proxies { try await proxy.waitUntilListening() }
             let ports = proxies.map(\.port)
 
