@@ -113,24 +113,21 @@ FROM generate_series(1, 100000) n;
 ANALYZE exchange;
 SQL
 word=$(psql "$search" -Atc "SELECT word FROM ts_stat('SELECT search FROM exchange WHERE id < 2000') ORDER BY ndoc LIMIT 1")
-: > "$work/search"
-for _ in $(seq "$runs"); do
-  start=$(date +%s.%N)
-  OPENRESPONSES_HOME="$work/search-home" OPENRESPONSES_INSPECTOR_URL="$search" "$ours" inspect list --search "$word" \
-    > /dev/null
-  echo "$(date +%s.%N) - $start" | bc -l >> "$work/search"
-done
-read -r q50 q95 <<< "$(stats "$work/search")"
+# time_search WORD: the whole `inspect list --search WORD` command RUNS times; sets q50 and q95 (ms).
+time_search() {
+  : > "$work/search"
+  for _ in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    OPENRESPONSES_HOME="$work/search-home" OPENRESPONSES_INSPECTOR_URL="$search" "$ours" inspect list --search "$1" \
+      > /dev/null
+    echo "$(date +%s.%N) - $start" | bc -l >> "$work/search"
+  done
+  read -r q50 q95 <<< "$(stats "$work/search")"
+}
+time_search "$word"
 printf 'a rare word (%s): median %.1f ms, p95 %.1f ms (the whole command: start, connect, query, print)\n' "$word" "$q50" "$q95"
 common=$(psql "$search" -Atc "SELECT word FROM ts_stat('SELECT search FROM exchange WHERE id < 2000') ORDER BY ndoc DESC LIMIT 1")
-: > "$work/search"
-for _ in $(seq "$runs"); do
-  start=$(date +%s.%N)
-  OPENRESPONSES_HOME="$work/search-home" OPENRESPONSES_INSPECTOR_URL="$search" "$ours" inspect list --search "$common" \
-    > /dev/null
-  echo "$(date +%s.%N) - $start" | bc -l >> "$work/search"
-done
-read -r q50 q95 <<< "$(stats "$work/search")"
+time_search "$common"
 printf 'a common word (%s, in %s exchanges): median %.1f ms, p95 %.1f ms\n' "$common" \
   "$(psql "$search" -Atc "SELECT count(*) FROM exchange WHERE search @@ plainto_tsquery('simple', '$common')")" "$q50" "$q95"
 
