@@ -44,6 +44,9 @@ public struct ProxyConfiguration: Sendable {
     /// A client connection with no request in flight (none being read, none being answered) for this long
     /// is closed.
     public var idleTimeout: Duration
+    /// The most connections open to the upstream at once (`--upstream-connections`): each open stream holds one
+    /// (HTTP/1.1), so past it a client's request waits for another's answer to end.
+    public var upstreamConnections: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8787, upstream: String, token: String? = nil,
@@ -52,8 +55,9 @@ public struct ProxyConfiguration: Sendable {
         keptRequestBytes: Int = 16 << 20, keptResponseBytes: Int = 16 << 20, recordingBacklog: Int = 2 << 20,
         spoolDirectory: String? = nil, spoolLimit: Int = 1 << 30, idleTimeout: Duration = .seconds(60),
         users: ProxyUsers? = nil, defaultBudget: Double? = nil, spendFreshness: Duration = .seconds(2),
-        health: Bool = false
+        health: Bool = false, upstreamConnections: Int = 256
     ) {
+        self.upstreamConnections = upstreamConnections
         self.users = users
         self.defaultBudget = defaultBudget
         self.spendFreshness = spendFreshness
@@ -97,6 +101,9 @@ public struct ProxyConfiguration: Sendable {
             url.host != nil
         else {
             throw ProxyError("--upstream \(upstream): not an http(s) URL (example: https://api.openai.com/v1)")
+        }
+        guard (1...4096).contains(upstreamConnections) else {
+            throw ProxyError("--upstream-connections \(upstreamConnections): expected a number from 1 to 4096")
         }
         if token != nil, users != nil {
             throw ProxyError.tokensAndToken

@@ -52,8 +52,9 @@ public struct ProxyServer: Sendable {
         config.decompression = .disabled
         config.redirectConfiguration = .disallow
         config.connectionPool.retryConnectionEstablishment = false
-        // Many clients at once (an agent's parallel calls): one upstream connection each, kept for reuse.
-        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        // Many clients at once (an agent's parallel calls, a team's gateway): one upstream connection each, kept
+        // for reuse, up to the configured number; past it a request waits for a connection to be free.
+        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.upstreamConnections
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
         let recordings = RecordingTasks()
         let gate = ProxyGate(host: configuration.host, port: configuration.port)

@@ -53,6 +53,12 @@ struct ProxyCommand: ParsableCommand {
     var budgetPerUser: Double?
     @Flag(name: .long, help: "Answer GET /health with 200 {\"status\":\"ok\"}, without a token (for a load balancer).")
     var health = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most connections open to the upstream at once (each open stream holds one); past it a request waits.",
+            valueName: "n"))
+    var upstreamConnections = 256
     @Flag(
         name: .long,
         help: "Send OPENAI_API_KEY upstream instead of the client's key (needs --token, --token-file or --tokens-file)."
@@ -64,7 +70,8 @@ struct ProxyCommand: ParsableCommand {
         Self.keepMemoryFlat()
         let options = ProxyRunner.Options(
             listen: listen, upstream: upstream, token: token, tokenFile: tokenFile, keyFromEnvironment: keyFromEnv,
-            tokensFile: tokensFile, budgetPerUser: budgetPerUser, health: health)
+            tokensFile: tokensFile, budgetPerUser: budgetPerUser, health: health,
+            upstreamConnections: upstreamConnections)
         try withContext(environment: server.environment) { context in
             await ProxyRunner(context: context).run(options)
         }

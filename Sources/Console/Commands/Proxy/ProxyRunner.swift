@@ -22,12 +22,15 @@ public struct ProxyRunner: Sendable {
         public var budgetPerUser: Double?
         /// Answer `GET /health` without a token.
         public var health: Bool
+        /// The most connections open to the upstream at once.
+        public var upstreamConnections: Int
 
         public init(
             listen: String = "127.0.0.1:8787", upstream: String? = nil, token: String? = nil, tokenFile: String? = nil,
             keyFromEnvironment: Bool = false, tokensFile: String? = nil, budgetPerUser: Double? = nil,
-            health: Bool = false
+            health: Bool = false, upstreamConnections: Int = 256
         ) {
+            self.upstreamConnections = upstreamConnections
             self.tokensFile = tokensFile
             self.budgetPerUser = budgetPerUser
             self.health = health
@@ -95,7 +98,8 @@ public struct ProxyRunner: Sendable {
                 upstreamKey: key, provider: context.providerName,
                 connectTimeout: context.configuration.connectTimeout, readTimeout: context.configuration.readTimeout,
                 spoolDirectory: (context.environment.inspectorPath as NSString).deletingLastPathComponent,
-                users: users, defaultBudget: options.budgetPerUser, health: options.health)
+                users: users, defaultBudget: options.budgetPerUser, health: options.health,
+                upstreamConnections: options.upstreamConnections)
             server = ProxyServer(
                 configuration: configuration, observer: context.recorder,
                 spending: try Self.spending(recorder: context.recorder, environment: context.environment),
