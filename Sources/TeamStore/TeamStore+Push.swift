@@ -24,12 +24,16 @@
             return try await run("push exchanges", within: limit) { connection in
                 try await connection.withTransaction(logger: logger) { connection in
                     var outcome = PushOutcome()
+                    var teamIDs: [Int64] = []
                     for exchange in exchanges {
                         let id = exchange.detail.summary.id
                         try await connection.query("SAVEPOINT exchange", logger: logger)
                         do {
-                            if try await Self.insert(exchange, origin: origin, connection: connection, logger: logger) {
+                            if let teamID = try await Self.insert(
+                                exchange, origin: origin, connection: connection, logger: logger)
+                            {
                                 outcome.added.append(id)
+                                teamIDs.append(teamID)
                             } else {
                                 outcome.alreadyThere.append(id)
                             }
@@ -40,12 +44,18 @@
                             outcome.refused.append((id, error.serverInfo?[.message] ?? "\(error.code)"))
                         }
                     }
-                    if !outcome.added.isEmpty {
-                        try await connection.query("SELECT pg_notify('openresponses_exchange', '')", logger: logger)
+                    if !teamIDs.isEmpty {
+                        try await Self.notify(added: teamIDs, connection: connection, logger: logger)
                     }
                     return outcome
                 }
             }
+        }
+
+        /// The team store's exchange of this store's identity and `localID` is another request: two stores share
+        /// the identity.
+        struct SharedIdentity: Error {
+            var localID: Int64
         }
 
         /// SQLSTATE classes of a value the database will not hold (22: data exception; 23: integrity; 54: a
@@ -54,10 +64,10 @@
             code.hasPrefix("22") || code.hasPrefix("23") || code.hasPrefix("54")
         }
 
-        /// Inserts one exchange and its events; false when the team store already has it.
+        /// Inserts one exchange and its events; its id in the team store, nil when the store already has it.
         static func insert(
             _ exchange: PushedExchange, origin: String, connection: PostgresConnection, logger: Logger
-        ) async throws -> Bool {
+        ) async throws -> Int64? {
             let detail = exchange.detail
             let summary = detail.summary
             // What search looks through, its first 300,000 characters: enough to find an exchange by its words, and
@@ -92,7 +102,19 @@
                 """, logger: logger)
             var inserted: Int64?
             for try await id in rows.decode(Int64.self) { inserted = id }
-            guard let inserted else { return false }
+            guard let inserted else {
+                // Already there: the same exchange pushed before (the same start to the microsecond and the same
+                // request bytes), or another store's that has this store's identity (a copied data directory).
+                let same = try await connection.query(
+                    """
+                    SELECT started_at = \(summary.startedAt) AND request_body = \(ByteBuffer(bytes: detail.requestBody))
+                    FROM exchange WHERE origin = \(origin) AND origin_id = \(summary.id)
+                    """, logger: logger)
+                for try await isSame in same.decode(Bool.self) where !isSame {
+                    throw SharedIdentity(localID: summary.id)
+                }
+                return nil
+            }
             // The events in statements of at most `chunk` rows (PostgreSQL takes 65,535 parameters at most).
             let chunk = 8000
             var start = 0
@@ -118,7 +140,7 @@
                 try await connection.query(query, logger: logger)
                 start += chunk
             }
-            return true
+            return inserted
         }
 
         /// Text as PostgreSQL's `text` takes it: it cannot hold U+0000, which a server's strings may carry

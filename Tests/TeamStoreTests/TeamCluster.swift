@@ -29,6 +29,20 @@
             try InspectorEngine.psql(url, sql)
         }
 
+        /// `openresponses ask PROMPT` by a user whose data directory is `home` and whose inspector is the team store
+        /// at `teamURL`, against `upstream`.
+        static func ask(_ prompt: String, home: URL, upstream: LoopbackServer, teamURL: String) async throws
+            -> Subprocess.Result
+        {
+            try await Subprocess.run(
+                Subprocess.openresponsesBinary, ["ask", prompt],
+                environment: [
+                    "HOME": home.path, "OPENRESPONSES_HOME": home.path, "PATH": "/usr/bin:/bin",
+                    "OPENAI_BASE_URL": upstream.baseURL, "OPENAI_API_KEY": "sk-team-test",
+                    "OPENRESPONSES_INSPECTOR_URL": teamURL,
+                ])
+        }
+
         /// The URL of `address` with the cluster's password, for psql.
         static func url(of address: TeamStoreAddress) -> String {
             "postgres://\(address.user):\(address.password ?? "")@\(address.host):\(address.port)/\(address.database)"

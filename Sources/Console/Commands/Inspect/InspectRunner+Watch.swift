@@ -11,34 +11,39 @@ extension InspectRunner {
             let recent = try await store.exchanges(matching: ExchangeQuery(limit: max(backlog, 1)))
             var last = recent.first?.id ?? 0
             var open: Set<Int64> = []
+            // A team store's pushes commit in their own order: an id below `last` can come later. Those are read
+            // by id; `shown` keeps the ids lately shown ended, so that none is shown twice.
+            var shown = RecentIDs()
             for row in recent.reversed() where backlog > 0 {
                 output.write(Self.watchLine(row, started: false))
-                if row.state == "in_progress" { open.insert(row.id) }
+                if row.state == "in_progress" { open.insert(row.id) } else { shown.insert(row.id) }
             }
             output.write("Watching \(store.location) (Ctrl-C stops).\n")
-            // A team store says when a push adds exchanges (LISTEN/NOTIFY); the local store is polled.
+            // A team store says when a push adds exchanges, and which (LISTEN/NOTIFY); the local store is polled.
             var changes = store.changes()?.makeAsyncIterator()
             while true {
+                var late: [Int64] = []
                 if changes != nil {
-                    guard await changes?.next() != nil, !Task.isCancelled else {
+                    guard let added = await changes?.next(), !Task.isCancelled else {
                         output.write("\n")
                         if Task.isCancelled { break }
                         throw ConsoleError("the connection to \(store.location) ended", exitStatus: .apiError)
                     }
+                    late = added.filter { $0 <= last && !shown.contains($0) }
                 } else {
                     do { try await Task.sleep(for: interval) } catch {
                         output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line
                         break
                     }
                 }
-                for row in try await store.exchanges(after: last, among: open.sorted()) {
+                for row in try await store.exchanges(after: last, among: (open.union(late)).sorted()) {
                     let inProgress = row.state == "in_progress"
                     if row.id > last {
                         last = row.id
                         output.write(Self.watchLine(row, started: inProgress))
-                        if inProgress { open.insert(row.id) }
-                    } else if !inProgress {
-                        open.remove(row.id)
+                        if inProgress { open.insert(row.id) } else { shown.insert(row.id) }
+                    } else if !inProgress, open.remove(row.id) != nil || !shown.contains(row.id) {
+                        shown.insert(row.id)
                         output.write(Self.watchLine(row, started: false))
                     }
                 }
@@ -67,5 +72,28 @@ extension InspectRunner {
         if let cost = row.costUsd { parts.append(String(format: "$%.4f", cost)) }
         if let message = row.errorMessage { parts.append("error: \(message)") }
         return parts.joined(separator: " ") + via + "\n"
+    }
+}
+
+/// The ids `inspect watch` showed ended lately, the last `capacity` of them.
+struct RecentIDs {
+    private var set: Set<Int64> = []
+    private var order: [Int64] = []
+    private var start = 0
+    let capacity = 10_000
+
+    func contains(_ id: Int64) -> Bool { set.contains(id) }
+
+    mutating func insert(_ id: Int64) {
+        guard set.insert(id).inserted else { return }
+        order.append(id)
+        if order.count - start > capacity {
+            set.remove(order[start])
+            start += 1
+            if start > capacity {
+                order.removeFirst(start)
+                start = 0
+            }
+        }
     }
 }
