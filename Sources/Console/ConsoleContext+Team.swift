@@ -33,6 +33,11 @@ extension ConsoleContext {
             hint: "install with scripts/install.sh --team, or read this machine's store with --local")
     }
 
+    /// What is said when this store took a new identity because another store had its own.
+    static func newIdentityNote(_ identity: String, address: TeamStoreAddress) -> String {
+        "note: the team inspector \(address) holds another store's exchanges under this store's identity (a copied data directory?); this store took a new one, \(identity), for what it sends from now on\n"
+    }
+
     /// At a command's end: the exchanges it recorded (and any still waiting) sent to the team store, within a
     /// few seconds. A store out of reach is said once per outage (a marker in the data directory), not at every
     /// command; the exchanges wait in the local store for the next command that reaches it.
@@ -51,6 +56,9 @@ extension ConsoleContext {
                     try? FileManager.default.removeItem(atPath: marker)
                     diagnostics.write(
                         "note: the team inspector \(address) is reachable again; the waiting exchanges were sent\n")
+                }
+                if let identity = report.newIdentity {
+                    diagnostics.write(Self.newIdentityNote(identity, address: address))
                 }
                 for (id, reason) in report.refused {
                     diagnostics.write("warning: the team inspector \(address) refused exchange \(id): \(reason)\n")

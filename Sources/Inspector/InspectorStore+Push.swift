@@ -31,6 +31,17 @@ extension InspectorStore {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT id FROM store_identity") ?? "" }
     }
 
+    /// Gives the store a new identity, when a team store showed that another store has its identity (its data
+    /// directory was copied): what it pushes from now on is told apart from the copy's. The exchanges it pushed
+    /// before stay under the old one.
+    @discardableResult
+    public func takeNewIdentity() async throws -> String {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE store_identity SET id = lower(hex(randomblob(16)))")
+            return try String.fetchOne(db, sql: "SELECT id FROM store_identity") ?? ""
+        }
+    }
+
     /// The most one exchange may hold to be pushed (bodies, texts and events as read back): a team store takes
     /// a row in one message, and an exchange that cannot go must not hold back the ones after it.
     public static let pushLimit = 256 << 20
@@ -39,9 +50,10 @@ extension InspectorStore {
     /// `maximumCount`, and no more than `maximumBytes` once the first is taken (an exchange with a 50 MB answer
     /// comes alone). An exchange still being recorded waits for its end. One larger than `pushLimit` is noted as
     /// refused here (its stored size is looked at before it is read, its whole size after) and is not returned.
-    public func exchangesToPush(destination: String, maximumCount: Int = 200, maximumBytes: Int = 16 << 20)
-        async throws -> [PushedExchange]
-    {
+    /// Only ids from `floor` on are looked at (`pushFloor`).
+    public func exchangesToPush(
+        destination: String, from floor: Int64 = 0, maximumCount: Int = 200, maximumBytes: Int = 16 << 20
+    ) async throws -> [PushedExchange] {
         let (exchanges, tooLarge) = try await writer.read { db -> ([PushedExchange], [(Int64, Int)]) in
             let rows = try Row.fetchAll(
                 db,
@@ -52,10 +64,10 @@ extension InspectorStore {
                            + COALESCE((SELECT sum(length(data)) FROM event_batch WHERE exchange_id = exchange.id), 0)
                            AS stored
                     FROM exchange
-                    WHERE state != 'in_progress'
+                    WHERE id >= ? AND state != 'in_progress'
                       AND NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id)
                     ORDER BY id LIMIT ?
-                    """, arguments: [destination, maximumCount])
+                    """, arguments: [floor, destination, maximumCount])
             let texts = try db.cachedStatement(
                 sql: "SELECT input_text, output_text, event_text FROM exchange WHERE id = ?")
             var exchanges: [PushedExchange] = []
@@ -92,6 +104,26 @@ extension InspectorStore {
         return exchanges
     }
 
+    /// The smallest id that may still have to go to `destination`, given that none below `floor` has to: the
+    /// first exchange from `floor` on still being recorded or not pushed, else the next id the store will give.
+    /// A pusher that keeps it between pushes (the proxy, every second) looks at the exchanges since, not the
+    /// whole history each time.
+    public func pushFloor(destination: String, from floor: Int64 = 0) async throws -> Int64 {
+        try await writer.read { db in
+            let first = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM exchange
+                    WHERE id >= ? AND (state = 'in_progress'
+                      OR NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id))
+                    ORDER BY id LIMIT 1
+                    """, arguments: [floor, destination])
+            if let first { return first }
+            let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM exchange") ?? 0
+            return max(floor, last + 1)
+        }
+    }
+
     /// Notes exchanges as in `destination` now.
     public func notePushed(_ ids: [Int64], destination: String) async throws {
         try await writer.write { db in
@@ -121,16 +153,17 @@ extension InspectorStore {
     }
 
     /// How many finished exchanges wait for `destination`, and how many it refused.
-    public func pushBacklog(destination: String) async throws -> (waiting: Int, refused: Int) {
+    /// Only ids from `floor` on are counted as waiting (`pushFloor`).
+    public func pushBacklog(destination: String, from floor: Int64 = 0) async throws -> (waiting: Int, refused: Int) {
         try await writer.read { db in
             let waiting =
                 try Int.fetchOne(
                     db,
                     sql: """
                         SELECT count(*) FROM exchange
-                        WHERE state != 'in_progress'
+                        WHERE id >= ? AND state != 'in_progress'
                           AND NOT EXISTS (SELECT 1 FROM team_push WHERE destination = ? AND exchange_id = exchange.id)
-                        """, arguments: [destination]) ?? 0
+                        """, arguments: [floor, destination]) ?? 0
             let refused =
                 try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM team_push WHERE destination = ? AND failure IS NOT NULL",

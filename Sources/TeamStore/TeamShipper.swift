@@ -26,6 +26,11 @@
             public var refused: [(id: Int64, reason: String)] = []
             /// Finished exchanges still waiting (none after a push that ran to its end).
             public var waiting = 0
+            /// The identity the local store took when the team store showed that another store has its own (a
+            /// copied data directory); nil when it kept it.
+            public var newIdentity: String?
+            /// No exchange below this id waits (`InspectorStore.pushFloor`): where the next push may start.
+            public var floor: Int64 = 0
         }
 
         /// Pushes every finished exchange not yet in the team store, a batch at a time, until none is left or
@@ -38,15 +43,29 @@
             }
         }
 
+        /// Looks at the exchanges from `floor` on (none below it waits); with `countingWaiting`, counts the ones
+        /// left at the end.
         func push(
-            to team: TeamStore, until deadline: ContinuousClock.Instant?, progress: (@Sendable (Int) -> Void)?
+            to team: TeamStore, until deadline: ContinuousClock.Instant?, progress: (@Sendable (Int) -> Void)?,
+            from floor: Int64 = 0, countingWaiting: Bool = true
         ) async throws -> Report {
-            let origin = try await local.identity()
+            var origin = try await local.identity()
             var report = Report()
+            report.floor = floor
             while deadline.map({ ContinuousClock.now < $0 }) ?? true {
-                let batch = try await local.exchangesToPush(destination: address.destination)
+                report.floor = try await local.pushFloor(destination: address.destination, from: report.floor)
+                let batch = try await local.exchangesToPush(destination: address.destination, from: report.floor)
                 if batch.isEmpty { break }
-                let outcome = try await Self.pushOrSplit(batch, origin: origin, to: team)
+                let outcome: TeamStore.PushOutcome
+                do {
+                    outcome = try await Self.pushOrSplit(batch, origin: origin, to: team)
+                } catch {
+                    // Another store has this identity: a new one, once, and the batch again under it.
+                    guard error.sharedIdentity, report.newIdentity == nil else { throw error }
+                    origin = try await local.takeNewIdentity()
+                    report.newIdentity = origin
+                    continue
+                }
                 try await local.notePushed(outcome.added + outcome.alreadyThere, destination: address.destination)
                 for (id, reason) in outcome.refused {
                     try await local.notePushRefused(id, destination: address.destination, reason: reason)
@@ -56,7 +75,10 @@
                 report.refused += outcome.refused
                 progress?(report.added + report.alreadyThere)
             }
-            report.waiting = try await local.pushBacklog(destination: address.destination).waiting
+            if countingWaiting {
+                report.waiting = try await local.pushBacklog(destination: address.destination, from: report.floor)
+                    .waiting
+            }
             return report
         }
 
@@ -69,7 +91,7 @@
             do {
                 return try await team.push(batch, origin: origin)
             } catch {
-                if error.unreachable { throw error }
+                if error.unreachable || error.sharedIdentity { throw error }
             }
             var outcome = TeamStore.PushOutcome()
             for exchange in batch {
@@ -79,7 +101,7 @@
                     outcome.alreadyThere.append(contentsOf: one.alreadyThere)
                     outcome.refused.append(contentsOf: one.refused)
                 } catch {
-                    if error.unreachable { throw error }
+                    if error.unreachable || error.sharedIdentity { throw error }
                     let id: Int64 = exchange.detail.summary.id
                     outcome.refused.append((id: id, reason: error.message))
                 }
@@ -93,6 +115,8 @@
             case unreachable(TeamStoreError, waiting: Int)
             case reachable(sent: Int)
             case refused([(id: Int64, reason: String)])
+            /// The local store took a new identity (`Report.newIdentity`).
+            case newIdentity(String)
         }
 
         /// Pushes every `interval` until the task is cancelled, keeping one connection and opening another after
@@ -102,6 +126,7 @@
             notice: @escaping @Sendable (Notice) -> Void
         ) async {
             var team: TeamStore?
+            var floor: Int64 = 0
             var down = false
             var backoff = interval
             while !Task.isCancelled {
@@ -113,12 +138,15 @@
                         store = try await TeamStore.open(address, patience: patience)
                         team = store
                     }
-                    let report = try await push(to: store, until: nil, progress: nil)
+                    let report = try await push(
+                        to: store, until: nil, progress: nil, from: floor, countingWaiting: false)
+                    floor = report.floor
                     if down {
                         down = false
                         notice(.reachable(sent: report.added + report.alreadyThere))
                     }
                     if !report.refused.isEmpty { notice(.refused(report.refused)) }
+                    if let identity = report.newIdentity { notice(.newIdentity(identity)) }
                     backoff = interval
                 } catch {
                     if Task.isCancelled { break }
@@ -126,7 +154,8 @@
                     team = nil
                     if !down {
                         down = true
-                        let waiting = (try? await local.pushBacklog(destination: address.destination).waiting) ?? 0
+                        let waiting =
+                            (try? await local.pushBacklog(destination: address.destination, from: floor).waiting) ?? 0
                         notice(
                             .unreachable(TeamStore.failure(error, doing: "push", address: address), waiting: waiting))
                     }

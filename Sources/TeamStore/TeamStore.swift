@@ -134,6 +134,17 @@
         public static func failure(_ error: any Error, doing what: String, address: TeamStoreAddress) -> TeamStoreError
         {
             if let error = error as? TeamStoreError { return error }
+            // A transaction's failure is that of the statement within it (or of its BEGIN or COMMIT).
+            if let error = error as? PostgresTransactionError,
+                let cause = error.closureError ?? error.commitError ?? error.beginError
+            {
+                return failure(cause, doing: what, address: address)
+            }
+            if let error = error as? SharedIdentity {
+                return TeamStoreError(
+                    "\(address) has exchange \(error.localID) of this store's identity with another request: another store has this identity (a copied data directory)",
+                    sharedIdentity: true)
+            }
             if let error = error as? PSQLError {
                 if let message = error.serverInfo?[.message] {
                     let code = error.serverInfo?[.sqlState] ?? ""

@@ -82,8 +82,15 @@ public struct TeamStoreError: UserFacingError, CustomStringConvertible {
     public var hint: String?
     /// The database could not be reached (as opposed to refusing what was sent): what is not pushed waits.
     public var unreachable: Bool
+    /// The team store holds an exchange under this store's identity and id that is not this store's: another
+    /// store has the same identity (a data directory copied to another machine). The pusher takes a new one.
+    public var sharedIdentity: Bool
 
-    public init(_ message: String, exitStatus: ExitStatus = .apiError, hint: String? = nil, unreachable: Bool = false) {
+    public init(
+        _ message: String, exitStatus: ExitStatus = .apiError, hint: String? = nil, unreachable: Bool = false,
+        sharedIdentity: Bool = false
+    ) {
+        self.sharedIdentity = sharedIdentity
         self.message = message
         self.exitStatus = exitStatus
         self.hint = hint

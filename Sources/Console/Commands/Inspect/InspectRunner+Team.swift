@@ -71,6 +71,9 @@ extension InspectRunner {
                 let before = try await local.pushBacklog(destination: address.destination)
                 output.write("Pushing \(before.waiting) exchange\(before.waiting == 1 ? "" : "s") to \(address)…\n")
                 let report = try await TeamShipper(local: local, address: address).push()
+                if let identity = report.newIdentity {
+                    diagnostics.write(ConsoleContext.newIdentityNote(identity, address: address))
+                }
                 for (id, reason) in report.refused {
                     diagnostics.write("warning: exchange \(id) refused: \(reason)\n")
                 }

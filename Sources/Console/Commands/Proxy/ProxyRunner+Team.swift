@@ -41,6 +41,8 @@ extension ProxyRunner {
                         for (id, reason) in refused {
                             diagnostics.write("warning: the team inspector refused exchange \(id): \(reason)\n")
                         }
+                    case .newIdentity(let identity):
+                        diagnostics.write(ConsoleContext.newIdentityNote(identity, address: address))
                     }
                 }
             }
