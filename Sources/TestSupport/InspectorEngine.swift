@@ -35,6 +35,19 @@ public enum InspectorEngine: String, Sendable, CaseIterable, CustomStringConvert
         return cluster[..<slash] + "/" + name
     }
 
+    /// Whether the team store at `url` holds `secret` anywhere in its exchanges and events, as text or as the
+    /// bytes of a body (hex).
+    public static func teamStore(_ url: String, contains secret: String) throws -> Bool {
+        let hex = Array(secret.utf8).map { String(format: "%02x", $0) }.joined()
+        let found = try psql(
+            url,
+            """
+            SELECT count(*) FROM (SELECT e::text AS t FROM exchange e UNION ALL SELECT v::text FROM event v) rows
+            WHERE strpos(t, '\(secret.replacingOccurrences(of: "'", with: "''"))') > 0 OR strpos(t, '\(hex)') > 0
+            """)
+        return found.trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+    }
+
     /// Runs `sql` with psql against `url`; its output.
     @discardableResult
     public static func psql(_ url: String, _ sql: String) throws -> String {

@@ -5,16 +5,21 @@ import Testing
 
 /// `inspect dump` leaves the streams' random obfuscation padding out (two dumps of one request compare),
 /// and `--keep-obfuscation` gives the events exactly as they arrived. The built binary against a loopback
-/// server streaming a recorded fixture with padded deltas.
+/// server streaming a recorded fixture with padded deltas; once with each engine (`InspectorEngine`): with a team
+/// store the exchange is pushed when `ask` ends and the dumps read it from PostgreSQL.
 @Suite("inspect dump without the obfuscation padding")
 struct InspectDumpNoiseTests {
-    @Test func dumpsLeaveThePaddingOutUnlessAskedToKeepIt() async throws {
+    @Test(arguments: InspectorEngine.all) func dumpsLeaveThePaddingOutUnlessAskedToKeepIt(engine: InspectorEngine)
+        async throws
+    {
         let fixture = Fixtures.text("stream-every-event.sse")
         let server = try await LoopbackServer.start { _ in
             Reply(status: 200, headers: [("Content-Type", "text/event-stream")], parts: [.bytes(Array(fixture.utf8))])
         }
         defer { Task { await server.stop() } }
-        let harness = ConsoleHarness(server: server)
+        var configured = ConsoleHarness(server: server)
+        configured.extraVariables = try engine.variables()
+        let harness = configured
         defer { harness.remove() }
         let binary = Subprocess.openresponsesBinary
         let ask = try await Subprocess.run(binary, ["ask", "--model", "m", "cats"], environment: harness.variables)

@@ -15,10 +15,13 @@ enum Chromium {
 /// exchange and never the key; in headless Chromium its DOM shows the counts and its offline filter works.
 @Suite("inspect report")
 struct InspectReportTests {
-    /// Records three exchanges and writes the report; returns the harness and the report's path.
-    func recorded() async throws -> (ConsoleHarness, URL) {
+    /// Records three exchanges and writes the report (read from `engine`'s store); returns the harness and the
+    /// report's path.
+    func recorded(engine: InspectorEngine = .sqlite) async throws -> (ConsoleHarness, URL) {
         let server = try await LoopbackServer.start(route: echoRoute(counter: Counter()))
-        let harness = ConsoleHarness(server: server)
+        var configured = ConsoleHarness(server: server)
+        configured.extraVariables = try engine.variables()
+        let harness = configured
         let run = { (arguments: [String], base: String?) async throws -> Subprocess.Result in
             var variables = harness.variables
             if let base { variables["OPENAI_BASE_URL"] = base }
@@ -47,8 +50,10 @@ struct InspectReportTests {
         return (harness, report)
     }
 
-    @Test func theReportHoldsEveryExchangeAndNothingFromTheNetwork() async throws {
-        let (harness, report) = try await recorded()
+    @Test(arguments: InspectorEngine.all) func theReportHoldsEveryExchangeAndNothingFromTheNetwork(
+        engine: InspectorEngine
+    ) async throws {
+        let (harness, report) = try await recorded(engine: engine)
         defer { harness.remove() }
         let html = try String(contentsOf: report, encoding: .utf8)
         let mode = try FileManager.default.attributesOfItem(atPath: report.path)[.posixPermissions] as? Int
