@@ -61,19 +61,19 @@ ttfb() { # base output-file
 }
 
 echo "== 1. time to first byte of a tiny streamed answer, ms (median p95 of $((runs * 20)))"
-: > "$work/direct"
-for _ in $(seq $((runs * 20))); do ttfb "$direct" "$work/direct"; done
+: > "$work/ttfb-direct"
+for _ in $(seq $((runs * 20))); do ttfb "$direct" "$work/ttfb-direct"; done
 start_proxy sqlite
-: > "$work/sqlite"
-for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/sqlite"; done
+: > "$work/ttfb-sqlite"
+for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/ttfb-sqlite"; done
 stop_proxy
 start_proxy pg "$(database ttfb)"
-: > "$work/pg"
-for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/pg"; done
+: > "$work/ttfb-pg"
+for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/ttfb-pg"; done
 stop_proxy
-read -r d50 d95 <<< "$(stats "$work/direct")"
-read -r s50 s95 <<< "$(stats "$work/sqlite")"
-read -r p50 p95 <<< "$(stats "$work/pg")"
+read -r d50 d95 <<< "$(stats "$work/ttfb-direct")"
+read -r s50 s95 <<< "$(stats "$work/ttfb-sqlite")"
+read -r p50 p95 <<< "$(stats "$work/ttfb-pg")"
 printf 'direct            %7.2f %7.2f\n' "$d50" "$d95"
 printf 'proxy + SQLite    %7.2f %7.2f   (+%.2f)\n' "$s50" "$s95" "$(echo "$s50 - $d50" | bc -l)"
 printf 'proxy + Postgres  %7.2f %7.2f   (+%.2f)\n' "$p50" "$p95" "$(echo "$p50 - $d50" | bc -l)"
@@ -141,10 +141,11 @@ for _ in $(seq 200); do
 done
 sleep 10
 open=$(ss -tn state established "( sport = :$(echo "$via" | sed 's|.*:\([0-9]*\)/v1|\1|') )" | tail -n +2 | wc -l)
+upstream=$(ss -tn state established "( dport = :$(cat "$work/port") )" | tail -n +2 | wc -l)
 wait_peak=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$proxy_pid/status")
 wait "${clients[@]}"
 sleep 2  # the last pushes
 stop_proxy
-printf 'open streams at 10 s: %d; peak RSS while holding them: %s MB; at the end: %s MB (target ≤ 128 MB)\n' \
-  "$open" "$wait_peak" "$peak"
+printf 'open streams at 10 s: %d from clients, %d to the upstream; peak RSS while holding them: %s MB; at the end: %s MB (target ≤ 128 MB)\n' \
+  "$open" "$upstream" "$wait_peak" "$peak"
 echo "(in the team store: $(psql "${cluster%/postgres}/hold" -Atc 'SELECT count(*) FROM exchange') of 200)"

@@ -65,7 +65,8 @@ extension ConsoleContext {
                 }
             } catch {
                 guard !FileManager.default.fileExists(atPath: marker) else { return }
-                FileManager.default.createFile(atPath: marker, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(
+                    atPath: marker, contents: nil, attributes: [.posixPermissions: 0o600])
                 let waiting = (try? await local.pushBacklog(destination: address.destination).waiting) ?? 0
                 diagnostics.write(
                     "warning: \(TeamStore.failure(error, doing: "push", address: address).message); \(waiting) exchange\(waiting == 1 ? "" : "s") wait in \(environment.inspectorPath) and go with the next command that reaches it (said once until then)\n"

@@ -73,6 +73,10 @@ struct ProxyUsersCommandTests {
         // Generous: with a team store it pushes what it recorded before it ends, on a machine the whole suite loads.
         #expect(await proxy.stop(grace: .seconds(30)) == .exited(0), "\(said.text)")
         await reading.value
+        if let url = harness.extraVariables["OPENRESPONSES_INSPECTOR_URL"] {
+            // What it recorded last went before it ended, with no other command to push it.
+            #expect(try InspectorEngine.psql(url, "SELECT count(*) FROM exchange").hasPrefix("3"), "\(said.text)")
+        }
 
         // The console's own exchange in the same store has no user.
         let ask = try await harness.run(["ask", "--no-stream", "--model", "gpt-5.1", "hello"])

@@ -5,7 +5,8 @@ import TeamStore
 import Workbench
 
 /// The proxy as a team's gateway (Docs/team.md): while it serves, what it records goes on to the team store
-/// every second; an outage is said when it starts and when it ends, the exchanges waiting in the local store.
+/// every second, and what is left when it stops; an outage is said when it starts and when it ends, the
+/// exchanges waiting in the local store.
 extension ProxyRunner {
     /// Where a budget's figures come from: the team store and this machine's unpushed exchanges when a team
     /// store is set, else this machine's store; none without an inspector.
@@ -47,7 +48,28 @@ extension ProxyRunner {
                 }
             }
             defer { follower.cancel() }
-            return try await body()
+            let served: Result<T, any Error>
+            do { served = .success(try await body()) } catch { served = .failure(error) }
+            follower.cancel()
+            await follower.value
+            // What it recorded last goes before it ends, within a few seconds: in a task of its own, since Ctrl-C
+            // cancelled the serving one. What does not go waits in the local store for the next push from here.
+            let recorder = context.recorder
+            let last = Task {
+                _ = await recorder?.waitUntilIdle(timeout: .seconds(5))
+                return try await shipper.push(until: .now + .seconds(5))
+            }
+            do {
+                let report = try await last.value
+                if report.waiting > 0 {
+                    diagnostics.write("note: \(report.waiting) exchanges wait in \(path) for the next push from here\n")
+                }
+            } catch {
+                diagnostics.write(
+                    "warning: \(TeamStore.failure(error, doing: "push", address: address).message); what was not sent waits in \(path) for the next push from here\n"
+                )
+            }
+            return try served.get()
         #else
             throw ConsoleContext.noTeamEngine(address)
         #endif
