@@ -43,9 +43,9 @@
             }
         }
 
-        /// Looks at the exchanges from `floor` on (none below it waits); with `countingWaiting`, counts the ones
-        /// left at the end.
-        func push(
+        /// The same on a connection the caller holds (`inspect list` pushes, then reads on it). Looks at the
+        /// exchanges from `floor` on (none below it waits); with `countingWaiting`, counts the ones left at the end.
+        public func push(
             to team: TeamStore, until deadline: ContinuousClock.Instant?, progress: (@Sendable (Int) -> Void)?,
             from floor: Int64 = 0, countingWaiting: Bool = true
         ) async throws -> Report {

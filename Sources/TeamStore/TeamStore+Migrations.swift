@@ -107,6 +107,14 @@
             Migration(
                 name: "v2-replay-index",
                 sql: ["CREATE INDEX exchange_replay_of ON exchange (replay_of) WHERE replay_of IS NOT NULL"]),
+            // A search lists the newest matches: PostgreSQL either walks the ids down, filtering, or finds the
+            // matches in the search index and sorts them. With the default statistics it took a rare word (one
+            // exchange in a thousand) for a common one and walked 61,384 rows to find 50 (26.7 ms of a 100,000-
+            // exchange store); with the words' frequencies kept for ten times as many words, it looks the rare
+            // word up (1.2 ms) and still walks the ids for a word in half the exchanges (0.2 ms).
+            Migration(
+                name: "v3-search-statistics",
+                sql: ["ALTER TABLE exchange ALTER COLUMN search SET STATISTICS 1000", "ANALYZE exchange"]),
         ]
 
         func migrate() async throws(TeamStoreError) {

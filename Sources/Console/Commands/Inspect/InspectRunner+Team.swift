@@ -15,14 +15,17 @@ extension InspectRunner {
         }
         guard let address else { return await withStore(body) }
         #if TeamInspector
-            if FileManager.default.fileExists(atPath: environment.inspectorPath),
-                let local = try? InspectorStore.open(at: environment.inspectorPath)
-            {
-                _ = try? await TeamShipper(local: local, address: address, patience: .seconds(5)).push(
-                    until: .now + .seconds(10))
-            }
+            // What this machine has not sent yet goes first, on the connection the reading then uses (one
+            // connection: its handshake is most of a short command's time).
+            let local =
+                FileManager.default.fileExists(atPath: environment.inspectorPath)
+                ? try? InspectorStore.open(at: environment.inspectorPath) : nil
             do {
                 return try await TeamStore.with(address) { team in
+                    if let local {
+                        _ = try? await TeamShipper(local: local, address: address).push(
+                            to: team, until: .now + .seconds(10), progress: nil, countingWaiting: false)
+                    }
                     do {
                         return try await body(team)
                     } catch {
