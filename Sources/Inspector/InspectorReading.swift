@@ -19,8 +19,9 @@ public protocol InspectorReading: Sendable {
     func prune(before date: Date) async throws -> Int
     /// The tool calls the console ran for each of `responseIDs` (none where the engine does not keep them).
     func toolCalls(forResponses responseIDs: [String]) async throws -> [String: [ToolCallEntry]]
-    /// A signal each time new exchanges may be there, with the ids added (nil: poll). An id may be below ids
-    /// already read: a team store's pushes commit in their own order, not their ids'.
+    /// A signal each time new exchanges may be there, with the ids added (nil: poll); the first, empty, once
+    /// the engine listens. An id may be below ids already read: a team store's pushes commit in their own order,
+    /// not their ids'.
     func changes() -> AsyncStream<[Int64]>?
 }
 

@@ -31,13 +31,15 @@ extension InspectorStore {
         try await writer.read { db in try String.fetchOne(db, sql: "SELECT id FROM store_identity") ?? "" }
     }
 
-    /// Gives the store a new identity, when a team store showed that another store has its identity (its data
-    /// directory was copied): what it pushes from now on is told apart from the copy's. The exchanges it pushed
-    /// before stay under the old one.
+    /// Gives the store a new identity in place of `old`, when a team store showed that another store has it
+    /// (its data directory was copied): what it pushes from now on is told apart from the copy's. The exchanges
+    /// it pushed before stay under the old one. When another process sharing this store changed it first, that
+    /// identity is kept (two new ones would push the same exchanges twice). Returns the identity now.
     @discardableResult
-    public func takeNewIdentity() async throws -> String {
+    public func takeNewIdentity(replacing old: String) async throws -> String {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE store_identity SET id = lower(hex(randomblob(16)))")
+            try db.execute(
+                sql: "UPDATE store_identity SET id = lower(hex(randomblob(16))) WHERE id = ?", arguments: [old])
             return try String.fetchOne(db, sql: "SELECT id FROM store_identity") ?? ""
         }
     }

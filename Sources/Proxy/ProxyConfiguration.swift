@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How the recording proxy listens, where it forwards, and which key goes upstream.
 public struct ProxyConfiguration: Sendable {
     /// The address it listens on: loopback unless told otherwise.
@@ -97,6 +103,22 @@ public struct ProxyConfiguration: Sendable {
     }
 
     public func validate() throws(ProxyError) {
+        try validate(openFileLimit: Self.openFileLimit())
+    }
+
+    /// The files this process may have open (`ulimit -n`); nil when the system does not say.
+    static func openFileLimit() -> Int? {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        #else
+            guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return nil }
+        #endif
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// The same, given how many files the process may have open.
+    func validate(openFileLimit: Int?) throws(ProxyError) {
         guard let url = URL(string: upstream), let scheme = url.scheme, ["http", "https"].contains(scheme),
             url.host != nil
         else {
@@ -104,6 +126,14 @@ public struct ProxyConfiguration: Sendable {
         }
         guard (1...4096).contains(upstreamConnections) else {
             throw ProxyError("--upstream-connections \(upstreamConnections): expected a number from 1 to 4096")
+        }
+        // Each stream holds two connections (the client's and the upstream's), and the store, the spool and the
+        // listening socket a few more: past the process's limit, accepting or connecting would fail mid-service.
+        let needed = 2 * upstreamConnections + 64
+        if let openFileLimit, needed > openFileLimit {
+            throw ProxyError(
+                "--upstream-connections \(upstreamConnections): \(upstreamConnections) streams need about \(needed) open files, and this process may have \(openFileLimit) (ulimit -n; LimitNOFILE= in a systemd unit)"
+            )
         }
         if token != nil, users != nil {
             throw ProxyError.tokensAndToken

@@ -49,10 +49,11 @@
             to team: TeamStore, until deadline: ContinuousClock.Instant?, progress: (@Sendable (Int) -> Void)?,
             from floor: Int64 = 0, countingWaiting: Bool = true
         ) async throws -> Report {
-            var origin = try await local.identity()
             var report = Report()
             report.floor = floor
             while deadline.map({ ContinuousClock.now < $0 }) ?? true {
+                // Read for each batch: another process sharing the store may have taken a new one.
+                let origin = try await local.identity()
                 report.floor = try await local.pushFloor(destination: address.destination, from: report.floor)
                 let batch = try await local.exchangesToPush(destination: address.destination, from: report.floor)
                 if batch.isEmpty { break }
@@ -62,8 +63,7 @@
                 } catch {
                     // Another store has this identity: a new one, once, and the batch again under it.
                     guard error.sharedIdentity, report.newIdentity == nil else { throw error }
-                    origin = try await local.takeNewIdentity()
-                    report.newIdentity = origin
+                    report.newIdentity = try await local.takeNewIdentity(replacing: origin)
                     continue
                 }
                 try await local.notePushed(outcome.added + outcome.alreadyThere, destination: address.destination)

@@ -103,11 +103,12 @@
             var inserted: Int64?
             for try await id in rows.decode(Int64.self) { inserted = id }
             guard let inserted else {
-                // Already there: the same exchange pushed before (the same start to the microsecond and the same
+                // Already there: the same exchange pushed before (the same start within a millisecond and the same
                 // request bytes), or another store's that has this store's identity (a copied data directory).
                 let same = try await connection.query(
                     """
-                    SELECT started_at = \(summary.startedAt) AND request_body = \(ByteBuffer(bytes: detail.requestBody))
+                    SELECT abs(extract(epoch FROM started_at - \(summary.startedAt))) < 0.001
+                        AND request_body = \(ByteBuffer(bytes: detail.requestBody))
                     FROM exchange WHERE origin = \(origin) AND origin_id = \(summary.id)
                     """, logger: logger)
                 for try await isSame in same.decode(Bool.self) where !isSame {

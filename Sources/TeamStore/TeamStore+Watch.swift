@@ -7,7 +7,8 @@
         /// The ids each push adds, as it commits (PostgreSQL's LISTEN on the channel every push NOTIFYs with
         /// them), for `inspect watch`: pushes from several machines commit in their own order, so an id can come
         /// after a larger one. The stream ends when the connection does, and stops listening when its reader
-        /// goes. A payload that is not a list of ids (another program's NOTIFY) is an empty list: look anyway.
+        /// goes. The first element, empty, comes once the connection listens. A payload that is not a list of ids
+        /// (another program's NOTIFY) is an empty list: look anyway.
         public func changes() -> AsyncStream<[Int64]>? {
             let (stream, continuation) = AsyncStream.makeStream(
                 of: [Int64].self, bufferingPolicy: .bufferingNewest(10_000))
@@ -15,6 +16,7 @@
             let listener = Task {
                 defer { continuation.finish() }
                 try await connection.listen(on: "openresponses_exchange") { notifications in
+                    continuation.yield([])  // listening: what is pushed from now on is heard
                     for try await notification in notifications {
                         continuation.yield(Self.ids(notifiedIn: notification.payload))
                     }
@@ -26,9 +28,8 @@
 
         /// The ids a push's notification names (`12,13,15`), at most `notifiedIDs` of them.
         static func ids(notifiedIn payload: String) -> [Int64] {
-            payload.split(separator: ",", omittingEmptySubsequences: true).prefix(notifiedIDs).compactMap {
-                Int64($0)
-            }
+            payload.split(separator: ",", maxSplits: notifiedIDs, omittingEmptySubsequences: true).prefix(notifiedIDs)
+                .compactMap { Int64($0) }
         }
 
         /// The most ids one notification names (PostgreSQL takes payloads under 8,000 bytes).

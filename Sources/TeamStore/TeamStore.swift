@@ -27,9 +27,15 @@
             let connection: PostgresConnection
             let settings = configuration
             do {
-                connection = try await deadline(patience, address: address) {
+                // A connection made after the deadline is closed, never dropped open (PostgresNIO asserts that a
+                // connection is closed before it goes: a debug build stops there).
+                let closeLate: @Sendable (PostgresConnection) -> Void = { late in
+                    late.close().whenComplete { _ in _ = late }
+                }
+                let connect: @Sendable () async throws -> PostgresConnection = {
                     try await PostgresConnection.connect(configuration: settings, id: 1, logger: logger)
                 }
+                connection = try await deadline(patience, address: address, onLate: closeLate, connect)
             } catch {
                 throw failure(error, doing: "connect", address: address)
             }
@@ -60,6 +66,9 @@
         }
 
         /// Ends the connection.
+        /// Whether the connection has ended (a deadline that passed closes it).
+        public var isClosed: Bool { connection.isClosed }
+
         public func close() async {
             try? await connection.close()
         }
@@ -100,8 +109,11 @@
         /// `body`'s result, or a timeout once `limit` has passed. It returns then, whatever `body` does: a query
         /// on a connection whose server went away can wait on a promise nobody fulfils, and a task group would
         /// wait for it (it is cancelled and `onTimeout` runs, which closes the connection).
+        /// `onLate` gets a value `body` gave after the timeout or the cancellation had been delivered (a connection
+        /// that must still be closed).
         static func deadline<T: Sendable>(
             _ limit: Duration, address: TeamStoreAddress, onTimeout: @escaping @Sendable () -> Void = {},
+            onLate: @escaping @Sendable (T) -> Void = { _ in },
             _ body: @escaping @Sendable () async throws -> T
         ) async throws -> T {
             let outcome = Once<T>()
@@ -111,7 +123,12 @@
                     // Cancelled before it began: no work is started (a connection made now would be left open).
                     guard !outcome.isDone else { return }
                     let work = Task {
-                        do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
+                        do {
+                            let value = try await body()
+                            if !outcome.resume(.success(value)) { onLate(value) }
+                        } catch {
+                            outcome.resume(.failure(error))
+                        }
                     }
                     outcome.onCancel { work.cancel() }
                     Task {
@@ -148,8 +165,10 @@
             if let error = error as? PSQLError {
                 if let message = error.serverInfo?[.message] {
                     let code = error.serverInfo?[.sqlState] ?? ""
-                    // Class 08 (connection), 57P (shut down), 53 (no resources): the database, not the data.
-                    let unreachable = code.hasPrefix("08") || code.hasPrefix("57P") || code.hasPrefix("53")
+                    // Only a value it will not hold (22, 23, 54) or a statement past its time (57014) is the data's
+                    // fault, to be refused alone; anything else (a connection, a standby that is read-only, a lost
+                    // grant, a deadlock, a shutdown) is the database's, and what was being pushed waits.
+                    let unreachable = !(isDataError(code) || code == "57014")
                     return TeamStoreError(
                         "\(address) refused to \(what): \(message)\(code.isEmpty ? "" : " (SQLSTATE \(code))")",
                         unreachable: unreachable)

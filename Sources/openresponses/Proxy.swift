@@ -56,7 +56,7 @@ struct ProxyCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The most connections open to the upstream at once (each open stream holds one); past it a request waits.",
+            "The most connections open to the upstream at once (each open stream holds one); past it a request waits for a free one, up to the connect timeout (then 502).",
             valueName: "n"))
     var upstreamConnections = 256
     @Flag(

@@ -1,6 +1,7 @@
 import Foundation
-import Proxy
 import Testing
+
+@testable import Proxy
 
 /// What the proxy refuses to start with: the user's key offered without a token (any program or web page on
 /// the machine could spend it), a token file others can read, an address called loopback for its spelling.
@@ -18,6 +19,22 @@ struct ProxyStartupTests {
         try ProxyConfiguration(upstream: "https://api.openai.com/v1", token: "t", upstreamKey: "sk-env").validate()
         // The client's own key forwarded: nothing of the user's to spend, loopback needs no token.
         try ProxyConfiguration(upstream: "https://api.openai.com/v1").validate()
+    }
+
+    @Test func upstreamConnectionsAreBoundedByTheOpenFilesAllowed() throws {
+        func refusal(_ connections: Int, limit: Int?) -> String? {
+            do {
+                try ProxyConfiguration(upstream: "https://api.openai.com/v1", upstreamConnections: connections)
+                    .validate(openFileLimit: limit)
+                return nil
+            } catch { return error.message }
+        }
+        #expect(refusal(256, limit: 1024) == nil)
+        #expect(refusal(0, limit: nil)?.hasPrefix("--upstream-connections 0: expected a number from 1 to 4096") == true)
+        #expect(refusal(4097, limit: nil)?.hasPrefix("--upstream-connections 4097") == true)
+        let message = refusal(1000, limit: 1024)
+        #expect(message?.contains("1000 streams need about 2064 open files, and this process may have 1024") == true)
+        #expect(refusal(1000, limit: 20000) == nil)
     }
 
     @Test func loopbackIsDecidedOnTheAddressNotItsSpelling() throws {

@@ -23,14 +23,21 @@ extension InspectRunner {
             do {
                 return try await TeamStore.with(address) { team in
                     if let local {
-                        _ = try? await TeamShipper(local: local, address: address).push(
-                            to: team, until: .now + .seconds(10), progress: nil, countingWaiting: false)
+                        do {
+                            let report = try await TeamShipper(local: local, address: address).push(
+                                to: team, until: .now + .seconds(10), progress: nil, countingWaiting: false)
+                            if let identity = report.newIdentity {
+                                diagnostics.write(ConsoleContext.newIdentityNote(identity, address: address))
+                            }
+                        } catch {
+                            // What did not go waits for the next push; a push past its time closed the connection,
+                            // and the reading takes another.
+                            if team.isClosed {
+                                return try await TeamStore.with(address) { fresh in await read(fresh, body) }
+                            }
+                        }
                     }
-                    do {
-                        return try await body(team)
-                    } catch {
-                        return ErrorReport.write(error, to: diagnostics)
-                    }
+                    return await read(team, body)
                 }
             } catch let error as TeamStoreError {
                 return ErrorReport.write(
@@ -42,6 +49,17 @@ extension InspectRunner {
         #else
             return ErrorReport.write(ConsoleContext.noTeamEngine(address), to: diagnostics)
         #endif
+    }
+
+    /// `body` on `reader`, its error shown as the command's.
+    private func read(
+        _ reader: any InspectorReading, _ body: (any InspectorReading) async throws -> ExitStatus
+    ) async -> ExitStatus {
+        do {
+            return try await body(reader)
+        } catch {
+            return ErrorReport.write(error, to: diagnostics)
+        }
     }
 
     /// `inspect push [--to URL]`: every finished exchange of this machine's store not yet in the team store,

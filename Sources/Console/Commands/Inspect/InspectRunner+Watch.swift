@@ -8,6 +8,13 @@ import ResponsesAPI
 extension InspectRunner {
     public func watch(backlog: Int = 10, interval: Duration = .milliseconds(200)) async -> ExitStatus {
         await withReader { store in
+            // A team store says when a push adds exchanges, and which (LISTEN/NOTIFY); the local store is polled.
+            // Listening begins before the last few are read, so that nothing pushed in between is missed.
+            var changes = store.changes()?.makeAsyncIterator()
+            if changes != nil, await changes?.next() == nil {
+                if Task.isCancelled { return .success }
+                throw ConsoleError("the connection to \(store.location) ended", exitStatus: .apiError)
+            }
             let recent = try await store.exchanges(matching: ExchangeQuery(limit: max(backlog, 1)))
             var last = recent.first?.id ?? 0
             var open: Set<Int64> = []
@@ -19,8 +26,6 @@ extension InspectRunner {
                 if row.state == "in_progress" { open.insert(row.id) } else { shown.insert(row.id) }
             }
             output.write("Watching \(store.location) (Ctrl-C stops).\n")
-            // A team store says when a push adds exchanges, and which (LISTEN/NOTIFY); the local store is polled.
-            var changes = store.changes()?.makeAsyncIterator()
             while true {
                 var late: [Int64] = []
                 if changes != nil {
@@ -29,7 +34,8 @@ extension InspectRunner {
                         if Task.isCancelled { break }
                         throw ConsoleError("the connection to \(store.location) ended", exitStatus: .apiError)
                     }
-                    late = added.filter { $0 <= last && !shown.contains($0) }
+                    // Only ids `shown` still covers: another program's NOTIFY naming old ids reprints nothing.
+                    late = added.filter { $0 <= last && $0 > last - Int64(shown.capacity) && !shown.contains($0) }
                 } else {
                     do { try await Task.sleep(for: interval) } catch {
                         output.write("\n")  // after the terminal's ^C, so the shell's prompt starts a line

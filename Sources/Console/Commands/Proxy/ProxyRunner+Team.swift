@@ -20,6 +20,13 @@ extension ProxyRunner {
         return RecorderSpending(recorder: recorder)
     }
 
+    /// Closes the team store's connection a budget's figures were read on, if any.
+    static func close(_ spending: (any SpendReading)?) async {
+        #if TeamInspector
+            await (spending as? TeamSpending)?.close()
+        #endif
+    }
+
     func shippingToTeam<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard context.recorder != nil, let address = try ConsoleContext.teamAddress(environment: context.environment)
         else { return try await body() }
@@ -56,9 +63,16 @@ extension ProxyRunner {
             // cancelled the serving one. What does not go waits in the local store for the next push from here.
             let recorder = context.recorder
             let last = Task {
-                _ = await recorder?.waitUntilIdle(timeout: .seconds(5))
-                return try await shipper.push(until: .now + .seconds(5))
+                _ = await recorder?.waitUntilIdle(timeout: .seconds(3))
+                return try await shipper.push(until: .now + .seconds(3))
             }
+            // Six seconds in all, whatever the database does (a connection, a check of its schema and a batch
+            // each have their own deadline): then the push is cancelled and the rest waits here.
+            let limit = Task {
+                try await Task.sleep(for: .seconds(6))
+                last.cancel()
+            }
+            defer { limit.cancel() }
             do {
                 let report = try await last.value
                 if report.waiting > 0 {

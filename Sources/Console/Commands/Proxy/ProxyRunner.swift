@@ -74,6 +74,7 @@ public struct ProxyRunner: Sendable {
             context.environment["OPENRESPONSES_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let configuration: ProxyConfiguration
         let server: ProxyServer
+        let spending: (any SpendReading)?
         do {
             let (host, port) = try Self.address(options.listen)
             var token = options.token
@@ -100,9 +101,9 @@ public struct ProxyRunner: Sendable {
                 spoolDirectory: (context.environment.inspectorPath as NSString).deletingLastPathComponent,
                 users: users, defaultBudget: options.budgetPerUser, health: options.health,
                 upstreamConnections: options.upstreamConnections)
+            spending = try Self.spending(recorder: context.recorder, environment: context.environment)
             server = ProxyServer(
-                configuration: configuration, observer: context.recorder,
-                spending: try Self.spending(recorder: context.recorder, environment: context.environment),
+                configuration: configuration, observer: context.recorder, spending: spending,
                 now: context.environment.now,
                 logger: logger)
             try server.validate()
@@ -120,7 +121,9 @@ public struct ProxyRunner: Sendable {
                     output.write(Self.banner(configuration, port: port, inspector: inspector))
                 }
             }
+            await Self.close(spending)
         } catch {
+            await Self.close(spending)
             if Task.isCancelled || error is CancellationError {
                 output.write("\nProxy stopped.\n")
                 return .success
