@@ -2,7 +2,8 @@
 # The team inspector on PostgreSQL (issue 46, Docs/team.md), on a throwaway cluster (scripts/postgres.sh) and the
 # project's loopback server, with the release binary built with the TeamInspector trait:
 #   1. time to first byte of a tiny streamed answer (curl): direct, through the proxy recording into SQLite, and
-#      through the proxy recording into SQLite and pushing to PostgreSQL (medians and p95 of RUNS × 20);
+#      through the proxy recording into SQLite and pushing to PostgreSQL, then with PostgreSQL stopped (medians and
+#      p95 of RUNS × 20);
 #   2. the push's speed: a store of 2,000 recorded exchanges (about 300 events each: the loopback's "large" answer
 #      at 0.06 MB, a long answer's count of deltas) sent with `inspect push`: exchanges and events written per
 #      second, and the storage they take;
@@ -70,6 +71,12 @@ stop_proxy
 start_proxy pg "$(database ttfb)"
 : > "$work/ttfb-pg"
 for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/ttfb-pg"; done
+# The database stopped (as in an outage): the answers go on, the exchanges wait in the local store.
+./scripts/postgres.sh pause "$work/cluster"
+: > "$work/ttfb-down"
+for _ in $(seq $((runs * 20))); do ttfb "$via" "$work/ttfb-down"; done
+./scripts/postgres.sh resume "$work/cluster"
+sleep 12  # the proxy's push after an outage waits up to 10 s between tries
 stop_proxy
 read -r d50 d95 <<< "$(stats "$work/ttfb-direct")"
 read -r s50 s95 <<< "$(stats "$work/ttfb-sqlite")"
@@ -77,7 +84,9 @@ read -r p50 p95 <<< "$(stats "$work/ttfb-pg")"
 printf 'direct            %7.2f %7.2f\n' "$d50" "$d95"
 printf 'proxy + SQLite    %7.2f %7.2f   (+%.2f)\n' "$s50" "$s95" "$(echo "$s50 - $d50" | bc -l)"
 printf 'proxy + Postgres  %7.2f %7.2f   (+%.2f)\n' "$p50" "$p95" "$(echo "$p50 - $d50" | bc -l)"
-echo "(in the team store: $(psql "${cluster%/postgres}/ttfb" -Atc 'SELECT count(*) FROM exchange') of $((runs * 20)))"
+read -r o50 o95 <<< "$(stats "$work/ttfb-down")"
+printf 'Postgres stopped  %7.2f %7.2f   (+%.2f)\n' "$o50" "$o95" "$(echo "$o50 - $d50" | bc -l)"
+echo "(in the team store: $(psql "${cluster%/postgres}/ttfb" -Atc 'SELECT count(*) FROM exchange') of $((runs * 40)), the stopped half sent after)"
 
 echo "== 2. inspect push: 2,000 recorded exchanges of about 300 events each"
 mkdir -p "$work/push"

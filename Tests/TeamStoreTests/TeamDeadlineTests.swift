@@ -15,10 +15,21 @@
             let address = try TeamStoreAddress(parsing: "postgres://u@127.0.0.1:1/x", origin: "test")
             let late = Mutex<[Int]>([])
             let finished = Atomic<Bool>(false)
-            let gate = Gate()
+            // A wait that nothing but `release` ends: cancellation does not (as a query on a dropped connection).
+            let release = Mutex<CheckedContinuation<Void, Never>?>(nil)
+            // Were the deadline to wait for its work, this ends the wait (and the test fails) instead of hanging.
+            let expire: @Sendable () async -> Void = {
+                try? await Task.sleep(for: .seconds(30))
+                release.withLock {
+                    $0?.resume()
+                    $0 = nil
+                }
+            }
+            let safety = Task(operation: expire)
+            defer { safety.cancel() }
             await #expect(throws: TeamStoreError.self) {
                 let stuck: @Sendable () async throws -> Int = {
-                    await gate.wait()  // ignores its cancellation, as a query on a dropped connection
+                    await withCheckedContinuation { continuation in release.withLock { $0 = continuation } }
                     finished.store(true, ordering: .sequentiallyConsistent)
                     return 7
                 }
@@ -28,7 +39,11 @@
             }
             let workEnded = finished.load(ordering: .sequentiallyConsistent)
             #expect(!workEnded, "it returned before the work ended")
-            gate.open()
+            try await Deadline.poll("the work waiting") { release.withLock { $0 != nil } }
+            release.withLock {
+                $0?.resume()
+                $0 = nil
+            }
             try await Deadline.poll("the late value handed over") { late.withLock { $0 == [7] } }
         }
 
