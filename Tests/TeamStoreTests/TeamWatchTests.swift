@@ -57,6 +57,7 @@
                 """
             }
             let held = try HeldPSQL(url: teamURL, output: root.appendingPathComponent("held.out"))
+            defer { held.stop() }
             try held.send("BEGIN;\n" + copy(1001) + "\n")
             // psql's output to a file is buffered: the identity's sequence (outside transactions) says when the
             // held session took its id.
@@ -74,7 +75,7 @@
                 throw error
             }
             try held.send("SELECT pg_notify('openresponses_exchange', '2'); COMMIT;\n")
-            held.finish()
+            try await held.finish()
             try await Deadline.poll("watch shows the late 2") { watcher.text.contains("← 2 ") }
             let shown = watcher.text.split(separator: "\n").filter { $0.hasPrefix("← ") }.map { $0.prefix(4) }
             #expect(shown == ["← 1 ", "← 3 ", "← 2 "], "each once: \(watcher.text)")
@@ -134,10 +135,14 @@
 
         func send(_ sql: String) throws { try input.fileHandleForWriting.write(contentsOf: Data(sql.utf8)) }
 
-        /// Ends the session (psql reads the end of its input).
-        func finish() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+        /// Ends the session (psql reads the end of its input), waiting on a thread of its own for psql to exit.
+        func finish() async throws {
+            try input.fileHandleForWriting.close()
+            let process = process
+            await Blocking.run { process.waitUntilExit() }
         }
+
+        /// Stops psql if it still runs (a test that failed before `finish`): its transaction is rolled back.
+        func stop() { if process.isRunning { process.terminate() } }
     }
 #endif
