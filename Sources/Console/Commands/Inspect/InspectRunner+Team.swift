@@ -22,20 +22,9 @@ extension InspectRunner {
                 ? try? InspectorStore.open(at: environment.inspectorPath) : nil
             do {
                 return try await TeamStore.with(address) { team in
-                    if let local {
-                        do {
-                            let report = try await TeamShipper(local: local, address: address).push(
-                                to: team, until: .now + .seconds(10), progress: nil, countingWaiting: false)
-                            if let identity = report.newIdentity {
-                                diagnostics.write(ConsoleContext.newIdentityNote(identity, address: address))
-                            }
-                        } catch {
-                            // What did not go waits for the next push; a push past its time closed the connection,
-                            // and the reading takes another.
-                            if team.isClosed {
-                                return try await TeamStore.with(address) { fresh in await read(fresh, body) }
-                            }
-                        }
+                    // A push past its time closed the connection: the reading takes another.
+                    if let local, await !pushWaiting(from: local, to: team) {
+                        return try await TeamStore.with(address) { fresh in await read(fresh, body) }
                     }
                     return await read(team, body)
                 }
@@ -50,6 +39,23 @@ extension InspectRunner {
             return ErrorReport.write(ConsoleContext.noTeamEngine(address), to: diagnostics)
         #endif
     }
+
+    #if TeamInspector
+        /// What this machine has not sent yet, pushed to `team` (what does not go waits for the next push); false
+        /// when the push closed the connection.
+        private func pushWaiting(from local: InspectorStore, to team: TeamStore) async -> Bool {
+            do {
+                let report = try await TeamShipper(local: local, address: team.address).push(
+                    to: team, until: .now + .seconds(10), progress: nil, countingWaiting: false)
+                if let identity = report.newIdentity {
+                    diagnostics.write(ConsoleContext.newIdentityNote(identity, address: team.address))
+                }
+                return true
+            } catch {
+                return !team.isClosed
+            }
+        }
+    #endif
 
     /// `body` on `reader`, its error shown as the command's.
     private func read(
